@@ -1,0 +1,38 @@
+"""The graded expressions: their leaves' names and the value sets each is graded on."""
+
+LEAVES: dict[str, tuple[str, ...]] = {
+    "neuron": ("x1", "w1", "x2", "w2", "b"),
+    "reuse": ("a", "b"),
+    "chain": ("x", "w"),
+}
+
+# The worked example shown on the page, first, then value sets the page does not show.
+VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
+    "neuron": [
+        (2.0, -3.0, 0.0, 1.0, 6.8813735870195432),
+        (0.5, 0.8, -1.5, 0.3, 0.1),
+        (-1.2, 0.7, 2.5, -0.4, 0.9),
+        (0.3, -2.2, 1.1, 1.7, -0.6),
+    ],
+    "reuse": [
+        (3.0, -2.0),
+        (-1.5, 4.0),
+        (0.7, 0.25),
+        (2.5, -3.5),
+    ],
+    "chain": [
+        (0.5, 0.9),
+        (-0.8, 1.3),
+        (1.7, -0.6),
+        (0.2, 2.1),
+    ],
+}
+
+
+def value_sets() -> list[dict]:
+    """List every graded value set, the worked examples flagged."""
+    return [
+        {"expr": expr, "leaves": list(LEAVES[expr]), "values": list(values), "example": i == 0}
+        for expr, sets in VALUE_SETS.items()
+        for i, values in enumerate(sets)
+    ]

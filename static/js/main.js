@@ -1,0 +1,86 @@
+// The page: editor, saved code, runtime status, Check and Reset, and window.playground.
+
+import { createEditor, createViewer } from "./editor.js";
+import { renderReport } from "./report.js";
+import { Runtime } from "./runtime.js";
+
+const config = JSON.parse(document.getElementById("config").textContent);
+const $ = (id) => document.getElementById(id);
+const STORAGE_KEY = "backprop-playground:code";
+
+const absolute = (url) => new URL(url, document.baseURI).href;
+const urls = Object.fromEntries(Object.entries(config.urls).map(([k, v]) => [k, absolute(v)]));
+
+function load() {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null; // storage blocked (private mode, sandboxed iframe): still usable, just not saved
+  }
+}
+
+function save(code) {
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+    $("saved").textContent = "Saved in this browser.";
+  } catch {
+    $("saved").textContent = "Could not save: this browser blocks local storage.";
+  }
+}
+
+createViewer($("engine-code"), $("engine-source").textContent);
+$("engine-source").remove();
+
+const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
+
+const statusEl = $("runtime-status");
+function showState(state, detail) {
+  statusEl.dataset.state = state;
+  statusEl.textContent = {
+    loading: "Loading the Python runtime… you can edit meanwhile.",
+    ready: "Python runtime ready.",
+    failed: `${detail ?? "The Python runtime could not load."} Reload the page to try again.`,
+  }[state];
+}
+
+const runtime = new Runtime({ ...config, urls }, showState);
+const ready = runtime.start();
+ready.catch(() => {}); // reported on the page by showState; callers see the rejection
+
+const checkButton = $("check");
+let queue = Promise.resolve();
+
+// Grade source (default: the editor's code), render the report, resolve to it.
+function check(source) {
+  const run = queue.then(async () => {
+    const code = source ?? editor.getCode();
+    const fromEditor = code === editor.getCode();
+    checkButton.disabled = true;
+    checkButton.textContent = "Checking…";
+    try {
+      const report = await runtime.grade(code);
+      renderReport({ results: $("results"), verdict: $("verdict"), error: $("error") }, report);
+      editor.markLine(fromEditor ? report.error?.line : null);
+      return report;
+    } finally {
+      checkButton.disabled = false;
+      checkButton.textContent = "Check";
+    }
+  });
+  queue = run.catch(() => {});
+  return run;
+}
+
+checkButton.addEventListener("click", () => check());
+$("reset").addEventListener("click", () => {
+  if (!confirm("Replace your code with the starter code? Your current code will be lost.")) return;
+  editor.setCode(config.starter);
+  editor.markLine(null);
+});
+
+window.playground = {
+  ready,
+  getCode: () => editor.getCode(),
+  setCode: (source) => editor.setCode(String(source)),
+  check,
+};
