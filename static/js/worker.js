@@ -27,6 +27,13 @@ const handlers = {
   },
 };
 
+// A failed load leaves some of Pyodide's parallel fetches rejected with no one awaiting them;
+// the load's own error already says what failed, so keep these off the page's error console.
+self.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  console.warn("worker:", event.reason?.message ?? event.reason);
+});
+
 self.onmessage = async ({ data }) => {
   const { type, id } = data;
   try {

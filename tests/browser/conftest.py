@@ -1,0 +1,103 @@
+"""Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright."""
+
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
+
+from server import create_app
+
+# Chromium flags for a closed network: no background requests to hosts that cannot be reached.
+CHROMIUM_ARGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+READY_MS = 60_000  # the runtime's first load on a slow, shared machine
+
+
+@pytest.fixture(scope="session")
+def serve():
+    """Start a real server for an app config on a free port; return its base URL."""
+    servers = []
+
+    def start(**config) -> str:
+        app = create_app({"TESTING": True, **config})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        start.origins.add(f"127.0.0.1:{server.server_port}")
+        return f"http://127.0.0.1:{server.server_port}/"
+
+    start.origins = set()
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def base_url(serve):
+    return serve(TIME_LIMIT_MS=2000)
+
+
+def chromium_path() -> str | None:
+    """The Chromium that `make` found (scripts/setup-browser.sh), or None for Playwright's own."""
+    found = Path(__file__).resolve().parents[2] / ".browser"
+    return os.environ.get("CHROMIUM") or (found.read_text().strip() if found.exists() else "") or None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context, serve, base_url):
+    """A page on which no error goes uncaught and no request leaves the test servers' origins."""
+    page = context.new_page()
+    errors, offsite = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context.on("request", lambda r: urlsplit(r.url).netloc in serve.origins or offsite.append(r.url))
+    page.set_default_timeout(30_000)
+    yield page
+    assert errors == [], f"uncaught errors on the page: {errors}"
+    assert offsite == [], f"requests that left the origin: {offsite}"
+
+
+def open_playground(page, url):
+    """Open the page and wait until Check grades."""
+    page.goto(url)
+    page.wait_for_function("window.playground !== undefined")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return page
+
+
+def type_code(page, code):
+    """Replace the editor's code by typing it as a person would, whatever the auto-indent adds."""
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.press("Delete")
+    for i, line in enumerate(code.rstrip("\n").split("\n")):
+        if i:
+            page.keyboard.press("Enter")
+            page.keyboard.press("Shift+Home")  # select the auto-indent; what is typed replaces it
+        page.keyboard.type(line if line.strip() else " ")
+        if not line.strip():
+            page.keyboard.press("Backspace")
+    assert page.evaluate("window.playground.getCode()").rstrip() == code.rstrip()

@@ -1,0 +1,150 @@
+"""The playground as a learner uses it: edit, Check, read the results, keep the code."""
+
+from playwright.sync_api import expect
+
+from tests import solutions
+from tests.browser.conftest import open_playground, type_code
+
+EXPRESSIONS = ("neuron", "reuse", "chain")
+
+
+def check(page):
+    page.get_by_role("button", name="Check").click()
+    expect(page.get_by_role("button", name="Check")).to_be_enabled()
+    expect(page.get_by_test_id("verdict")).not_to_have_attribute("data-status", "none")
+
+
+def test_editor_is_usable_before_the_runtime_is_ready(page, base_url):
+    page.goto(base_url)
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.type("\n# typed while loading")
+    state = page.get_by_test_id("runtime-status").get_attribute("data-state")
+    assert "# typed while loading" in page.evaluate("window.playground.getCode()")
+    assert state in ("loading", "ready")
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.get_by_test_id("runtime-status")).to_contain_text("ready")
+
+
+def test_starter_code_fails_every_expression(page, base_url):
+    open_playground(page, base_url)
+    check(page)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    for name in EXPRESSIONS:
+        expect(page.locator(f"[data-testid=results] [data-expr={name}]")).to_have_attribute("data-status", "fail")
+
+
+def test_typed_correct_solution_passes(page, base_url):
+    open_playground(page, base_url)
+    type_code(page, solutions.CORRECT)
+    check(page)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    for name in EXPRESSIONS:
+        expect(page.locator(f"[data-expr={name}]")).to_have_attribute("data-status", "pass")
+    expect(page.locator("td.wrong")).to_have_count(0)
+
+
+def test_wrong_order_shows_expected_and_got(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
+    check(page)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    neuron = page.locator("[data-expr=neuron]")
+    expect(neuron).to_have_attribute("data-status", "fail")
+    example = neuron.locator("table").first
+    expect(example.locator("tr[data-leaf=x1] td").first).to_have_text("-1.5")  # expected
+    expect(example.locator("tr[data-leaf=x1] td.got")).to_have_class("got wrong")
+    expect(example.locator("tr[data-leaf=x1] td.got")).to_contain_text("0")
+
+
+def test_check_resolves_to_the_report(page, base_url):
+    open_playground(page, base_url)
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True and report["error"] is None
+    assert [e["name"] for e in report["expressions"]] == list(EXPRESSIONS)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+
+
+def test_ctrl_enter_checks(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("Control+Enter")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+
+
+def test_syntax_error_marks_its_line(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", "def backward(out):\n    out.grad = 1\n    for v in\n")
+    check(page)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
+    expect(page.get_by_test_id("error")).to_contain_text("SyntaxError")
+    expect(page.get_by_test_id("error")).to_contain_text("Line 3")
+    expect(page.locator(".cm-error-line")).to_have_text("    for v in")
+
+
+def test_runtime_error_names_the_learners_line(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", "def backward(out):\n    out.grad = 1\n    1 / 0\n")
+    check(page)
+    expect(page.get_by_test_id("error")).to_contain_text("ZeroDivisionError")
+    expect(page.locator(".cm-error-line")).to_have_text("    1 / 0")
+    page.locator("#editor .cm-content").click()
+    page.keyboard.type("x")  # editing clears the mark
+    expect(page.locator(".cm-error-line")).to_have_count(0)
+
+
+def test_code_without_backward(page, base_url):
+    open_playground(page, base_url)
+    report = page.evaluate("window.playground.check('x = 1')")
+    assert report["error"]["kind"] == "runtime"
+    expect(page.get_by_test_id("error")).to_contain_text("defines no function backward")
+
+
+def test_endless_loop_times_out_and_the_next_check_passes(page, base_url):
+    open_playground(page, base_url)
+    report = page.evaluate("window.playground.check('while True:\\n    pass\\n')")
+    assert report["error"]["kind"] == "timeout"
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
+    expect(page.get_by_test_id("error")).to_contain_text("stopped")
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True
+
+
+def test_code_survives_a_reload_and_is_not_run(page, base_url):
+    open_playground(page, base_url)
+    type_code(page, solutions.NOT_REVERSED)
+    page.reload()
+    open_playground(page, base_url)
+    assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED.rstrip("\n") + "\n" or (
+        page.evaluate("window.playground.getCode()").rstrip() == solutions.NOT_REVERSED.rstrip()
+    )
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "none")
+    expect(page.locator("[data-expr]")).to_have_count(0)
+
+
+def test_reset_asks_first(page, base_url):
+    open_playground(page, base_url)
+    starter = page.evaluate("window.playground.getCode()")
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    page.once("dialog", lambda d: d.dismiss())
+    page.get_by_role("button", name="Reset").click()
+    assert page.evaluate("window.playground.getCode()") == solutions.CORRECT
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Reset").click()
+    assert page.evaluate("window.playground.getCode()") == starter
+    page.reload()
+    open_playground(page, base_url)
+    assert page.evaluate("window.playground.getCode()") == starter
+
+
+def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
+    url = serve(LOAD_LIMIT_MS=3000)
+    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.goto(url)
+    page.wait_for_function("window.playground !== undefined")
+    message = page.evaluate("window.playground.ready.then(() => 'resolved', (e) => e.message)")
+    assert "could not load" in message
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "failed")
+    report = page.evaluate("window.playground.check('x = 1')")
+    assert report["error"]["kind"] == "crash"

@@ -1,0 +1,130 @@
+"""grade(): right and wrong solutions, errors with the learner's line, isolation between runs."""
+
+from engine.grade import close, grade
+from tests import solutions
+
+
+def statuses(report):
+    return {e["name"]: e["passed"] for e in report["expressions"]}
+
+
+def test_correct_solution_passes_everything(cases):
+    report = grade(solutions.CORRECT, cases)
+    assert report["error"] is None
+    assert report["passed"] is True
+    assert statuses(report) == {"neuron": True, "reuse": True, "chain": True}
+    assert all(c["got"] == c["expected"] for e in report["expressions"] for c in e["cases"])
+
+
+def test_report_shape(cases):
+    report = grade(solutions.CORRECT, cases)
+    assert set(report) >= {"passed", "expressions", "error", "ms"}
+    assert report["ms"] >= 0
+    neuron = report["expressions"][0]
+    assert neuron["name"] == "neuron" and neuron["leaves"] == ["x1", "w1", "x2", "w2", "b"]
+    assert len(neuron["cases"]) == 4
+    assert set(neuron["cases"][0]) >= {"values", "expected", "got", "passed"}
+
+
+def test_starter_fails_every_expression(cases):
+    from pathlib import Path
+
+    report = grade(Path("engine/starter.py").read_text(), cases)
+    assert report["error"] is None
+    assert statuses(report) == {"neuron": False, "reuse": False, "chain": False}
+    assert report["passed"] is False
+
+
+def test_missing_seed_gradient_fails(cases):
+    report = grade(solutions.NO_SEED, cases)
+    assert not report["passed"]
+    assert all(g == 0 for e in report["expressions"] for c in e["cases"] for g in c["got"])
+
+
+def test_order_not_reversed_fails(cases):
+    report = grade(solutions.NOT_REVERSED, cases)
+    assert statuses(report) == {"neuron": False, "reuse": False, "chain": False}
+
+
+def test_each_backward_twice_fails(cases):
+    report = grade(solutions.TWICE, cases)
+    assert not any(statuses(report).values())
+
+
+def test_pre_order_passes_the_seeds_trees_only_where_no_value_is_reused(cases):
+    # reuse's `a` feeds two nodes; pre-order without memory still sums right on a tree of leaves
+    report = grade(solutions.PRE_ORDER, cases)
+    assert report["error"] is None
+    assert statuses(report)["neuron"] and statuses(report)["chain"]
+
+
+def test_syntax_error_has_its_line(cases):
+    report = grade("def backward(out):\n    out.grad = 1\n    for v in\n", cases)
+    assert report["error"]["kind"] == "syntax"
+    assert report["error"]["line"] == 3
+    assert "SyntaxError" in report["error"]["message"]
+    assert report["expressions"] == [] and report["passed"] is False
+
+
+def test_indentation_error_is_a_syntax_error(cases):
+    report = grade("def backward(out):\nout.grad = 1\n", cases)
+    assert report["error"]["kind"] == "syntax" and report["error"]["line"] == 2
+
+
+def test_runtime_error_names_the_learners_line(cases):
+    source = "def backward(out):\n    out.grad = 1\n    out._prev[5]._backward()\n"
+    report = grade(source, cases)
+    assert report["error"] == {"kind": "runtime", "message": "IndexError: tuple index out of range", "line": 3}
+    assert {e["name"] for e in report["expressions"]} == {"neuron", "reuse", "chain"}
+    assert all(c["got"] is None for e in report["expressions"] for c in e["cases"])
+
+
+def test_error_inside_the_engine_points_at_the_learners_call(cases):
+    source = 'def backward(out):\n    out.grad = "one"\n    out._backward()\n'
+    report = grade(source, cases)
+    assert report["error"]["kind"] == "runtime"
+    assert "TypeError" in report["error"]["message"]
+    assert report["error"]["line"] == 3
+
+
+def test_error_at_module_level(cases):
+    report = grade("import nonexistent_module_xyz\n", cases)
+    assert report["error"]["kind"] == "runtime" and report["error"]["line"] == 1
+    assert "ModuleNotFoundError" in report["error"]["message"]
+
+
+def test_no_backward_defined(cases):
+    report = grade("def backwards(out):\n    pass\n", cases)
+    assert report["error"]["kind"] == "runtime"
+    assert "defines no function backward" in report["error"]["message"]
+    assert report["error"]["line"] is None
+
+
+def test_backward_not_callable(cases):
+    report = grade("backward = 3\n", cases)
+    assert "defines no function backward" in report["error"]["message"]
+
+
+def test_grad_that_is_not_a_number(cases):
+    report = grade("def backward(out):\n    out.grad = None\n    out._backward()\n", cases)
+    assert report["error"]["kind"] == "runtime"
+    assert not report["passed"]
+
+
+def test_patching_value_does_not_leak_into_the_next_run(cases):
+    patch = "Value.__add__ = lambda self, other: self\n" + solutions.CORRECT
+    assert not grade(patch, cases)["passed"]
+    assert grade(solutions.CORRECT, cases)["passed"]
+
+
+def test_learner_cannot_replace_grads_of_for_the_grader(cases):
+    cheat = "def backward(out):\n    pass\n\ndef grads_of(expr, vals, grad):\n    return [1.0] * len(vals)\n"
+    assert not grade(cheat, cases)["passed"]
+
+
+def test_close_follows_the_comparison_rule():
+    assert close(0.1 + 0.2, 0.3)
+    assert close(1.0000000004, 1.0)
+    assert close(1e6 + 1e-4, 1e6)  # relative above 1
+    assert not close(0.30001, 0.3)
+    assert not close(float("nan"), 0.3)
