@@ -36,6 +36,7 @@ run: setup
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: setup lint
 	CHROMIUM="$$(cat .browser)" $(BIN)/pytest

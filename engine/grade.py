@@ -63,13 +63,13 @@ def grade_case(engine: dict, case: dict) -> tuple[dict, dict | None]:
     values = list(case["values"])
     result = {"values": values, "expected": list(case["expected"]), "got": None, "passed": False}
     try:
-        got = engine["grads_of"](case["expr"], list(values), [0.0] * len(values))
+        got = [float(g) for g in engine["grads_of"](case["expr"], list(values), [0.0] * len(values))]
     except BaseException as exc:  # noqa: BLE001
         line = learner_line(exc)
         where = "" if line else " (after your backward returned, reading the leaves' .grad)"
         return result, error("runtime", describe(exc) + where, line)
-    result["got"] = [float(g) for g in got]
-    result["passed"] = all(close(g, e) for g, e in zip(result["got"], result["expected"]))
+    result["got"] = got
+    result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
     return result, None
 
 

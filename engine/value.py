@@ -46,10 +46,10 @@ def backward(out):
 
 def build(expr, vals):
     leaves = [Value(v) for v in vals]
-    if expr == 'neuron':
+    if expr == "neuron":
         x1, w1, x2, w2, b = leaves
         out = (x1 * w1 + x2 * w2 + b).tanh()
-    elif expr == 'reuse':
+    elif expr == "reuse":
         a, b = leaves
         out = a * b + a * a
     else:
