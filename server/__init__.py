@@ -23,14 +23,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
         LOAD_LIMIT_MS=30000,  # the runtime not ready by then is reported as failed
+        CROSS_ORIGIN_ISOLATION=True,  # off: Stop falls back to restarting the worker
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, page
+    from server import assets, headers, page
 
+    headers.init_app(app)
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     return app
