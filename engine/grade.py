@@ -1,11 +1,17 @@
 """Grade a learner's backward(out): run it on every case and compare with the expected gradients."""
 
+import builtins
+import contextlib
+import sys
 import time
 import traceback
 
 from engine.fresh import fresh_engine
+from engine.output import CappedOutput
 
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
+MAX_SOURCE = 100_000  # characters: more is refused before it runs
+RECURSION_LIMIT = 1000  # deep enough for the exercise, shallow enough to stay a RecursionError
 
 
 def close(got: float, expected: float) -> bool:
@@ -26,9 +32,38 @@ def learner_line(exc: BaseException) -> int | None:
     return line
 
 
-def error(kind: str, message: str, line: int | None = None) -> dict:
+def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:
     """Build the report's error object."""
-    return {"kind": kind, "message": message, "line": line}
+    return {"kind": kind, "message": message, "line": line, "traceback": trace}
+
+
+def learner_traceback(exc: BaseException, source: str) -> str:
+    """Format the traceback with the learner's frames only, each with its line of their code."""
+    lines = source.splitlines()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
+    out = ["Traceback (your code only):"] if frames else []
+    repeats = 0
+    for i, frame in enumerate(frames):
+        same = i and (frame.lineno, frame.name) == (frames[i - 1].lineno, frames[i - 1].name)
+        repeats = repeats + 1 if same else 0
+        if repeats >= 3:  # as Python does: say how often a frame repeats instead of listing it
+            following = frames[i + 1] if i + 1 < len(frames) else None
+            if following is None or (following.lineno, following.name) != (frame.lineno, frame.name):
+                out.append(f"  [Previous line repeated {repeats - 2} more times]")
+            continue
+        where = "" if frame.name == "<module>" else f", in {frame.name}"
+        out.append(f"  line {frame.lineno}{where}")
+        if frame.lineno and frame.lineno <= len(lines):
+            out.append("    " + lines[frame.lineno - 1].strip())
+    return "\n".join([*out, describe(exc)])
+
+
+def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:
+    """Describe an exception the learner's code raised, in their terms."""
+    line = learner_line(exc)
+    if line is None and note:
+        return error("runtime", describe(exc) + note, None, learner_traceback(exc, source) + note)
+    return error("runtime", describe(exc), line, learner_traceback(exc, source))
 
 
 def describe(exc: BaseException) -> str:
@@ -50,7 +85,7 @@ def run_learner(source: str) -> tuple[dict, dict | None]:
     try:
         exec(code, namespace)
     except BaseException as exc:  # noqa: BLE001 - learner code may raise anything
-        return engine, error("runtime", describe(exc), learner_line(exc))
+        return engine, runtime_error(exc, source)
     backward = namespace.get("backward")
     if not callable(backward):
         return engine, error("runtime", "Your code defines no function backward(out).", None)
@@ -58,24 +93,61 @@ def run_learner(source: str) -> tuple[dict, dict | None]:
     return engine, None
 
 
-def grade_case(engine: dict, case: dict) -> tuple[dict, dict | None]:
+def grade_case(engine: dict, case: dict, source: str) -> tuple[dict, dict | None]:
     """Grade one value set; return the case's result and any error it raised."""
     values = list(case["values"])
     result = {"values": values, "expected": list(case["expected"]), "got": None, "passed": False}
     try:
         got = [float(g) for g in engine["grads_of"](case["expr"], list(values), [0.0] * len(values))]
     except BaseException as exc:  # noqa: BLE001
-        line = learner_line(exc)
-        where = "" if line else " (after your backward returned, reading the leaves' .grad)"
-        return result, error("runtime", describe(exc) + where, line)
+        note = " (after your backward returned, reading the leaves' .grad)"
+        return result, runtime_error(exc, source, note)
     result["got"] = got
     result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
     return result, None
 
 
+@contextlib.contextmanager
+def guarded(output: CappedOutput):
+    """Capture the learner's output; afterwards, undo what they did to builtins and sys."""
+    saved_builtins = dict(builtins.__dict__)
+    saved_limit = sys.getrecursionlimit()
+    saved_streams = sys.stdout, sys.stderr
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            yield
+    finally:
+        sys.stdout, sys.stderr = saved_streams
+        sys.setrecursionlimit(saved_limit)
+        builtins.__dict__.clear()
+        builtins.__dict__.update(saved_builtins)
+
+
 def grade(source: str, cases: list[dict]) -> dict:
     """Run the learner's source on every case and return the report design.md describes."""
     start = time.perf_counter()
+    if not isinstance(source, str):
+        return refused(f"The code must be text, not {type(source).__name__}.", start)
+    if len(source) > MAX_SOURCE:
+        return refused(f"Your code is {len(source):,} characters; the limit is {MAX_SOURCE:,}.", start)
+    output = CappedOutput()
+    with guarded(output):
+        report = run(source, cases)
+    report["output"] = output.report()
+    report["ms"] = round((time.perf_counter() - start) * 1000, 3)
+    return report
+
+
+def refused(message: str, start: float) -> dict:
+    """Report source that is not run at all."""
+    ms = round((time.perf_counter() - start) * 1000, 3)
+    output = {"text": "", "cut_chars": 0}
+    return {"passed": False, "expressions": [], "error": error("syntax", message), "output": output, "ms": ms}
+
+
+def run(source: str, cases: list[dict]) -> dict:
+    """Run the learner's code on every case; return the report without timing and output."""
     engine, err = run_learner(source)
     expressions: list[dict] = []
     if err is None:
@@ -86,7 +158,7 @@ def grade(source: str, cases: list[dict]) -> dict:
                 expr = {"name": case["expr"], "leaves": list(case["leaves"]), "passed": True, "cases": []}
                 by_name[case["expr"]] = expr
                 expressions.append(expr)
-            result, case_err = grade_case(engine, case)
+            result, case_err = grade_case(engine, case, source)
             result["example"] = bool(case.get("example"))
             expr["cases"].append(result)
             expr["passed"] = expr["passed"] and result["passed"]
@@ -94,5 +166,4 @@ def grade(source: str, cases: list[dict]) -> dict:
                 expr["error"] = case_err
                 err = err or case_err
     passed = err is None and bool(expressions) and all(e["passed"] for e in expressions)
-    ms = (time.perf_counter() - start) * 1000
-    return {"passed": passed, "expressions": expressions, "error": err, "ms": round(ms, 3)}
+    return {"passed": passed, "expressions": expressions, "error": err}

@@ -74,8 +74,15 @@ def test_indentation_error_is_a_syntax_error(cases):
 def test_runtime_error_names_the_learners_line(cases):
     source = "def backward(out):\n    out.grad = 1\n    out._prev[5]._backward()\n"
     report = grade(source, cases)
-    expected = {"kind": "runtime", "message": "IndexError: tuple index out of range", "line": 3}
-    assert report["error"] == expected
+    err = report["error"]
+    assert (err["kind"], err["line"]) == ("runtime", 3)
+    assert err["message"] == "IndexError: tuple index out of range"
+    assert err["traceback"].splitlines() == [
+        "Traceback (your code only):",
+        "  line 3, in backward",
+        "    out._prev[5]._backward()",
+        "IndexError: tuple index out of range",
+    ]
     assert {e["name"] for e in report["expressions"]} == {"neuron", "reuse", "chain"}
     assert all(c["got"] is None for e in report["expressions"] for c in e["cases"])
 

@@ -36,18 +36,24 @@ const editor = createEditor($("editor"), load() ?? config.starter, { onChange: s
 const statusEl = $("runtime-status");
 function showState(state, detail) {
   statusEl.dataset.state = state;
+  statusEl.dataset.stop = runtime.stopMode;
+  const stopNote =
+    runtime.stopMode === "restart"
+      ? " This page is not cross-origin isolated, so Stop restarts the runtime (a few seconds)."
+      : "";
   statusEl.textContent = {
     loading: "Loading the Python runtime… you can edit meanwhile.",
-    ready: "Python runtime ready.",
+    ready: `Python runtime ready.${stopNote}`,
     failed: `${detail ?? "The Python runtime could not load."} Reload the page to try again.`,
   }[state];
 }
 
-const runtime = new Runtime({ ...config, urls }, showState);
+const runtime = new Runtime({ ...config, urls }, (state, detail) => showState(state, detail));
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
 
 const checkButton = $("check");
+const stopButton = $("stop");
 let queue = Promise.resolve();
 
 // Grade source (default: the editor's code), render the report, resolve to it.
@@ -57,14 +63,16 @@ function check(source) {
     const fromEditor = code === editor.getCode();
     checkButton.disabled = true;
     checkButton.textContent = "Checking…";
+    stopButton.hidden = false;
     try {
       const report = await runtime.grade(code);
-      renderReport({ results: $("results"), verdict: $("verdict"), error: $("error") }, report);
+      renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
       editor.markLine(fromEditor ? report.error?.line : null);
       return report;
     } finally {
       checkButton.disabled = false;
       checkButton.textContent = "Check";
+      stopButton.hidden = true;
     }
   });
   queue = run.catch(() => {});
@@ -72,6 +80,7 @@ function check(source) {
 }
 
 checkButton.addEventListener("click", () => check());
+stopButton.addEventListener("click", () => runtime.stop("stopped"));
 $("reset").addEventListener("click", () => {
   if (!confirm("Replace your code with the starter code? Your current code will be lost.")) return;
   editor.setCode(config.starter);

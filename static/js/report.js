@@ -50,7 +50,19 @@ function closeEnough(got, expected) {
   return Math.abs(got - expected) <= 1e-9 * Math.max(1, Math.abs(expected)) + 1e-12;
 }
 
-export function renderReport({ results, verdict, error }, report) {
+function renderOutput(panel, output) {
+  panel.replaceChildren();
+  panel.hidden = !output || (!output.text && !output.cut_chars);
+  if (panel.hidden) return;
+  panel.append(el("h3", { text: "Output" }), el("pre", { "data-testid": "output-text", text: output.text }));
+  if (output.cut_chars) {
+    const cut = output.cut_chars.toLocaleString("en");
+    panel.append(el("p", { class: "note", "data-testid": "output-cut", text: `… ${cut} more characters were cut.` }));
+  }
+}
+
+export function renderReport({ results, verdict, error, output }, report) {
+  renderOutput(output, report.output);
   results.replaceChildren();
   error.replaceChildren();
   error.hidden = !report.error;
@@ -59,7 +71,7 @@ export function renderReport({ results, verdict, error }, report) {
     error.dataset.kind = kind;
     error.append(
       el("h3", { text: { syntax: "Syntax error", runtime: "Your code raised an error", timeout: "Stopped", crash: "The runtime crashed" }[kind] ?? "Error" }),
-      el("pre", { text: message }),
+      el("pre", { text: kind === "timeout" ? message : report.error.traceback || message }),
     );
     if (line) error.append(el("p", { text: `Line ${line} of your code (marked in the editor).` }));
   }

@@ -5,9 +5,10 @@ let gradeJson = null; // Python: (source, cases_json) -> report_json
 
 const handlers = {
   // Load Pyodide and the engine archive from this server.
-  async load({ urls, cases }) {
+  async load({ urls, cases, interrupt }) {
     const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
     const pyodide = await loadPyodide({ indexURL: urls.pyodide });
+    if (interrupt) pyodide.setInterruptBuffer(interrupt); // the page writes 2 (SIGINT) to stop code
     const response = await fetch(urls.engine);
     if (!response.ok) throw new Error(`engine archive: HTTP ${response.status}`);
     pyodide.unpackArchive(await response.arrayBuffer(), "zip");
@@ -20,11 +21,23 @@ const handlers = {
     return { type: "loaded" };
   },
 
-  // Grade one source; runPython-style synchronous call, so a fatal error cannot leave it pending.
+  // Grade one source, synchronously: a fatal error throws here rather than leave a promise pending.
+  // grade() catches everything learner code raises, so a throw means the runtime itself failed.
   grade({ source }) {
     if (!gradeJson) throw new Error("the runtime is not loaded yet");
-    return { type: "report", report: JSON.parse(gradeJson(source)) };
+    try {
+      return { type: "report", report: JSON.parse(gradeJson(source)) };
+    } catch (err) {
+      gradeJson = null; // never trust this instance again: the page starts a fresh worker
+      throw err;
+    }
   },
+};
+
+// Learner code can reach this scope through `import js`; closing the worker would leave the page
+// waiting for a reply that never comes, so refuse it with a clear message instead.
+self.close = () => {
+  throw new Error("close() is not allowed in the playground's worker");
 };
 
 // A failed load leaves some of Pyodide's parallel fetches rejected with no one awaiting them;
