@@ -19,6 +19,10 @@ HOSTILE = {
         "    except KeyboardInterrupt:\n        pass\n",
         "timeout",
     ),
+    "pyodide fatal error": (
+        "import pyodide_js\npyodide_js._api.fatal_error(pyodide_js._api.__class__)\n",
+        "crash",
+    ),
     "closes the worker": ("import js\njs.close()\n", "runtime"),
 }
 
