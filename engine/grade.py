@@ -61,9 +61,8 @@ def learner_traceback(exc: BaseException, source: str) -> str:
 def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:
     """Describe an exception the learner's code raised, in their terms."""
     line = learner_line(exc)
-    if line is None and note:
-        return error("runtime", describe(exc) + note, None, learner_traceback(exc, source) + note)
-    return error("runtime", describe(exc), line, learner_traceback(exc, source))
+    note = note if line is None else ""  # the note explains an error outside the learner's lines
+    return error("runtime", describe(exc) + note, line, learner_traceback(exc, source) + note)
 
 
 def describe(exc: BaseException) -> str:
@@ -127,23 +126,25 @@ def guarded(output: CappedOutput):
 def grade(source: str, cases: list[dict]) -> dict:
     """Run the learner's source on every case and return the report design.md describes."""
     start = time.perf_counter()
-    if not isinstance(source, str):
-        return refused(f"The code must be text, not {type(source).__name__}.", start)
-    if len(source) > MAX_SOURCE:
-        return refused(f"Your code is {len(source):,} characters; the limit is {MAX_SOURCE:,}.", start)
     output = CappedOutput()
-    with guarded(output):
-        report = run(source, cases)
+    reason = refusal(source)
+    if reason:
+        report = {"passed": False, "expressions": [], "error": error("syntax", reason)}
+    else:
+        with guarded(output):
+            report = run(source, cases)
     report["output"] = output.report()
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     return report
 
 
-def refused(message: str, start: float) -> dict:
-    """Report source that is not run at all."""
-    ms = round((time.perf_counter() - start) * 1000, 3)
-    output = {"text": "", "cut_chars": 0}
-    return {"passed": False, "expressions": [], "error": error("syntax", message), "output": output, "ms": ms}
+def refusal(source: object) -> str | None:
+    """Say why source is not run at all, or None when it may run."""
+    if not isinstance(source, str):
+        return f"The code must be text, not {type(source).__name__}."
+    if len(source) > MAX_SOURCE:
+        return f"Your code is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
+    return None
 
 
 def run(source: str, cases: list[dict]) -> dict:

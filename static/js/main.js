@@ -48,7 +48,7 @@ function showState(state, detail) {
   }[state];
 }
 
-const runtime = new Runtime({ ...config, urls }, (state, detail) => showState(state, detail));
+const runtime = new Runtime({ ...config, urls }, showState);
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
 

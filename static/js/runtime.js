@@ -23,7 +23,11 @@ export class Runtime {
     this.current = null; // the grading run under way, if any
     this.isolated = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.interrupt = null;
-    this.stopMode = this.isolated ? "interrupt" : "restart";
+  }
+
+  // How Stop works here: "interrupt" (same runtime) or "restart" (a fresh worker).
+  get stopMode() {
+    return this.isolated ? "interrupt" : "restart";
   }
 
   // Start a fresh worker and load it; resolves when it can grade, rejects with a clear Error.
@@ -104,7 +108,8 @@ export class Runtime {
     if (typeof source !== "string") return errorReport("syntax", "The code must be text.", started);
     if (source.length > MAX_SOURCE) {
       const size = source.length.toLocaleString("en");
-      return errorReport("syntax", `Your code is ${size} characters; the limit is 100,000. It was not run.`, started);
+      const max = MAX_SOURCE.toLocaleString("en");
+      return errorReport("syntax", `Your code is ${size} characters; the limit is ${max}. It was not run.`, started);
     }
     try {
       await this.ready;
