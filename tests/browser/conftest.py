@@ -67,17 +67,27 @@ def context(browser):
     context.close()
 
 
-@pytest.fixture
-def page(context, serve, base_url):
-    """A page on which no error goes uncaught and no request leaves the test servers' origins."""
+def watched_page(context, origins):
+    """Open a page that records uncaught errors and requests outside origins; return it and a check."""
     page = context.new_page()
     errors, offsite = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    context.on("request", lambda r: urlsplit(r.url).netloc in serve.origins or offsite.append(r.url))
+    context.on("request", lambda r: urlsplit(r.url).netloc in origins or offsite.append(r.url))
     page.set_default_timeout(30_000)
+
+    def assert_clean():
+        assert errors == [], f"uncaught errors on the page: {errors}"
+        assert offsite == [], f"requests that left the origin: {offsite}"
+
+    return page, assert_clean
+
+
+@pytest.fixture
+def page(context, serve, base_url):
+    """A page on which no error goes uncaught and no request leaves the test servers' origins."""
+    page, assert_clean = watched_page(context, serve.origins)
     yield page
-    assert errors == [], f"uncaught errors on the page: {errors}"
-    assert offsite == [], f"requests that left the origin: {offsite}"
+    assert_clean()
 
 
 def open_playground(page, url):

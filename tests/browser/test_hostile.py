@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground  # noqa: F401
+from tests.browser.conftest import open_playground, watched_page
 
 LIMIT_MS = 2000
 
@@ -31,14 +31,12 @@ HOSTILE = {
 def playground(request, serve, browser):
     url = serve(TIME_LIMIT_MS=LIMIT_MS, CROSS_ORIGIN_ISOLATION=request.param)
     context = browser.new_context()
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
     page.isolated = request.param
     yield page
     context.close()
-    assert errors == [], f"uncaught errors on the page: {errors}"
+    assert_clean()
 
 
 def check(page, source):
@@ -142,7 +140,8 @@ def test_stop_button(serve, browser):
     for isolated in (True, False):
         url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolated)
         context = browser.new_context()
-        page = open_playground(context.new_page(), url)
+        page, assert_clean = watched_page(context, serve.origins)
+        open_playground(page, url)
         page.evaluate("s => window.playground.setCode(s)", "while True:\n    pass\n")
         stop = page.get_by_role("button", name="Stop")
         expect(stop).to_be_hidden()
@@ -152,3 +151,4 @@ def test_stop_button(serve, browser):
         expect(stop).to_be_hidden()
         then_correct_passes(page)
         context.close()
+        assert_clean()
