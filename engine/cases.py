@@ -4,7 +4,11 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "neuron": ("x1", "w1", "x2", "w2", "b"),
     "reuse": ("a", "b"),
     "chain": ("x", "w"),
+    "shared": ("x", "w"),
+    "diamond": ("x", "w", "c"),
+    "deep": ("x", "w"),
 }
+EXTRAS = ("shared", "diamond", "deep")  # graded and explained, but outside the verdict
 
 # The worked example shown on the page, first, then value sets the page does not show.
 VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
@@ -26,13 +30,30 @@ VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
         (1.7, -0.6),
         (0.2, 2.1),
     ],
+    "shared": [
+        (0.8, -0.6),
+        (-1.1, 0.45),
+    ],
+    "diamond": [
+        (0.6, -1.4, 2.0),
+        (-0.9, 0.5, -1.5),
+    ],
+    "deep": [
+        (0.5, 1.05),
+    ],
 }
 
 
 def value_sets() -> list[dict]:
     """List every graded value set, the worked examples flagged."""
     return [
-        {"expr": expr, "leaves": list(LEAVES[expr]), "values": list(values), "example": i == 0}
+        {
+            "expr": expr,
+            "leaves": list(LEAVES[expr]),
+            "values": list(values),
+            "example": i == 0 and expr not in EXTRAS,
+            "extra": expr in EXTRAS,
+        }
         for expr, sets in VALUE_SETS.items()
         for i, values in enumerate(sets)
     ]

@@ -6,19 +6,15 @@ import sys
 import time
 import traceback
 
+from engine.compare import close
+from engine.diagnose import diagnose, number, picture, too_deep
 from engine.fresh import fresh_engine
 from engine.output import CappedOutput
+from engine.trace import Trace, watched_build
 
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 RECURSION_LIMIT = 1000  # deep enough for the exercise, shallow enough to stay a RecursionError
-
-
-def close(got: float, expected: float) -> bool:
-    """Compare as design.md says: equal to 9 digits, or within 1e-9 (relative above 1)."""
-    if round(got, 9) == round(expected, 9):
-        return True
-    return abs(got - expected) <= 1e-9 * max(1.0, abs(expected))
 
 
 def learner_line(exc: BaseException) -> int | None:
@@ -92,18 +88,47 @@ def run_learner(source: str) -> tuple[dict, dict | None]:
     return engine, None
 
 
-def grade_case(engine: dict, case: dict, source: str) -> tuple[dict, dict | None]:
-    """Grade one value set; return the case's result and any error it raised."""
+def watching(engine: dict, traces: list) -> None:
+    """Make the engine's build() watch each graph it builds, out of the learner's sight."""
+    build = engine["build"]
+
+    def watched(expr, vals):
+        leaves, out, made = watched_build(engine, build, expr, vals)
+        traces.append(Trace(made, out))
+        return leaves, out
+
+    engine["build"] = watched
+
+
+def grade_case(engine: dict, case: dict, source: str, traces: list) -> tuple[dict, dict | None, Trace | None]:
+    """Grade one value set; return the case's result, any error it raised and the watched pass."""
     values = list(case["values"])
     result = {"values": values, "expected": list(case["expected"]), "got": None, "passed": False}
+    traces.clear()
     try:
         got = [float(g) for g in engine["grads_of"](case["expr"], list(values), [0.0] * len(values))]
     except BaseException as exc:  # noqa: BLE001
         note = " (after your backward returned, reading the leaves' .grad)"
-        return result, runtime_error(exc, source, note)
-    result["got"] = got
+        return result, runtime_error(exc, source, note), traces[-1] if traces else None
+    traces[-1].finish()
     result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
-    return result, None
+    result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
+    return result, None, traces[-1]
+
+
+def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None) -> None:
+    """Add the diagnosis and the picture of one value set (the first wrong one) to the expression."""
+    if trace is None:
+        return
+    labelled = trace.labelled(expr["leaves"])
+    wrong = not expr["cases"][index]["passed"]
+    if err is None and wrong:
+        expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
+    elif err is not None and err["message"].startswith("RecursionError"):
+        expr["diagnosis"] = [too_deep(trace, RECURSION_LIMIT)]
+    graph = picture(trace, labelled, case.get("expected_nodes"))
+    if graph is not None:
+        expr["graph"] = {"case": index, **graph}
 
 
 @contextlib.contextmanager
@@ -152,19 +177,41 @@ def run(source: str, cases: list[dict]) -> dict:
     engine, err = run_learner(source)
     expressions: list[dict] = []
     if err is None:
+        traces: list[Trace] = []
+        watching(engine, traces)
         by_name: dict[str, dict] = {}
+        shown: dict[str, tuple] = {}  # the value set each expression is explained with
         for case in cases:
-            expr = by_name.get(case["expr"])
-            if expr is None:
-                expr = {"name": case["expr"], "leaves": list(case["leaves"]), "passed": True, "cases": []}
-                by_name[case["expr"]] = expr
-                expressions.append(expr)
-            result, case_err = grade_case(engine, case, source)
+            name = case["expr"]
+            if name not in by_name:
+                by_name[name] = new_expression(case)
+                expressions.append(by_name[name])
+            expr = by_name[name]
+            result, case_err, trace = grade_case(engine, case, source, traces)
             result["example"] = bool(case.get("example"))
             expr["cases"].append(result)
             expr["passed"] = expr["passed"] and result["passed"]
+            if name not in shown or (shown[name][0]["passed"] and not result["passed"]):
+                shown[name] = (result, case, len(expr["cases"]) - 1, case_err, trace)
             if case_err is not None:
-                expr["error"] = case_err
-                err = err or case_err
-    passed = err is None and bool(expressions) and all(e["passed"] for e in expressions)
+                expr.setdefault("error", case_err)
+                if not expr["extra"]:
+                    err = err or case_err
+        for name, (_, case, index, case_err, trace) in shown.items():
+            explain(by_name[name], case, index, case_err, trace)
+    graded = [e for e in expressions if not e["extra"]]
+    passed = err is None and bool(graded) and all(e["passed"] for e in graded)
     return {"passed": passed, "expressions": expressions, "error": err}
+
+
+def new_expression(case: dict) -> dict:
+    """Start an expression's part of the report."""
+    return {
+        "name": case["expr"],
+        "leaves": list(case["leaves"]),
+        "extra": bool(case.get("extra")),
+        "passed": True,
+        "cases": [],
+        "diagnosis": [],
+        "graph": None,
+    }

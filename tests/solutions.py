@@ -18,6 +18,24 @@ def backward(out):
         v._backward()
 """
 
+# The same order, found with a stack of its own: survives the deep chain too.
+ITERATIVE = """\
+def backward(out):
+    topo, seen = [], set()
+    stack = [(out, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            topo.append(v)
+        elif v not in seen:
+            seen.add(v)
+            stack.append((v, True))
+            stack.extend((child, False) for child in v._prev)
+    out.grad = 1
+    for v in reversed(topo):
+        v._backward()
+"""
+
 NO_SEED = CORRECT.replace("    out.grad = 1\n", "")
 
 NOT_REVERSED = CORRECT.replace("reversed(topo)", "topo")
@@ -36,3 +54,20 @@ def backward(out):
 
     visit(out)
 """
+
+# Sets the leaves' gradients by hand after a right pass: right numbers nowhere.
+LEAF_BY_HAND = (
+    CORRECT
+    + """\
+    for v in topo:
+        if not v._prev:
+            v.grad += 1
+"""
+)
+
+OUT_TWO = CORRECT.replace("out.grad = 1", "out.grad = 2")
+
+# Skips every tanh: their inputs never hear from them.
+SKIP_TANH = CORRECT.replace(
+    "        v._backward()\n", "        if len(v._prev) != 1:\n            v._backward()\n"
+)

@@ -5,9 +5,11 @@ import random
 
 import pytest
 
-from engine.cases import LEAVES, VALUE_SETS
+from engine.cases import EXTRAS, LEAVES, VALUE_SETS
+from engine.extras import DEPTH
 from engine.fresh import fresh_engine
 from engine.reference import backward
+from engine.trace import watched_build
 
 
 def sech2(z: float) -> float:
@@ -23,21 +25,48 @@ def reuse(a, b):
     return [b + 2 * a, a]
 
 
-def chain(x, w):
-    # forward-mode: carry (value, d/dx, d/dw) through the ten steps
+def chain(x, w, steps=10):
+    # forward-mode: carry (value, d/dx, d/dw) through the steps
     v, dx, dw = x, 1.0, 0.0
-    for _ in range(10):
+    for _ in range(steps):
         z = v * w
         d = sech2(z)
         v, dx, dw = math.tanh(z), d * dx * w, d * (dw * w + v)
     return [dx, dw]
 
 
-CLOSED_FORM = {"neuron": neuron, "reuse": reuse, "chain": chain}
+def shared(x, w):
+    h = math.tanh(x * w)
+    d = (2 * h + 1) * sech2(x * w)  # out = h·h + h
+    return [d * w, d * x]
+
+
+def diamond(x, w, c):
+    u = x * w
+    d = sech2(u) + c  # out = tanh(u) + u·c
+    return [d * w, d * x, u]
+
+
+def deep(x, w):
+    return chain(x, w, DEPTH)
+
+
+CLOSED_FORM = {
+    "neuron": neuron,
+    "reuse": reuse,
+    "chain": chain,
+    "shared": shared,
+    "diamond": diamond,
+    "deep": deep,
+}
 
 
 def engine_grads(expr, values):
     engine = fresh_engine()
+    if expr in EXTRAS:  # built beside the engine, as the grader builds them
+        leaves, out, _ = watched_build(engine, engine["build"], expr, list(values))
+        backward(out)
+        return [v.grad for v in leaves]
     engine["backward"] = backward
     return engine["grads_of"](expr, list(values), [0.0] * len(values))
 
@@ -59,9 +88,24 @@ def test_reference_matches_closed_forms_on_random_values(expr):
 def test_each_expression_has_an_example_and_three_hidden_sets(cases):
     for expr, sets in VALUE_SETS.items():
         graded = [c for c in cases if c["expr"] == expr]
+        if expr in EXTRAS:  # extras: no worked example, flagged as extra
+            assert len(graded) == len(sets) >= 1
+            assert all(c["extra"] and not c["example"] for c in graded)
+            continue
         assert len(graded) == len(sets) >= 4
         assert [c["example"] for c in graded] == [True] + [False] * (len(sets) - 1)
+        assert not any(c["extra"] for c in graded)
         assert len({tuple(c["expected"]) for c in graded}) == len(graded)  # no two alike
+
+
+def test_every_picturable_case_has_every_values_expected_gradient(cases):
+    for case in cases:
+        if case["expr"] == "deep":
+            assert "expected_nodes" not in case  # too big to draw
+            continue
+        nodes = case["expected_nodes"]
+        assert nodes[: len(case["leaves"])] == case["expected"]  # the leaves come first
+        assert nodes[-1] == 1.0  # out
 
 
 def test_every_case_has_a_nonzero_gradient(cases):

@@ -1,0 +1,123 @@
+"""Watch a backward pass: every value of the graph, every _backward call, what each value received."""
+
+from engine import extras
+from engine.cases import EXTRAS
+
+OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh"}  # the engine method each _backward comes from
+SHORT = {"+": "s", "*": "p", "tanh": "t"}  # long formulas get a short name: s1, p2, t3...
+MAX_LABEL = 6  # characters: "x1·w1" stays a formula, "tanh(x·w)" becomes t1
+
+
+def op_of(value) -> str | None:
+    """Name the operation that made value, from its _backward's qualified name; None for a leaf."""
+    if not value._prev:
+        return None
+    parts = getattr(value._backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
+    return OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
+
+
+def watched_build(engine: dict, build, expr: str, vals: list) -> tuple[list, object, list]:
+    """Build the graph, recording each value as it is made: inputs always come before their outputs."""
+    value_class = engine["Value"]
+    made: list = []
+    init = value_class.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    value_class.__init__ = recording_init
+    try:
+        leaves, out = extras.build(value_class, expr, vals) if expr in EXTRAS else build(expr, vals)
+    finally:
+        value_class.__init__ = init
+    return leaves, out, made
+
+
+class Trace:
+    """One backward pass over a graph, watched through each value's _backward."""
+
+    def __init__(self, values: list, out) -> None:
+        self.values = values
+        index = {id(v): i for i, v in enumerate(values)}
+        self.out = index[id(out)]
+        self.children = [[index[id(c)] for c in v._prev] for v in values]
+        self.ops = [op_of(v) for v in values]
+        self.uses = [0] * len(values)  # how many times each value is an input (a·a counts twice)
+        for kids in self.children:
+            for k in kids:
+                self.uses[k] += 1
+        self.received = [0] * len(values)  # contributions passed on to each value so far
+        self.given = [0.0] * len(values)  # gradient the _backward calls added to each value
+        self.runs = [0] * len(values)  # how many times each value's _backward ran
+        self.calls: list[dict] = []
+        self.start: list[float] = []  # every grad just before the first call
+        for i, v in enumerate(values):
+            if self.children[i]:
+                v._backward = self.watch(i, v._backward)
+
+    def watch(self, i: int, backward):
+        """Wrap one value's _backward so each call is recorded with what it changed."""
+        values, kids = self.values, self.children[i]
+        targets = list(dict.fromkeys(kids))
+
+        def watched():
+            if not self.calls:  # the grads as the learner's code left them before the first call
+                self.start = [v.grad for v in values]
+            call = {"node": i, "received": self.received[i], "grad": values[i].grad, "changes": []}
+            self.calls.append(call)
+            self.runs[i] += 1
+            before = [values[k].grad for k in targets]
+            try:
+                backward()
+            finally:
+                if self.runs[i] == 1:  # a value passes on its share once; more runs add it again
+                    for k in kids:
+                        self.received[k] += 1
+                for k, old in zip(targets, before, strict=True):
+                    self.note(call, k, old, values[k].grad)
+
+        return watched
+
+    def note(self, call: dict, k: int, old, new) -> None:
+        """Record what a call changed in one input's grad (whatever the learner made that grad)."""
+        try:
+            if new != old:
+                self.given[k] += new - old
+                call["changes"].append({"node": k, "before": old, "after": new})
+        except (TypeError, ValueError):  # not numbers: the engine's own error says what went wrong
+            pass
+
+    def finish(self) -> None:
+        """Note the grads as they are now if no _backward ran at all."""
+        if not self.calls:
+            self.start = [v.grad for v in self.values]
+
+    def labelled(self, leaf_names: list[str]) -> list[tuple[str, str | None]]:
+        """Name every value with its formula: leaves by name, short formulas as such, others s1, p1, t1..."""
+        names: list[str] = []
+        formulas: list[str | None] = []
+        counts = dict.fromkeys(SHORT, 0)
+        for i, op in enumerate(self.ops):
+            if op is None:
+                names.append(leaf_names[i] if i < len(leaf_names) else f"v{i}")
+                formulas.append(None)
+                continue
+            inputs = [names[k] for k in self.children[i]]
+            formula = f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
+            formulas.append(formula)
+            if i == self.out:
+                names.append("out")
+            elif len(formula) <= MAX_LABEL or op not in SHORT:
+                names.append(formula)
+            else:
+                counts[op] += 1
+                names.append(f"{SHORT[op]}{counts[op]}")
+        return list(zip(names, formulas, strict=True))
+
+    def call_numbers(self) -> list[list[int]]:
+        """For each value, the 1-based numbers of its _backward calls."""
+        numbers: list[list[int]] = [[] for _ in self.values]
+        for n, call in enumerate(self.calls, 1):
+            numbers[call["node"]].append(n)
+        return numbers
