@@ -5,6 +5,7 @@ import contextlib
 import sys
 import time
 import traceback
+from typing import NamedTuple
 
 from engine.compare import close
 from engine.diagnose import diagnose, number, picture, too_deep
@@ -15,6 +16,13 @@ from engine.trace import Trace, watched_build
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 RECURSION_LIMIT = 1000  # deep enough for the exercise, shallow enough to stay a RecursionError
+
+
+class Frame(NamedTuple):
+    """One frame of the learner's code in a traceback."""
+
+    lineno: int | None
+    name: str
 
 
 def learner_line(exc: BaseException) -> int | None:
@@ -36,7 +44,11 @@ def error(kind: str, message: str, line: int | None = None, trace: str = "") -> 
 def learner_traceback(exc: BaseException, source: str) -> str:
     """Format the traceback with the learner's frames only, each with its line of their code."""
     lines = source.splitlines()
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
+    frames = [  # walk_tb, not extract_tb: no source lookups, so a 1,000-frame recursion stays cheap
+        Frame(lineno, frame.f_code.co_name)
+        for frame, lineno in traceback.walk_tb(exc.__traceback__)
+        if frame.f_code.co_filename == FILENAME
+    ]
     out = ["Traceback (your code only):"] if frames else []
     repeats = 0
     for i, frame in enumerate(frames):
@@ -121,6 +133,7 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
     if trace is None:
         return
     labelled = trace.labelled(expr["leaves"])
+    expr["size"] = len(trace.values)
     wrong = not expr["cases"][index]["passed"]
     if err is None and wrong:
         expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
