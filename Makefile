@@ -22,9 +22,12 @@ node_modules/.installed: package.json package-lock.json
 static/build/main.js: node_modules/.installed $(wildcard static/js/*.js)
 	npm run --silent build
 
-static/build/pyodide/.copied: node_modules/.installed
+# The runtime as is; the stdlib compiled to .pyc by Pyodide's own Python; a lock with no packages.
+static/build/pyodide/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
 	mkdir -p static/build/pyodide
-	cd node_modules/pyodide && cp $(PYODIDE_FILES) ../../static/build/pyodide/
+	cd node_modules/pyodide && cp $(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES)) ../../static/build/pyodide/
+	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip static/build/pyodide/python_stdlib.zip
+	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json static/build/pyodide/pyodide-lock.json
 	touch $@
 
 # The Chromium the browser tests drive: its path, or empty for Playwright's own.
