@@ -1,0 +1,128 @@
+// Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
+
+import { CHAR, KEY, LINE, PAD, badgeText, boxLabel, short } from "./graph-layout.js";
+
+const NS = "http://www.w3.org/2000/svg";
+let drawn = 0; // numbers each picture's arrowhead marker, so ids stay unique on the page
+
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A smooth path through dagre's points: straight to the first midpoint, then curves via each point.
+function pathOf(points, shift = 0) {
+  const p = points.map(({ x, y }) => ({ x, y: y + shift }));
+  if (p.length < 3) return `M${p[0].x},${p[0].y} L${p.at(-1).x},${p.at(-1).y}`;
+  let d = `M${p[0].x},${p[0].y}`;
+  for (let i = 1; i < p.length - 1; i++) {
+    const mx = (p[i].x + p[i + 1].x) / 2;
+    const my = (p[i].y + p[i + 1].y) / 2;
+    d += ` Q${p[i].x},${p[i].y} ${i === p.length - 2 ? `${p.at(-1).x},${p.at(-1).y}` : `${mx},${my}`}`;
+  }
+  return d;
+}
+
+function drawEdge(edge, marker) {
+  const group = svg("g", { class: "edge", "data-parent": edge.parent, "data-child": edge.child ?? "out" });
+  // An input used twice (a·a) gets two lines side by side, as it is passed on twice.
+  for (let i = 0; i < edge.count; i++) {
+    const shift = (i - (edge.count - 1) / 2) * 5;
+    group.append(svg("path", { d: pathOf(edge.points, shift), "marker-end": `url(#${marker})` }));
+  }
+  return group;
+}
+
+function drawOp(node, { x, y, width, height }) {
+  const group = svg("g", { class: "op", "data-op-of": node.id });
+  group.append(
+    svg("ellipse", { cx: x, cy: y, rx: width / 2, ry: height / 2 }),
+    svg("text", { x, y: y + 4, "text-anchor": "middle" }, node.op),
+    svg("title", {}, `${node.op}: makes ${node.label}`),
+  );
+  return group;
+}
+
+// One value's box; returns its group and the text that shows its grad, to change per step.
+function drawValue(node, { x, y, width, height }, notes) {
+  const left = x - width / 2;
+  const top = y - height / 2;
+  const group = svg("g", {
+    class: "value",
+    "data-node": node.id,
+    "data-wrong": String(Boolean(node.wrong)),
+    "data-flagged": String(notes.length > 0),
+  });
+  if (notes.length) {
+    group.append(svg("rect", { class: "flag", x: left - 4, y: top - 4, width: width + 8, height: height + 8, rx: 7 }));
+  }
+  group.append(svg("rect", { class: "box", x: left, y: top, width, height, rx: 4 }));
+  const line = (i) => top + PAD.y + LINE * i + 11;
+  const label = svg("text", { class: "label", x: left + PAD.x, y: line(0) });
+  if (node.wrong) label.append(svg("tspan", { class: "mark" }, "✗ "));
+  label.append(svg("tspan", {}, boxLabel(node)));
+  group.append(label);
+  const badge = badgeText(node);
+  if (badge) {
+    const w = badge.length * CHAR * 0.92 + 8;
+    const kind = !node.calls.length ? "never" : node.calls.length > 1 ? "repeated" : "once";
+    const pill = svg("g", { class: `badge ${kind}` });
+    pill.append(
+      svg("rect", { x: left + width - PAD.x - w + 4, y: line(0) - 11, width: w, height: 14, rx: 7 }),
+      svg("text", { x: left + width - PAD.x - w / 2 + 4, y: line(0), "text-anchor": "middle" }, badge),
+    );
+    group.append(pill);
+  }
+  const row = (i, key, value, cls) => {
+    const text = svg("text", { class: `row ${cls}`, x: left + PAD.x, y: line(i) });
+    const number = svg("tspan", { x: left + PAD.x + KEY * CHAR }, value);
+    text.append(svg("tspan", { class: "key" }, key), number);
+    group.append(text);
+    return number;
+  };
+  row(1, "data", short(node.data), "data");
+  const grad = row(2, "grad", short(node.grad), "grad");
+  row(3, "expected", short(node.expected), "expected");
+  group.append(svg("title", {}, tooltip(node, notes)));
+  return { group, grad };
+}
+
+function tooltip(node, notes) {
+  const what = node.formula ? `${node.label} = ${node.formula}` : node.label;
+  const right = node.expected === null ? "" : node.wrong ? ` — wrong, expected ${node.expected}` : " — right";
+  return [`${what}: data ${node.data}, grad ${node.grad}${right}`, ...notes].join("\n");
+}
+
+// Draw the graph; return the SVG and the parts each step changes.
+export function drawGraph(laid, graph, notesOf, label) {
+  const marker = `graph-arrow-${++drawn}`;
+  const root = svg("svg", {
+    class: "graph-svg",
+    viewBox: `0 0 ${laid.width} ${laid.height}`,
+    role: "img",
+    "aria-label": label,
+  });
+  root.style.maxWidth = `${laid.width}px`;
+  root.style.minWidth = `${Math.round(laid.width * 0.8)}px`; // no smaller than 80%: text stays legible
+  const defs = svg("defs");
+  for (const [id, cls] of [[marker, "arrowhead"], [`${marker}-flow`, "arrowhead flow"]]) {
+    const attrs = { id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9 };
+    const arrow = svg("marker", { ...attrs, markerUnits: "userSpaceOnUse", orient: "auto" });
+    arrow.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: cls }));
+    defs.append(arrow);
+  }
+  root.append(defs);
+  const edges = laid.edges.map((e) => drawEdge(e, marker));
+  root.append(...edges);
+  for (const node of graph.nodes) if (node.children.length) root.append(drawOp(node, laid.ops.get(node.id)));
+  const values = new Map();
+  for (const node of graph.nodes) {
+    const drawnValue = drawValue(node, laid.values.get(node.id), notesOf(node.id));
+    root.append(drawnValue.group);
+    values.set(node.id, drawnValue);
+  }
+  const ops = new Map([...root.querySelectorAll("g.op")].map((g) => [Number(g.dataset.opOf), g]));
+  return { svg: root, values, ops, edges, marker };
+}

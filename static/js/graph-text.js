@@ -1,0 +1,121 @@
+// The graph in words: the step readout, the picture's summary, and the table and list of calls.
+
+import { short } from "./graph-layout.js";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+const full = (x) => (x === null || x === undefined ? "unknown" : String(x));
+
+function list(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+// What one call did, for the readout ("a·a passed its gradient to a (0 → 9)") or in full.
+export function callText(graph, call, grads, round = short) {
+  const nodes = graph.nodes;
+  const who = nodes[call.node].label;
+  if (!call.changes.length) return `${who} passed nothing on (${who}.grad was ${round(grads[call.node])})`;
+  const parts = call.changes.map((c) => `${nodes[c.node].label} (${round(c.before)} → ${round(c.after)})`);
+  return `${who} passed its gradient to ${list(parts)}`;
+}
+
+// The readout for a step: 0 is before the first call, 1..n after call k, n + 1 the final grads.
+// states[k] holds every grad after k calls, and last the final ones.
+export function stepText(graph, step, states) {
+  const n = graph.calls.length;
+  const grads = states[step];
+  const out = graph.nodes[graph.out];
+  if (step === 0) {
+    const none = n ? "" : " (no _backward ran)";
+    return `Before the first call${none}: ${out.label}.grad = ${short(grads[graph.out])}`;
+  }
+  if (step > n) {
+    const wrong = graph.nodes.filter((v) => v.wrong).length;
+    const verdict = wrong ? `${wrong} of ${graph.nodes.length} grads wrong (✗)` : "every grad right";
+    // Grads that no call gave: the code set them itself after the calls.
+    const set = graph.nodes.filter((v) => grads[v.id] !== states[n][v.id]).map((v) => v.label);
+    const direct = set.length && n ? `; then your code set ${list(set)} directly` : "";
+    return `After the last call${n ? ` (${n} in all)` : " (no _backward ran)"}: ${verdict}${direct}`;
+  }
+  return `Call ${step} of ${n}: ${callText(graph, graph.calls[step - 1], grads)}`;
+}
+
+// The SVG's accessible name: what the picture shows, in one sentence or two.
+export function summary(name, graph) {
+  const ops = graph.nodes.filter((v) => v.children.length).length;
+  const wrong = graph.nodes.filter((v) => v.wrong).map((v) => v.label);
+  const calls = graph.calls.length;
+  const verdict = wrong.length ? `Wrong grads: ${list(wrong)}.` : "Every grad is right.";
+  return (
+    `Graph of ${name}: ${graph.nodes.length} values, ${ops} operations, ` +
+    `${calls} _backward call${calls === 1 ? "" : "s"}. ${verdict} The table below lists them all.`
+  );
+}
+
+// Every value and every call in full, for screen readers and for exact numbers.
+// states[k] holds every grad after k calls.
+export function textAlternative(name, graph, notesOf, states) {
+  const head = ["value", "formula", "data", "your grad", "expected grad", "right?", "_backward calls", "notes"];
+  const table = el(
+    "table",
+    { class: "graph-table" },
+    el("caption", { text: `The values of ${name}, in the order they were made` }),
+    el("thead", {}, el("tr", {}, ...head.map((t) => el("th", { scope: "col", text: t })))),
+  );
+  const body = el("tbody");
+  for (const v of graph.nodes) {
+    const verdict = v.expected === null ? "unknown" : v.wrong ? "✗ wrong" : "✓ right";
+    const calls = v.children.length ? (v.calls.length ? v.calls.map((c) => `#${c}`).join(", ") : "never") : "— (a leaf)";
+    body.append(
+      el(
+        "tr",
+        { "data-node": v.id, "data-wrong": String(Boolean(v.wrong)) },
+        el("th", { scope: "row", text: v.label }),
+        el("td", { text: v.formula ?? "" }),
+        el("td", { text: full(v.data) }),
+        el("td", { class: v.wrong ? "wrong" : "", text: full(v.grad) }),
+        el("td", { text: full(v.expected) }),
+        el("td", { text: verdict }),
+        el("td", { text: calls }),
+        el("td", { text: notesOf(v.id).join(" ") }),
+      ),
+    );
+  }
+  table.append(body);
+  const calls = el("ol", { class: "graph-calls" });
+  graph.calls.forEach((call, k) => {
+    const what = callText(graph, call, states[k], full);
+    calls.append(el("li", { text: `${graph.nodes[call.node].label}._backward(): ${what}` }));
+  });
+  const callPart = graph.calls.length
+    ? [el("h4", { text: "The _backward calls, in the order your code made them" }), calls]
+    : [el("p", { text: "Your code called no _backward." })];
+  return el(
+    "details",
+    { class: "graph-text" },
+    el("summary", { text: "The graph as text: every value and every call" }),
+    el("div", { class: "graph-table-wrap" }, table),
+    ...callPart,
+  );
+}
+
+export function legend() {
+  return el(
+    "p",
+    { class: "graph-legend" },
+    el("span", { class: "key-wrong", text: "✗ red box: your final grad is wrong" }),
+    el("span", { class: "key-flag", text: "dashed outline: see the note (hover)" }),
+    el("span", { text: "#n: when its _backward ran" }),
+    el("span", { class: "key-active", text: "blue: the call at this step" }),
+    el("span", { class: "key-changed", text: "yellow: what it changed" }),
+  );
+}

@@ -1,0 +1,60 @@
+// The picture of an expression's graph, folded in a <details>; the drawing code loads when first opened.
+
+let graphModule = null; // one import for every picture; forgotten when it fails, so opening again retries
+
+function loadGraph() {
+  graphModule ??= import("./graph.js").catch((err) => {
+    graphModule = null;
+    throw err;
+  });
+  return graphModule;
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "note picture-note";
+  p.textContent = text;
+  return p;
+}
+
+// A <details> "Graph of NAME", open when the expression failed: [data-testid=graph], data-state
+// "closed" until first opened, then "loading", "ready" or "failed" (opening it again retries);
+// "none" when there is no graph.
+export function picture(expr) {
+  const root = document.createElement("details");
+  root.className = "picture";
+  root.dataset.testid = "graph";
+  root.dataset.expr = expr.name;
+  const summary = document.createElement("summary");
+  summary.textContent = `Graph of ${expr.name}`;
+  const body = document.createElement("div");
+  body.className = "picture-body";
+  root.append(summary, body);
+  root.open = !expr.passed;
+  if (!expr.graph) {
+    root.dataset.state = "none";
+    const count = expr.size; // the number of values, when the grader says
+    body.append(
+      note(Number.isFinite(count) ? `This graph has ${count} values; too many to draw.` : "There is no graph to draw."),
+    );
+    return root;
+  }
+  root.dataset.state = "closed";
+  const show = async () => {
+    if (!root.open || !["closed", "failed"].includes(root.dataset.state)) return;
+    root.dataset.state = "loading";
+    body.replaceChildren(note("Loading the picture…"));
+    try {
+      const { renderGraph } = await loadGraph();
+      renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [] });
+      root.dataset.state = "ready";
+    } catch (err) {
+      console.error("graph picture:", err);
+      body.replaceChildren(note(`The picture could not be shown (${err?.message ?? err}). Close and open it to try again.`));
+      root.dataset.state = "failed";
+    }
+  };
+  root.addEventListener("toggle", show);
+  if (root.open) queueMicrotask(show);
+  return root;
+}
