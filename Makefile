@@ -4,11 +4,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+# Served under a versioned URL (static/pyodide/<version>/), so browsers keep the files for good.
+PYODIDE_VERSION := $(shell node -p "require('./package.json').dependencies.pyodide")
+PYODIDE_DIR := static/build/pyodide/$(PYODIDE_VERSION)
+# .br and .gz beside each file, made once here (brotli-11 of the wasm takes most of a minute), never per request.
+COMPRESS := $(BIN)/python -m whitenoise.compress --quiet
+DIR ?= export
+WORKERS ?= 4
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run production export test lint bench load-check clean
 .DELETE_ON_ERROR:
 
-setup: $(VENV)/.installed static/build/main.js static/build/pyodide/.copied .browser
+setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -19,15 +26,23 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-static/build/main.js: node_modules/.installed $(wildcard static/js/*.js)
+# Bundles with content-hashed names; esbuild's metafile tells the server which name each entry got.
+static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard static/js/*.js static/css/*.css) static/favicon.svg
+	rm -rf static/build/assets
 	npm run --silent build
+	$(COMPRESS) static/build/assets br gz
 
 # The runtime as is; the stdlib compiled to .pyc by Pyodide's own Python; a lock with no packages.
-static/build/pyodide/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
-	mkdir -p static/build/pyodide
-	cd node_modules/pyodide && cp $(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES)) ../../static/build/pyodide/
-	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip static/build/pyodide/python_stdlib.zip
-	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json static/build/pyodide/pyodide-lock.json
+$(PYODIDE_DIR)/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
+	rm -rf static/build/pyodide
+	mkdir -p $(PYODIDE_DIR)
+	cd node_modules/pyodide && cp $(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES)) ../../$(PYODIDE_DIR)/
+	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip $(PYODIDE_DIR)/python_stdlib.zip
+	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $(PYODIDE_DIR)/pyodide-lock.json
+	touch $@
+
+$(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
+	$(COMPRESS) $(PYODIDE_DIR) br gz
 	touch $@
 
 # The Chromium the browser tests drive: its path, or empty for Playwright's own.
@@ -36,6 +51,14 @@ static/build/pyodide/.copied: node_modules/.installed scripts/compile-stdlib.mjs
 
 run: setup
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
+
+# Production: gunicorn, several worker processes; the app sends the same headers as `make run`.
+production: setup
+	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind 127.0.0.1:$(PORT) 'server:create_app()'
+
+# The whole site as plain files with relative URLs, for any static file server: make export DIR=site
+export: setup
+	$(BIN)/flask --app server export $(DIR)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -46,6 +69,9 @@ test: setup lint
 
 bench: setup
 	$(BIN)/python benchmarks/load.py
+
+load-check: setup
+	$(BIN)/python benchmarks/load_check.py
 
 clean:
 	rm -rf $(VENV) node_modules static/build .browser

@@ -1,38 +1,39 @@
-"""The Flask app that serves the playground: the page, the cases and the engine archive."""
+"""The Flask app that serves the playground: the page, the cases, the engine archive, static files."""
 
-import mimetypes
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# Pyodide's loader hangs silently on a wrong type, so name the types, whatever the OS knows.
-mimetypes.add_type("application/wasm", ".wasm")
-mimetypes.add_type("text/javascript", ".mjs")
-mimetypes.add_type("text/javascript", ".js")
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the playground app."""
-    app = Flask(
-        __name__,
-        static_folder=str(ROOT / "static"),
-        template_folder=str(ROOT / "templates"),
-    )
+    app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"))
     app.config.from_mapping(
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
         LOAD_LIMIT_MS=30000,  # the runtime not ready by then is reported as failed
         CROSS_ORIGIN_ISOLATION=True,  # off: Stop falls back to restarting the worker
+        FRAME_ANCESTORS="'self'",  # CSP frame-ancestors: who may show the page in an iframe
+        CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
+        PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, headers, page
+    from server import assets, export, headers, page, static
 
-    headers.init_app(app)
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
+    app.cli.add_command(export.export_command)
+    assets.engine_digest()  # build the engine archive now, once
+    static.init_app(app)
+    headers.init_app(app)
+    if proxies := int(app.config["PROXY_FIX"]):
+        app.wsgi_app = ProxyFix(
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
+        )
     return app

@@ -1,12 +1,14 @@
 """Serve what the worker loads: the engine archive, built from engine/, and the cases."""
 
+import hashlib
 import io
 import zipfile
 from functools import cache
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, abort, jsonify, request
 
 from server import ROOT
+from server.static import IMMUTABLE
 
 bp = Blueprint("assets", __name__)
 
@@ -14,6 +16,7 @@ bp = Blueprint("assets", __name__)
 SERVER_ONLY = {"reference.py"}
 
 
+@cache
 def engine_archive() -> bytes:
     """Zip engine/ without the reference, so the browser runs the same engine as the tests."""
     buffer = io.BytesIO()
@@ -26,6 +29,19 @@ def engine_archive() -> bytes:
 
 
 @cache
+def engine_digest() -> str:
+    """A hash of the archive's bytes, for its URL: a new engine gets a new URL."""
+    return hashlib.sha256(engine_archive()).hexdigest()[:16]
+
+
+def revalidated(response: Response) -> Response:
+    """Make the browser ask each time (no-cache), answering 304 when its copy is still right."""
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@cache
 def graded_cases() -> list[dict]:
     """Compute the expected gradients once, with the reference backward."""
     from engine.reference import graded_cases as compute
@@ -33,13 +49,18 @@ def graded_cases() -> list[dict]:
     return compute()
 
 
-@bp.get("/engine.zip")
-def engine_zip() -> Response:
-    """Send the engine package as a zip archive."""
-    return Response(engine_archive(), mimetype="application/zip")
+@bp.get("/engine-<digest>.zip")
+def engine_zip(digest: str) -> Response:
+    """Send the engine package as a zip archive, cacheable for good under its hashed URL."""
+    if digest != engine_digest():
+        abort(404)
+    response = Response(engine_archive(), mimetype="application/zip")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
 
 
 @bp.get("/cases.json")
 def cases() -> Response:
     """Send the graded cases with their expected gradients."""
-    return jsonify(graded_cases())
+    response = jsonify(graded_cases())
+    return revalidated(response)

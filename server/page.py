@@ -1,9 +1,11 @@
 """The exercise page."""
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template
 
 from server import ROOT
-from server.assets import graded_cases
+from server.assets import engine_digest, graded_cases, revalidated
+from server.headers import page_headers
+from server.static import page_url, pyodide_url, static_url
 
 bp = Blueprint("page", __name__)
 
@@ -13,18 +15,31 @@ def read(path: str) -> str:
     return (ROOT / path).read_text(encoding="utf-8")
 
 
-@bp.get("/")
-def index() -> str:
-    """Show the exercise, the engine and the editor."""
-    config = {
+def page_config() -> dict:
+    """What the page's scripts need: the starter, the cases, the limits, and every URL they use."""
+    return {
         "starter": read("engine/starter.py"),
         "cases": graded_cases(),
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "loadLimitMs": current_app.config["LOAD_LIMIT_MS"],
         "urls": {
-            "worker": url_for("static", filename="js/worker.js"),
-            "pyodide": url_for("static", filename="build/pyodide/"),
-            "engine": url_for("assets.engine_zip"),
+            "worker": static_url("js/worker.js"),
+            "pyodide": pyodide_url(),
+            "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
     }
-    return render_template("index.html", config=config, engine_source=read("engine/value.py"))
+
+
+def render_page(config: dict, meta_policy: str | None = None) -> str:
+    """Render the page; every URL in it and in its config comes from page_url."""
+    return render_template(
+        "index.html", config=config, engine_source=read("engine/value.py"), meta_policy=meta_policy
+    )
+
+
+@bp.get("/")
+def index() -> Response:
+    """Show the exercise, the engine and the editor."""
+    response = make_response(render_page(page_config()))
+    response.headers.update(page_headers(current_app.config))
+    return revalidated(response)

@@ -1,20 +1,39 @@
-"""The server: the page, the cases, the engine archive and the types the runtime needs."""
+"""The server: the page, the cases, the engine archive, the static files and the headers on each."""
 
+import gzip
 import io
 import json
+import re
 import subprocess
 import sys
+import urllib.request
 import zipfile
 
-from tests import solutions
+import brotli
+import pytest
+
+from server import create_app
+from server.static import BUILD, pyodide_version
+from tests import servers, solutions
+
+PREFIX = "/courses/ml/backprop"
+PYODIDE = f"/static/pyodide/{pyodide_version()}/"
+SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
+ISOLATION = ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy", "Cross-Origin-Resource-Policy")
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def page_config(client):
-    html = client.get("/").get_data(as_text=True)
-    start = html.index('<script type="application/json" id="config">') + len(
-        '<script type="application/json" id="config">'
-    )
-    return json.loads(html[start : html.index("</script>", start)])
+def page_config(client, **kwargs):
+    html = client.get("/", **kwargs).get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
+
+
+def page_urls(client, **kwargs):
+    """Every URL the page uses: in its <head> and in the config its scripts read."""
+    html = client.get("/", **kwargs).get_data(as_text=True)
+    head = html[: html.index("</head>")]
+    urls = re.findall(r'(?:href|src)="([^"]+)"', head)
+    return urls + list(page_config(client, **kwargs)["urls"].values())
 
 
 def test_page_shows_the_exercise_and_the_starter(client):
@@ -33,25 +52,118 @@ def test_page_hands_over_the_cases_with_expected_gradients(client, cases):
     assert client.get("/cases.json").get_json() == cases
 
 
-def test_page_urls_are_built_from_the_request(client):
+def test_page_urls_are_versioned_or_hashed(client):
     urls = page_config(client)["urls"]
-    assert urls == {
-        "worker": "/static/js/worker.js",
-        "pyodide": "/static/build/pyodide/",
-        "engine": "/engine.zip",
-    }
+    assert urls["pyodide"] == PYODIDE
+    assert re.fullmatch(r"/static/assets/worker-\w{8}\.js", urls["worker"])
+    assert re.fullmatch(r"/engine-[0-9a-f]{16}\.zip", urls["engine"])
+
+
+def test_every_page_url_is_served_for_good(client):
+    urls = page_urls(client)
+    assert len(urls) >= 8  # icon, styles, main bundle, preloads, worker, Pyodide, engine
+    for url in urls:
+        if url.endswith("/"):
+            url += "pyodide.mjs"
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["Cache-Control"] == IMMUTABLE, url
+
+
+def test_page_and_cases_revalidate_with_an_etag(client):
+    for url in ("/", "/cases.json"):
+        first = client.get(url)
+        assert first.headers["Cache-Control"] == "no-cache"
+        again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b""
+
+
+def test_static_files_answer_304_to_a_revalidation(client):
+    url = PYODIDE + "pyodide.mjs"
+    etag = client.get(url).headers["ETag"]
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    for name in SECURITY + ISOLATION:
+        assert name in again.headers, name
+
+
+def test_page_urls_follow_script_name(client):
+    urls = page_urls(client, base_url="http://localhost" + PREFIX)
+    assert all(url.startswith(PREFIX + "/") for url in urls), urls
+
+
+def test_page_urls_follow_the_proxy_prefix_only_when_trusted():
+    headers = {"X-Forwarded-Prefix": PREFIX}
+    trusted = create_app({"TESTING": True, "PROXY_FIX": 1}).test_client()
+    assert all(url.startswith(PREFIX + "/") for url in page_urls(trusted, headers=headers))
+    untrusted = create_app({"TESTING": True}).test_client()
+    assert not any(url.startswith(PREFIX) for url in page_urls(untrusted, headers=headers))
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/cases.json", PYODIDE + "pyodide.asm.wasm", "/engine-0.zip", "/static/nothing.js"]
+)
+def test_every_response_has_the_security_and_isolation_headers(client, url):
+    response = client.get(url)
+    for name in SECURITY + ISOLATION:
+        assert name in response.headers, (url, name)
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_worker_script_has_the_headers(client):
+    response = client.get(page_config(client)["urls"]["worker"])
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
+    assert "'wasm-unsafe-eval'" in response.headers["Content-Security-Policy"]
+
+
+def test_policy_allows_only_this_origin(client):
+    policy = client.get("/").headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self' 'wasm-unsafe-eval'"
+    assert directives["frame-ancestors"] == "'self'"
+    assert directives["object-src"] == "'none'"
+    assert "http" not in policy and "*" not in policy
+
+
+def test_frame_ancestors_is_configurable():
+    app = create_app({"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example"})
+    response = app.test_client().get("/")
+    assert "frame-ancestors 'self' https://course.example" in response.headers["Content-Security-Policy"]
+    # a course page that requires CORP may embed it; its files stay same-origin
+    assert response.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
+    wasm = app.test_client().get(PYODIDE + "pyodide.asm.wasm")
+    assert wasm.headers["Cross-Origin-Resource-Policy"] == "same-origin"
+
+
+def test_isolation_can_be_switched_off_but_not_the_security_headers():
+    response = create_app({"TESTING": True, "CROSS_ORIGIN_ISOLATION": False}).test_client().get("/")
+    assert not any(name in response.headers for name in ISOLATION)
+    assert all(name in response.headers for name in SECURITY)
+
+
+def test_no_inline_script_runs_on_the_page(client):
+    html = client.get("/").get_data(as_text=True)
+    for attributes, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
+        assert 'type="module" src=' in attributes or (
+            'type="application/json"' in attributes and json.loads(body)
+        ), attributes
+    assert not re.search(r"\son\w+=", html)  # no inline event handlers either
 
 
 def test_reference_never_reaches_the_browser(client):
     html = client.get("/").get_data(as_text=True)
     assert "reversed(order)" not in html and "graded_cases" not in html
-    names = zipfile.ZipFile(io.BytesIO(client.get("/engine.zip").data)).namelist()
+    names = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data)).namelist()
     assert "engine/reference.py" not in names
     assert {"engine/__init__.py", "engine/value.py", "engine/grade.py", "engine/fresh.py"} <= set(names)
 
 
 def test_engine_archive_grades_on_its_own(client, tmp_path, cases):
-    zipfile.ZipFile(io.BytesIO(client.get("/engine.zip").data)).extractall(tmp_path)
+    archive = client.get(page_config(client)["urls"]["engine"]).data
+    zipfile.ZipFile(io.BytesIO(archive)).extractall(tmp_path)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
     script = (
         "import json; from engine.grade import grade; "
@@ -61,21 +173,86 @@ def test_engine_archive_grades_on_its_own(client, tmp_path, cases):
     assert out.stdout.strip() == "True", out.stderr
 
 
-def test_engine_archive_is_the_same_bytes_each_time(client):
-    assert client.get("/engine.zip").data == client.get("/engine.zip").data
+def test_engine_archive_url_is_its_hash(client):
+    import hashlib
+
+    url = page_config(client)["urls"]["engine"]
+    response = client.get(url)
+    assert response.mimetype == "application/zip"
+    assert hashlib.sha256(response.data).hexdigest().startswith(url[len("/engine-") : -len(".zip")])
+    assert client.get("/engine-0123456789abcdef.zip").status_code == 404
+    assert client.get("/engine.zip").status_code == 404
 
 
-def test_mime_types_for_the_runtime(client):
-    assert client.get("/static/build/pyodide/pyodide.asm.wasm").mimetype == "application/wasm"
-    assert client.get("/static/build/pyodide/pyodide.mjs").mimetype == "text/javascript"
-    assert client.get("/static/build/pyodide/pyodide.asm.mjs").mimetype == "text/javascript"
-    assert client.get("/static/js/worker.js").mimetype == "text/javascript"
-    assert client.get("/static/build/main.js").mimetype == "text/javascript"
-    assert client.get("/engine.zip").mimetype == "application/zip"
+@pytest.mark.parametrize(
+    ("name", "mimetype"),
+    [
+        ("pyodide.asm.wasm", "application/wasm"),
+        ("pyodide.mjs", "text/javascript"),
+        ("pyodide.asm.mjs", "text/javascript"),
+        ("python_stdlib.zip", "application/zip"),
+        ("pyodide-lock.json", "application/json"),
+    ],
+)
+def test_mime_types_for_the_runtime(client, name, mimetype):
+    assert client.get(PYODIDE + name).mimetype == mimetype
+
+
+def test_mime_types_for_the_bundles(client):
+    urls = page_urls(client)
+    types = {client.get(url).mimetype for url in urls if "/assets/" in url and url.endswith(".js")}
+    assert types == {"text/javascript"}
+    assert {client.get(url).mimetype for url in urls if url.endswith(".css")} == {"text/css"}
+
+
+def test_wasm_is_sent_precompressed(client):
+    url = PYODIDE + "pyodide.asm.wasm"
+    raw = (BUILD / url.removeprefix("/static/")).read_bytes()
+    br = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert br.headers["Content-Encoding"] == "br" and br.mimetype == "application/wasm"
+    assert br.headers["Vary"] == "Accept-Encoding"
+    assert len(br.data) < len(raw) / 3 and brotli.decompress(br.data) == raw
+    gz = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == raw
+    plain = client.get(url)
+    assert "Content-Encoding" not in plain.headers and plain.data == raw
+
+
+def test_bundles_are_sent_precompressed(client):
+    for url in page_urls(client):
+        if "/assets/" in url:
+            response = client.get(url, headers={"Accept-Encoding": "br"})
+            assert response.headers.get("Content-Encoding") == "br", url
 
 
 def test_time_limit_is_configurable():
-    from server import create_app
-
     app = create_app({"TIME_LIMIT_MS": 1500})
     assert page_config(app.test_client())["timeLimitMs"] == 1500
+
+
+def fetch(url, **headers):
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as response:
+        return response.status, response.headers, response.read()
+
+
+def test_gunicorn_sends_the_same_headers():
+    with servers.gunicorn(workers=2) as base:
+        status, headers, html = fetch(base)
+        assert status == 200 and b"Run backpropagation" in html
+        assert headers["Cache-Control"] == "no-cache"
+        status, wasm, _ = fetch(base + PYODIDE[1:] + "pyodide.asm.wasm", **{"Accept-Encoding": "br"})
+        assert wasm["Content-Encoding"] == "br" and wasm["Content-Type"] == "application/wasm"
+        assert wasm["Cache-Control"] == IMMUTABLE
+        for response in (headers, wasm):
+            for name in SECURITY + ISOLATION:
+                assert name in response, name
+
+
+def test_gunicorn_under_a_script_name():
+    with servers.gunicorn(workers=1, env={"SCRIPT_NAME": PREFIX}) as base:
+        status, _, html = fetch(base + PREFIX[1:] + "/")
+        head = html.decode()[: html.decode().index("</head>")]
+        urls = re.findall(r'(?:href|src)="([^"]+)"', head)
+        assert urls and all(url.startswith(PREFIX + "/") for url in urls), urls
+        for url in urls:
+            assert fetch(base + url[1:])[0] == 200, url

@@ -1,0 +1,53 @@
+"""`flask --app server export DIR`: the whole site as plain files, for any static file server."""
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+from flask import current_app, g
+from flask.cli import with_appcontext
+
+from server.assets import engine_archive, graded_cases
+from server.headers import content_security_policy
+from server.page import page_config, render_page
+from server.static import served_dirs
+
+
+def export_site(directory: Path, compressed: bool = True) -> list[Path]:
+    """Write the page, the cases, the engine archive and the static files; return what was written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with current_app.test_request_context("/"):
+        g.relative_urls = True  # the page works wherever the folder is served, at any path
+        # A static host may send no headers at all: the page brings its policy (less frame-ancestors,
+        # which only a header can carry).
+        config = page_config()
+        html = render_page(config, meta_policy=content_security_policy(None))
+    written = [directory / "index.html", directory / "cases.json", directory / config["urls"]["engine"]]
+    written[0].write_text(html, encoding="utf-8")
+    written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
+    written[2].write_bytes(engine_archive())
+    for prefix, folder in served_dirs().items():
+        files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
+        for source in files if compressed else [p for p in files if not is_variant(p)]:
+            target = directory / "static" / prefix / source.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            written.append(target)
+    return written
+
+
+def is_variant(path: Path) -> bool:
+    """Whether a file is a precompressed copy of another (.br, .gz)."""
+    return path.suffix in (".br", ".gz") and path.with_suffix("").exists()
+
+
+@click.command("export")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--compressed/--no-compressed", default=True, help="Copy the precompressed .br/.gz files too.")
+@with_appcontext
+def export_command(directory: Path, compressed: bool) -> None:
+    """Write the whole site into DIRECTORY, with relative URLs, for any static file server."""
+    written = export_site(directory, compressed)
+    size = sum(p.stat().st_size for p in written)
+    click.echo(f"Wrote {len(written)} files ({size / 1e6:.1f} MB) to {directory}/; serve it as it is.")

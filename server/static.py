@@ -1,0 +1,91 @@
+"""Static files: the content-hashed bundles and the versioned Pyodide files, served by WhiteNoise.
+
+`make setup` builds them into static/build/ (esbuild writes a metafile naming each entry point's
+hashed output) and precompresses them (.br, .gz). Every URL here is immutable: a new build gets new
+names, so browsers may keep the files for a year without asking again.
+"""
+
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+from flask import Flask, current_app, g, request, url_for
+from whitenoise import WhiteNoise
+
+from server import ROOT
+
+BUILD = ROOT / "static" / "build"
+METAFILE = BUILD / "meta.json"  # esbuild's metafile: which hashed file each entry point became
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+@cache
+def pyodide_version() -> str:
+    """The pinned Pyodide version: its files live under static/build/pyodide/<version>/."""
+    return json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+
+
+def read_manifest(metafile: Path) -> dict[str, dict]:
+    """Map each entry point (`js/main.js`) to its hashed file and the chunks it imports at once."""
+    meta = json.loads(metafile.read_text())
+    root = ROOT / "static"
+
+    def served(output: str) -> str:  # esbuild's paths are relative to the folder it ran in, ROOT
+        return Path(os.path.normpath(ROOT / output)).relative_to(BUILD).as_posix()
+
+    manifest = {}
+    for output, info in meta["outputs"].items():
+        if "entryPoint" in info:
+            entry = Path(os.path.normpath(ROOT / info["entryPoint"])).relative_to(root).as_posix()
+            imports = [served(i["path"]) for i in info.get("imports", []) if i["kind"] == "import-statement"]
+            manifest[entry] = {"file": served(output), "imports": imports}
+    return manifest
+
+
+def page_url(endpoint: str, **values) -> str:
+    """Build a URL with url_for; relative to the page when exporting, so the export works anywhere."""
+    url = url_for(endpoint, **values)
+    if g.get("relative_urls"):
+        return url.removeprefix(request.script_root + "/")
+    return url
+
+
+def static_url(entry: str) -> str:
+    """The URL of an entry point's hashed bundle (`js/main.js`, `css/style.css`, `favicon.svg`)."""
+    return page_url("static", filename=current_app.extensions["manifest"][entry]["file"])
+
+
+def preload_urls(entry: str) -> list[str]:
+    """The chunks an entry point imports at once, for <link rel=modulepreload>."""
+    return [page_url("static", filename=f) for f in current_app.extensions["manifest"][entry]["imports"]]
+
+
+def pyodide_url(filename: str = "") -> str:
+    """A Pyodide file's URL, or with no filename the directory the worker loads Pyodide from."""
+    return page_url("static", filename=f"pyodide/{pyodide_version()}/{filename}")
+
+
+def served_dirs() -> dict[str, Path]:
+    """The folders WhiteNoise serves, by URL path under /static/."""
+    version = pyodide_version()
+    return {"assets/": BUILD / "assets", f"pyodide/{version}/": BUILD / "pyodide" / version}
+
+
+def immutable(headers, path: str, url: str) -> None:
+    """Let browsers keep every served file: each name is content-hashed or versioned."""
+    headers["Cache-Control"] = IMMUTABLE
+
+
+def init_app(app: Flask) -> None:
+    """Serve static/build/ with WhiteNoise in front of the app; let url_for build its URLs."""
+    missing = [p for p in (METAFILE, *served_dirs().values()) if not p.exists()]
+    if missing:
+        raise RuntimeError(f"{', '.join(map(str, missing))} missing: run `make setup` to build them")
+    app.extensions["manifest"] = read_manifest(METAFILE)
+    app.add_url_rule("/static/<path:filename>", endpoint="static", build_only=True)
+    app.jinja_env.globals.update(static_url=static_url, preload_urls=preload_urls, pyodide_url=pyodide_url)
+    files = WhiteNoise(app.wsgi_app, allow_all_origins=False, add_headers_function=immutable)
+    for prefix, folder in served_dirs().items():
+        files.add_files(folder, prefix=f"static/{prefix}")
+    app.wsgi_app = files

@@ -1,0 +1,308 @@
+"""Hosting: the policy the page runs under, caching, a sub-path behind a proxy, a static export, iframes."""
+
+import json
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from werkzeug.serving import make_server
+
+from server import create_app
+from server.export import export_site
+from server.headers import content_security_policy
+from tests import servers, solutions
+from tests.browser.conftest import open_playground, watched_page
+
+PREFIX = "/courses/ml/backprop"
+ENDLESS = "while True:\n    pass\n"
+EVAL = "import js\ntry:\n    js.eval('1')\nexcept Exception as e:\n    print(e)\n"
+
+
+class Recorder:
+    """WSGI middleware: record each request's path and status, as the browser asked for it."""
+
+    def __init__(self, app):
+        self.app = app
+        self.requests = []
+
+    def __call__(self, environ, start_response):
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+
+        def start(status, headers, exc_info=None):
+            self.requests.append((path, int(status[:3])))
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
+
+
+class Reports:
+    """WSGI middleware: collect the CSP violation reports browsers POST to /csp-report."""
+
+    def __init__(self, app):
+        self.app = app
+        self.reports = []
+        self.arrived = threading.Condition()
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") != "/csp-report":
+            return self.app(environ, start_response)
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        with self.arrived:
+            self.reports.append(json.loads(body)["csp-report"])
+            self.arrived.notify_all()
+        start_response("204 No Content", [])
+        return [b""]
+
+    def wait_for(self, predicate, timeout=30):
+        """Wait until a report matching predicate has arrived; return it."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: any(map(predicate, self.reports)), timeout), self.reports
+            return next(filter(predicate, self.reports))
+
+
+class Proxy:
+    """What a reverse proxy does for a sub-path: strip the prefix, say so in X-Forwarded-Prefix."""
+
+    def __init__(self, app, prefix):
+        self.app, self.prefix = app, prefix
+
+    def __call__(self, environ, start_response):
+        path = environ["PATH_INFO"]
+        if not path.startswith(self.prefix + "/"):
+            start_response("404 Not Found", [("Content-Type", "text/plain")])
+            return [b"not under the prefix"]
+        environ = {**environ, "PATH_INFO": path[len(self.prefix) :], "HTTP_X_FORWARDED_PREFIX": self.prefix}
+        return self.app(environ, start_response)
+
+
+@pytest.fixture(scope="module")
+def host():
+    """Serve a WSGI app on a free port; return its base URL."""
+    running = []
+
+    def start(wsgi) -> str:
+        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        running.append(server)
+        return f"http://127.0.0.1:{server.server_port}/"
+
+    yield start
+    for server in running:
+        server.shutdown()
+
+
+def netloc(url):
+    return urlsplit(url).netloc
+
+
+def passes(page):
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True, report["error"]
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+
+
+def page_with_violations(context, origins):
+    """A watched page that also records the securitypolicyviolation events of its documents."""
+    page, assert_clean = watched_page(context, origins)
+    page.add_init_script(
+        "window.violations = [];"
+        "document.addEventListener('securitypolicyviolation', e => window.violations.push("
+        "{directive: e.effectiveDirective, blocked: e.blockedURI, source: e.sourceFile}));"
+    )
+    return page, assert_clean
+
+
+def reporting_app(policy, **config):
+    """The app with a policy that also reports each violation to /csp-report."""
+    policy += "; report-uri /csp-report"
+    return Reports(create_app({"TESTING": True, "CONTENT_SECURITY_POLICY": policy, **config}))
+
+
+def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
+    app = reporting_app(content_security_policy("'self'"), TIME_LIMIT_MS=2000)
+    url = host(app)
+    page, assert_clean = page_with_violations(context, {netloc(url)})
+    open_playground(page, url)
+    passes(page)
+    # In the worker, eval is refused (no 'unsafe-eval'): a last report, after all the others.
+    report = page.evaluate("s => window.playground.check(s)", EVAL)
+    assert "EvalError" in report["output"]["text"]
+    app.wait_for(lambda r: r["blocked-uri"] == "eval" and r["effective-directive"] == "script-src")
+    assert [r for r in app.reports if r["blocked-uri"] != "eval"] == []
+    assert page.evaluate("window.violations") == []
+    assert_clean()
+
+
+def test_without_wasm_unsafe_eval_pyodide_cannot_start(host, context):
+    policy = content_security_policy("'self'").replace(" 'wasm-unsafe-eval'", "")
+    app = reporting_app(policy, LOAD_LIMIT_MS=5000)
+    url = host(app)
+    page, _ = page_with_violations(context, {netloc(url)})
+    page.goto(url)
+    report = app.wait_for(lambda r: r["blocked-uri"] == "wasm-eval")
+    assert report["source-file"].endswith("pyodide.mjs") or "pyodide" in report["source-file"]
+    assert "could not load" in page.evaluate("window.playground.ready.then(() => 'ready', e => e.message)")
+
+
+def test_without_unsafe_inline_styles_codemirror_is_unstyled(host, context):
+    policy = content_security_policy("'self'").replace(" 'unsafe-inline'", "")
+    url = host(reporting_app(policy))
+    page, _ = page_with_violations(context, {netloc(url)})
+    page.goto(url)
+    page.wait_for_function("window.playground !== undefined")
+    violations = page.evaluate("window.violations")
+    assert violations
+    assert all(v["directive"] == "style-src-elem" and v["blocked"] == "inline" for v in violations)
+    assert all("/static/assets/main-" in v["source"] for v in violations)  # CodeMirror's <style> elements
+
+
+def test_pyodide_files_are_fetched_once_with_their_preloads(host, context):
+    app = Recorder(create_app({"TESTING": True}))
+    url = host(app)
+    page, assert_clean = watched_page(context, {netloc(url)})
+    open_playground(page, url)
+    preloaded = page.evaluate(
+        "performance.getEntriesByType('resource')"
+        ".filter(e => e.initiatorType === 'link' && e.name.includes('/pyodide/')).map(e => e.name)"
+    )
+    names = sorted(urlsplit(u).path.rsplit("/", 1)[1] for u in preloaded)
+    assert names == ["pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip"]
+    paths = [path for path, _ in app.requests]
+    for name in names:  # the worker's own fetch found the preloaded copy: one request each
+        assert sum(path.endswith("/" + name) for path in paths) == 1, (name, paths)
+    assert len(paths) == len(set(paths)), paths
+    assert_clean()
+
+
+def test_returning_visit_asks_only_for_the_page(host, context):
+    app = Recorder(create_app({"TESTING": True}))
+    url = host(app)
+    page, assert_clean = watched_page(context, {netloc(url)})
+    open_playground(page, url)
+    passes(page)
+    page.close()
+    app.requests.clear()
+    again, assert_clean_again = watched_page(context, {netloc(url)})
+    open_playground(again, url)
+    passes(again)
+    assert app.requests == [("/", 304)]
+    assert_clean()
+    assert_clean_again()
+
+
+def assert_under(requests, base):
+    outside = [r.url for r in requests if not r.url.startswith(base)]
+    assert outside == [], f"requests outside {base}: {outside}"
+
+
+def check_under_prefix(context, base, page_url):
+    requests = []
+    context.on("request", lambda request: requests.append(request))
+    page, assert_clean = watched_page(context, {netloc(base)})
+    open_playground(page, page_url)
+    passes(page)
+    report = page.evaluate("s => window.playground.check(s)", ENDLESS)
+    assert report["error"]["kind"] == "timeout"
+    passes(page)
+    assert_under(requests, page_url)
+    assert len(requests) >= 10
+    assert_clean()
+
+
+def test_mounted_under_a_prefix(host, context):
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
+    base = host(DispatcherMiddleware(NotFound(), {PREFIX: app}))
+    check_under_prefix(context, base, base + PREFIX[1:] + "/")
+
+
+def test_behind_a_proxy_that_strips_the_prefix(host, context):
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000, "PROXY_FIX": 1})
+    base = host(Proxy(app, PREFIX))
+    check_under_prefix(context, base, base + PREFIX[1:] + "/")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The site exported into site/ of a folder that http.server serves: the page is at /site/."""
+    root = tmp_path_factory.mktemp("static-host")
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
+    with app.app_context():
+        export_site(root / "site")
+    with servers.http_server(root) as base:
+        yield base + "site/"
+
+
+def test_static_export_runs_on_a_plain_file_server(exported, context):
+    requests = []
+    context.on("request", lambda request: requests.append(request))
+    page, assert_clean = page_with_violations(context, {netloc(exported)})
+    open_playground(page, exported)
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-stop", "restart")
+    passes(page)
+    report = page.evaluate("s => window.playground.check(s)", ENDLESS)
+    assert report["error"]["kind"] == "timeout" and "restarted" in report["error"]["message"]
+    passes(page)
+    assert_under(requests, exported)
+    assert page.evaluate("window.violations") == []  # the page's own <meta> policy is on
+    assert_clean()
+
+
+def course_page(iframe_src, isolated):
+    """A course site's page that embeds the playground in an iframe."""
+    html = (
+        "<!doctype html><title>Course</title><h1>Backprop</h1>"
+        f'<iframe src="{iframe_src}" allow="cross-origin-isolated" width="1000" height="800"></iframe>'
+    ).encode()
+    headers = [("Content-Type", "text/html")]
+    if isolated:
+        headers.append(("Cross-Origin-Opener-Policy", "same-origin"))
+        headers.append(("Cross-Origin-Embedder-Policy", "require-corp"))
+
+    def app(environ, start_response):
+        start_response("200 OK", headers)
+        return [html]
+
+    return app
+
+
+@pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
+def test_embedded_in_a_course_page(host, context, isolated):
+    course = Dispatch()
+    course_url = host(course)
+    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
+    course.app = course_page(playground, isolated)
+    page, assert_clean = watched_page(context, {netloc(course_url), netloc(playground)})
+    page.goto(course_url)
+    frame = page.frame(url=playground)
+    frame.wait_for_function("window.playground !== undefined")
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    report = frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True
+    # Only a cross-origin isolated course page lets the iframe interrupt; elsewhere Stop restarts.
+    stop = "interrupt" if isolated else "restart"
+    expect(page.frame_locator("iframe").get_by_test_id("runtime-status")).to_have_attribute("data-stop", stop)
+    assert_clean()
+
+
+def test_other_sites_cannot_frame_it_by_default(host, context):
+    course = Dispatch()
+    course_url = host(course)
+    app = reporting_app(content_security_policy("'self'"))
+    playground = host(app)
+    course.app = course_page(playground, isolated=False)
+    page = context.new_page()
+    page.goto(course_url)
+    app.wait_for(lambda r: r["effective-directive"] == "frame-ancestors")
+    assert all(frame.url != playground for frame in page.frames)
+
+
+class Dispatch:
+    """A WSGI app to be filled in once its own URL is known."""
+
+    app = None
+
+    def __call__(self, environ, start_response):
+        return self.app(environ, start_response)
