@@ -15,6 +15,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
         LOAD_LIMIT_MS=30000,  # the runtime not ready by then is reported as failed
         CROSS_ORIGIN_ISOLATION=True,  # off: Stop falls back to restarting the worker
+        SHOW_SOLUTION=False,  # on: the page offers the reference solution (teachers choose)
         FRAME_ANCESTORS="'self'",  # CSP frame-ancestors: who may show the page in an iframe
         CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)

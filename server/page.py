@@ -1,5 +1,7 @@
 """The exercise page."""
 
+import inspect
+
 from flask import Blueprint, Response, current_app, make_response, render_template
 
 from server import ROOT
@@ -15,6 +17,13 @@ def read(path: str) -> str:
     return (ROOT / path).read_text(encoding="utf-8")
 
 
+def solution() -> str:
+    """Give the reference backward's source, for a server configured to show a solution."""
+    from engine import reference
+
+    return inspect.getsource(reference.backward)
+
+
 def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, and every URL they use."""
     return {
@@ -22,6 +31,7 @@ def page_config() -> dict:
         "cases": graded_cases(),
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "loadLimitMs": current_app.config["LOAD_LIMIT_MS"],
+        "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
         "urls": {
             "worker": static_url("js/worker.js"),
             "pyodide": pyodide_url(),

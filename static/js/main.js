@@ -1,6 +1,7 @@
 // The page: editor, saved code, runtime status, Check and Reset, and window.playground.
 
 import { createEditor, createViewer } from "./editor.js";
+import { setupHints, setupSolution } from "./hints.js";
 import { renderReport } from "./report.js";
 import { Runtime } from "./runtime.js";
 
@@ -32,6 +33,9 @@ createViewer($("engine-code"), $("engine-source").textContent);
 $("engine-source").remove();
 
 const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
+
+setupHints($("hints"));
+setupSolution($("hints"), config.solution, { createViewer, editor });
 
 const statusEl = $("runtime-status");
 function showState(state, detail) {

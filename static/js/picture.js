@@ -24,7 +24,7 @@ export function picture(expr) {
   const root = document.createElement("details");
   root.className = "picture";
   root.dataset.testid = "graph";
-  root.dataset.expr = expr.name;
+  root.dataset.graphOf = expr.name; // data-expr names the section only
   const summary = document.createElement("summary");
   summary.textContent = `Graph of ${expr.name}`;
   const body = document.createElement("div");

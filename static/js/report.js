@@ -1,10 +1,16 @@
 // Render a grading report: the verdict, one section per expression, the error if any.
 
+import { picture } from "./picture.js";
+
 const FORMULAS = {
   neuron: "tanh(x1·w1 + x2·w2 + b)",
   reuse: "a·b + a·a",
   chain: "tanh(… tanh(x·w) · w …), ten times",
+  shared: "h·h + h, with h = tanh(x·w)",
+  diamond: "tanh(u) + u·c, with u = x·w",
+  deep: "tanh(… tanh(x·w) · w …), 500 times",
 };
+const SHOWN_DIAGNOSES = 5; // more are listed behind "and N more"
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -61,6 +67,49 @@ function renderOutput(panel, output) {
   }
 }
 
+// Say in words what went wrong, value by value: the grader's diagnosis.
+function diagnosisList(expr) {
+  const item = (d) => el("li", { "data-kind": d.kind, "data-node": d.node ?? "", text: d.message });
+  const list = el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.slice(0, SHOWN_DIAGNOSES).map(item));
+  const rest = expr.diagnosis.slice(SHOWN_DIAGNOSES);
+  const box = el("div", { class: "why" }, el("h4", { text: "What went wrong" }), list);
+  if (rest.length) {
+    box.append(el("details", {}, el("summary", { text: `and ${rest.length} more like these` }), el("ul", { class: "diagnosis" }, ...rest.map(item))));
+  }
+  return box;
+}
+
+function section(expr) {
+  const state = status(expr);
+  const badge = { pass: expr.extra ? "right" : "pass", fail: expr.extra ? "wrong" : "fail", error: "error" }[state];
+  const node = el(
+    "section",
+    { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra) },
+    el("h3", {}, el("code", { text: expr.name }), ` ${FORMULAS[expr.name] ?? ""} `, el("span", { class: `badge ${state}`, text: badge })),
+  );
+  if (expr.error) node.append(el("p", { class: "expr-error", text: expr.error.message }));
+  if (expr.diagnosis?.length && state !== "pass") node.append(diagnosisList(expr));
+  if (expr.graph || expr.size) node.append(picture(expr));
+  const cases = el("div", { class: "cases" });
+  expr.cases.forEach((result, i) => cases.append(caseTable(expr, result, i)));
+  node.append(cases);
+  return node;
+}
+
+function extrasBlock(extras) {
+  const right = extras.filter((e) => e.passed).length;
+  return el(
+    "div",
+    { class: "extras", "data-testid": "extras" },
+    el("h3", { text: `Extra graphs: ${right} of ${extras.length} right` }),
+    el("p", {
+      class: "note",
+      text: "Not part of the verdict. These graphs reuse intermediate values or are very deep: an order that only works on trees, or a recursive search, goes wrong here.",
+    }),
+    ...extras.map(section),
+  );
+}
+
 export function renderReport({ results, verdict, error, output }, report) {
   renderOutput(output, report.output);
   results.replaceChildren();
@@ -75,26 +124,17 @@ export function renderReport({ results, verdict, error, output }, report) {
     );
     if (line) error.append(el("p", { text: `Line ${line} of your code (marked in the editor).` }));
   }
-  for (const expr of report.expressions) {
-    const state = status(expr);
-    const section = el(
-      "section",
-      { class: `expr ${state}`, "data-expr": expr.name, "data-status": state },
-      el("h3", {}, el("code", { text: expr.name }), ` ${FORMULAS[expr.name] ?? ""} `, el("span", { class: `badge ${state}`, text: state === "pass" ? "pass" : state === "fail" ? "fail" : "error" })),
-    );
-    if (expr.error) section.append(el("p", { class: "expr-error", text: expr.error.message }));
-    const cases = el("div", { class: "cases" });
-    expr.cases.forEach((result, i) => cases.append(caseTable(expr, result, i)));
-    section.append(cases);
-    results.append(section);
-  }
+  const graded = report.expressions.filter((e) => !e.extra);
+  const extras = report.expressions.filter((e) => e.extra);
+  results.append(...graded.map(section));
+  if (extras.length) results.append(extrasBlock(extras));
   const overall = report.passed ? "pass" : report.error ? "error" : "fail";
   verdict.dataset.status = overall;
-  const passedCount = report.expressions.filter((e) => e.passed).length;
+  const passedCount = graded.filter((e) => e.passed).length;
   verdict.textContent = report.passed
-    ? `All ${report.expressions.length} expressions pass. Your backward works.`
-    : report.expressions.length
-      ? `${passedCount} of ${report.expressions.length} expressions pass.`
+    ? `All ${graded.length} expressions pass. Your backward works.`
+    : graded.length
+      ? `${passedCount} of ${graded.length} expressions pass.`
       : "Your code could not be graded: see the error below.";
   verdict.hidden = false;
 }

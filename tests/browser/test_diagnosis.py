@@ -1,0 +1,56 @@
+"""A learner with a wrong order sees the value it concerns named in words and marked in the picture."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import solutions
+from tests.browser.conftest import open_playground
+
+# Each mistake of the issue: where it shows, the value named, the words that say what happened.
+MISTAKES = {
+    "missing out.grad": (solutions.NO_SEED, "reuse", "out", "set out.grad = 1"),
+    "order not reversed": (solutions.NOT_REVERSED, "reuse", "a·b", "before it had received any of it"),
+    "every _backward twice": (solutions.TWICE, "reuse", "a·b", "ran twice"),
+    "pre-order without memory": (solutions.PRE_ORDER, "diamond", "x·w", "after 1 of 2 contributions"),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_mistake_is_named_and_marked_in_the_picture(page, base_url, mistake):
+    source, expr, value, words = MISTAKES[mistake]
+    open_playground(page, base_url)
+    report = page.evaluate("s => window.playground.check(s)", source)
+    section = page.locator(f"[data-testid=results] [data-expr={expr}]")
+    expect(section).to_have_attribute("data-status", "fail")
+    said = section.get_by_test_id("diagnosis").locator("li", has_text=words).first
+    expect(said).to_contain_text(value)
+    node = said.get_attribute("data-node")
+    graph = section.get_by_test_id("graph")
+    expect(graph).to_have_attribute("data-state", "ready")  # a failing expression's picture opens by itself
+    marked = graph.locator(f"svg [data-node='{node}']")
+    expect(marked).to_have_attribute("data-flagged", "true")
+    expect(marked).to_contain_text(value)
+    shown = next(e for e in report["expressions"] if e["name"] == expr)
+    expect(graph.locator("svg [data-node]")).to_have_count(len(shown["graph"]["nodes"]))
+
+
+def test_pre_order_passes_the_verdict_and_the_extras_say_where_it_goes_wrong(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.check(s)", solutions.PRE_ORDER)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    extras = page.get_by_test_id("extras")
+    expect(extras).to_contain_text("Not part of the verdict")
+    expect(extras.locator("[data-expr=shared]")).to_have_attribute("data-status", "fail")
+    expect(extras.locator("[data-expr=shared] [data-testid=diagnosis]")).to_contain_text(
+        "t1: its _backward ran 3 times"
+    )
+
+
+def test_a_recursive_solution_is_told_the_deep_chain_is_too_deep(page, base_url):
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    deep = page.locator("[data-expr=deep]")
+    expect(deep).to_have_attribute("data-status", "error")
+    expect(deep.get_by_test_id("diagnosis")).to_contain_text("1,002 values deep")
+    expect(deep.get_by_test_id("graph")).to_contain_text("too many to draw")
