@@ -22,11 +22,16 @@ START_S = 60  # a slow, shared machine
 
 
 @contextlib.contextmanager
-def run_server(args: list[str], address: str, env: dict | None = None, cwd: Path = ROOT) -> Iterator[str]:
-    """Run a server; yield the base URL that `address` (a regex with host and port groups) finds."""
+def run_server(
+    args: list[str], address: str, env: dict | None = None, log: list | None = None
+) -> Iterator[str]:
+    """Run a server; yield the base URL that `address` (a regex with host and port groups) finds.
+
+    Its output goes to log, when given (the first 1,000 lines).
+    """
     process = subprocess.Popen(
         args,
-        cwd=cwd,
+        cwd=ROOT,
         env={**os.environ, **(env or {})},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -34,11 +39,11 @@ def run_server(args: list[str], address: str, env: dict | None = None, cwd: Path
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
-    seen: list[str] = []
+    seen: list[str] = [] if log is None else log
 
     def drain() -> None:  # keep reading, or a chatty server blocks on a full pipe
         for line in process.stdout:
-            if len(seen) < 200:
+            if len(seen) < 1000:
                 seen.append(line)
             lines.put(line)
 
@@ -64,11 +69,11 @@ def run_server(args: list[str], address: str, env: dict | None = None, cwd: Path
             process.wait()
 
 
-def gunicorn(workers: int = 2, threads: int = 4, env: dict | None = None):
+def gunicorn(workers: int = 2, threads: int = 4, env: dict | None = None, log: list | None = None):
     """The production server, as README runs it: gunicorn with several workers."""
     args = [str(BIN / "gunicorn"), "--workers", str(workers), "--threads", str(threads)]
     args += ["--bind", "127.0.0.1:0", "server:create_app()"]
-    return run_server(args, r"Listening at: http://(?P<host>[\d.]+):(?P<port>\d+)", env)
+    return run_server(args, r"Listening at: http://(?P<host>[\d.]+):(?P<port>\d+)", env, log)
 
 
 def http_server(directory: Path):
