@@ -256,3 +256,22 @@ def test_gunicorn_under_a_script_name():
         assert urls and all(url.startswith(PREFIX + "/") for url in urls), urls
         for url in urls:
             assert fetch(base + url[1:])[0] == 200, url
+
+
+def test_export_writes_the_site_with_relative_urls(app, tmp_path, cases):
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    site = tmp_path / "site"
+    html = (site / "index.html").read_text()
+    head = html[: html.index("</head>")]
+    urls = re.findall(r'(?:href|src)="([^"]+)"', head)
+    config = json.loads(
+        re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1]
+    )
+    urls += list(config["urls"].values())
+    assert urls and not any(url.startswith(("/", "http")) for url in urls), urls
+    for url in urls:
+        assert (site / url).exists(), url
+    assert (site / config["urls"]["pyodide"] / "pyodide.asm.wasm.br").exists()
+    assert json.loads((site / "cases.json").read_text()) == cases == config["cases"]
+    assert '<meta http-equiv="Content-Security-Policy"' in head and "frame-ancestors" not in head

@@ -129,6 +129,10 @@ def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
     passes(page)
     assert page.evaluate("s => window.playground.check(s)", ENDLESS)["error"]["kind"] == "timeout"
     passes(page)
+    page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)  # draws the graphs (lazy chunk)
+    graph = page.locator("[data-expr=reuse] [data-testid=graph]")
+    expect(graph).to_have_attribute("data-state", "ready")
+    expect(graph.locator("svg [data-node]").first).to_be_visible()
     # In the worker, eval is refused (no 'unsafe-eval'): a last report, after all the others.
     report = page.evaluate("s => window.playground.check(s)", EVAL)
     assert "EvalError" in report["output"]["text"]
