@@ -82,7 +82,7 @@ export function textAlternative(name, graph, notesOf, states) {
         el("th", { scope: "row", text: v.label }),
         el("td", { text: v.formula ?? "" }),
         el("td", { text: full(v.data) }),
-        el("td", { class: v.wrong ? "wrong" : "", text: full(v.grad) }),
+        el("td", { class: "grad", text: full(v.grad) }),
         el("td", { text: full(v.expected) }),
         el("td", { text: verdict }),
         el("td", { text: calls }),

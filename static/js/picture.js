@@ -17,9 +17,9 @@ function note(text) {
   return p;
 }
 
-// A <details> "Graph of NAME", open when the expression failed: [data-testid=graph], data-state
-// "closed" until first opened, then "loading", "ready" or "failed" (opening it again retries);
-// "none" when there is no graph.
+// A <details> "Graph of NAME", open when the expression failed: [data-testid=graph][data-graph-of=NAME],
+// data-state "closed" until first opened, then "loading", "ready" or "failed" (opening it again
+// retries); "none" when there is no graph.
 export function picture(expr) {
   const root = document.createElement("details");
   root.className = "picture";
