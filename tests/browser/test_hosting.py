@@ -27,12 +27,14 @@ class Recorder:
     def __init__(self, app):
         self.app = app
         self.requests = []
+        self.encodings = {}  # path: the Content-Encoding it was sent with
 
     def __call__(self, environ, start_response):
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
 
         def start(status, headers, exc_info=None):
             self.requests.append((path, int(status[:3])))
+            self.encodings[path] = dict(headers).get("Content-Encoding")
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
@@ -180,6 +182,9 @@ def test_pyodide_files_are_fetched_once_with_their_preloads(host, context):
     for name in names:  # the worker's own fetch found the preloaded copy: one request each
         assert sum(path.endswith("/" + name) for path in paths) == 1, (name, paths)
     assert len(paths) == len(set(paths)), paths
+    # Chromium accepts brotli here, so the big files come precompressed
+    wasm = next(path for path in paths if path.endswith("/pyodide.asm.wasm"))
+    assert app.encodings[wasm] == "br"
     assert_clean()
 
 
