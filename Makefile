@@ -36,7 +36,7 @@ static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard st
 $(PYODIDE_DIR)/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)
-	cd node_modules/pyodide && cp $(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES)) ../../$(PYODIDE_DIR)/
+	cp $(addprefix node_modules/pyodide/,$(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES))) $(PYODIDE_DIR)/
 	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip $(PYODIDE_DIR)/python_stdlib.zip
 	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $(PYODIDE_DIR)/pyodide-lock.json
 	touch $@
