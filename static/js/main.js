@@ -29,14 +29,6 @@ function save(code) {
   }
 }
 
-createViewer($("engine-code"), $("engine-source").textContent);
-$("engine-source").remove();
-
-const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
-
-setupHints($("hints"));
-setupSolution($("hints"), config.solution, { createViewer, editor });
-
 const statusEl = $("runtime-status");
 function showState(state, detail) {
   statusEl.dataset.state = state;
@@ -52,9 +44,18 @@ function showState(state, detail) {
   }[state];
 }
 
+// Start the runtime first: the worker fetches Pyodide while the editors are built.
 const runtime = new Runtime({ ...config, urls }, showState);
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
+
+createViewer($("engine-code"), $("engine-source").textContent);
+$("engine-source").remove();
+
+const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
+
+setupHints($("hints"));
+setupSolution($("hints"), config.solution, { createViewer, editor });
 
 const checkButton = $("check");
 const stopButton = $("stop");

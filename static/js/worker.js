@@ -1,23 +1,33 @@
 // The grading worker: loads Pyodide and the engine, then grades learner code on request.
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
-let gradeJson = null; // Python: (source, cases_json) -> report_json
+let gradeJson = null; // Python: source -> report_json, the cases parsed once
+
+// Python: parse the cases once; return the function that grades a source against them.
+const GRADER = `
+import json
+from engine.grade import grade
+
+def grader(cases_json):
+    cases = json.loads(cases_json)
+    return lambda source: json.dumps(grade(source, cases))
+
+grader
+`;
 
 const handlers = {
-  // Load Pyodide and the engine archive from this server.
+  // Load Pyodide and the engine archive from this server, both at once.
   async load({ urls, cases, interrupt }) {
+    const engine = fetch(urls.engine).then((response) => {
+      if (!response.ok) throw new Error(`engine archive: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    });
+    engine.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
     const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
     const pyodide = await loadPyodide({ indexURL: urls.pyodide });
     if (interrupt) pyodide.setInterruptBuffer(interrupt); // the page writes 2 (SIGINT) to stop code
-    const response = await fetch(urls.engine);
-    if (!response.ok) throw new Error(`engine archive: HTTP ${response.status}`);
-    pyodide.unpackArchive(await response.arrayBuffer(), "zip");
-    const grader = pyodide.runPython(
-      "import json\nfrom engine.grade import grade\n" +
-        "lambda source, cases: json.dumps(grade(source, json.loads(cases)))",
-    );
-    const casesJson = JSON.stringify(cases);
-    gradeJson = (source) => grader(source, casesJson);
+    pyodide.unpackArchive(await engine, "zip");
+    gradeJson = pyodide.runPython(GRADER)(JSON.stringify(cases));
     return { type: "loaded" };
   },
 
