@@ -52,7 +52,7 @@ def test_wrong_order_shows_expected_and_got(page, base_url):
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
     neuron = page.locator("[data-expr=neuron]")
     expect(neuron).to_have_attribute("data-status", "fail")
-    example = neuron.locator("table").first
+    example = neuron.locator("table.case").first
     expect(example.locator("tr[data-leaf=x1] td").first).to_have_text("-1.5")  # expected
     expect(example.locator("tr[data-leaf=x1] td.got")).to_have_class("got wrong")
     expect(example.locator("tr[data-leaf=x1] td.got")).to_contain_text("0")
