@@ -5,7 +5,6 @@ import contextlib
 import sys
 import time
 import traceback
-from typing import NamedTuple
 
 from engine.compare import close
 from engine.diagnose import diagnose, number, picture, too_deep
@@ -16,13 +15,6 @@ from engine.trace import Trace, watched_build
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 RECURSION_LIMIT = 1000  # deep enough for the exercise, shallow enough to stay a RecursionError
-
-
-class Frame(NamedTuple):
-    """One frame of the learner's code in a traceback."""
-
-    lineno: int | None
-    name: str
 
 
 def learner_line(exc: BaseException) -> int | None:
@@ -45,24 +37,22 @@ def learner_traceback(exc: BaseException, source: str) -> str:
     """Format the traceback with the learner's frames only, each with its line of their code."""
     lines = source.splitlines()
     frames = [  # walk_tb, not extract_tb: no source lookups, so a 1,000-frame recursion stays cheap
-        Frame(lineno, frame.f_code.co_name)
+        (lineno, frame.f_code.co_name)
         for frame, lineno in traceback.walk_tb(exc.__traceback__)
         if frame.f_code.co_filename == FILENAME
     ]
     out = ["Traceback (your code only):"] if frames else []
     repeats = 0
-    for i, frame in enumerate(frames):
-        same = i and (frame.lineno, frame.name) == (frames[i - 1].lineno, frames[i - 1].name)
-        repeats = repeats + 1 if same else 0
+    for i, (lineno, name) in enumerate(frames):  # (line, function name) pairs
+        repeats = repeats + 1 if i and frames[i] == frames[i - 1] else 0
         if repeats >= 3:  # as Python does: say how often a frame repeats instead of listing it
-            following = frames[i + 1] if i + 1 < len(frames) else None
-            if following is None or (following.lineno, following.name) != (frame.lineno, frame.name):
+            if i + 1 == len(frames) or frames[i + 1] != frames[i]:
                 out.append(f"  [Previous line repeated {repeats - 2} more times]")
             continue
-        where = "" if frame.name == "<module>" else f", in {frame.name}"
-        out.append(f"  line {frame.lineno}{where}")
-        if frame.lineno and frame.lineno <= len(lines):
-            out.append("    " + lines[frame.lineno - 1].strip())
+        where = "" if name == "<module>" else f", in {name}"
+        out.append(f"  line {lineno}{where}")
+        if lineno and lineno <= len(lines):
+            out.append("    " + lines[lineno - 1].strip())
     return "\n".join([*out, describe(exc)])
 
 
