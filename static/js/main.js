@@ -1,36 +1,23 @@
-// The page: editor, saved code, runtime status, Check and Reset, and window.playground.
+// The page's entry: start the Python runtime at once, then load the editor and the rest of the page.
+// It runs async from the <head>, maybe before the body is parsed: the worker fetches Pyodide while
+// the page is laid out and the editor's bundle (page.js, preloaded) is compiled and run.
 
-import { createEditor, createViewer } from "./editor.js";
-import { setupHints, setupSolution } from "./hints.js";
-import { renderReport } from "./report.js";
 import { Runtime } from "./runtime.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const $ = (id) => document.getElementById(id);
-const STORAGE_KEY = "backprop-playground:code";
 
 const absolute = (url) => new URL(url, document.baseURI).href;
 const urls = Object.fromEntries(Object.entries(config.urls).map(([k, v]) => [k, absolute(v)]));
 
-function load() {
-  try {
-    return localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null; // storage blocked (private mode, sandboxed iframe): still usable, just not saved
-  }
-}
+const parsed = new Promise((resolve) =>
+  document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", resolve) : resolve(),
+);
 
-function save(code) {
-  try {
-    localStorage.setItem(STORAGE_KEY, code);
-    $("saved").textContent = "Saved in this browser.";
-  } catch {
-    $("saved").textContent = "Could not save: this browser blocks local storage.";
-  }
-}
-
-const statusEl = $("runtime-status");
-function showState(state, detail) {
+let statusEl = null;
+async function showState(state, detail) {
+  await parsed; // the status line is in the body
+  statusEl ??= $("runtime-status");
   statusEl.dataset.state = state;
   statusEl.dataset.stop = runtime.stopMode;
   const stopNote =
@@ -44,57 +31,14 @@ function showState(state, detail) {
   }[state];
 }
 
-// Start the runtime first: the worker fetches Pyodide while the editors are built.
 const runtime = new Runtime({ ...config, urls }, showState);
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
 
-createViewer($("engine-code"), $("engine-source").textContent);
-$("engine-source").remove();
-
-const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
-
-setupHints($("hints"));
-setupSolution($("hints"), config.solution, { createViewer, editor });
-
-const checkButton = $("check");
-const stopButton = $("stop");
-let queue = Promise.resolve();
-
-// Grade source (default: the editor's code), render the report, resolve to it.
-function check(source) {
-  const run = queue.then(async () => {
-    const code = source ?? editor.getCode();
-    const fromEditor = code === editor.getCode();
-    checkButton.disabled = true;
-    checkButton.textContent = "Checking…";
-    stopButton.hidden = false;
-    try {
-      const report = await runtime.grade(code);
-      renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
-      editor.markLine(fromEditor ? report.error?.line : null);
-      return report;
-    } finally {
-      checkButton.disabled = false;
-      checkButton.textContent = "Check";
-      stopButton.hidden = true;
-    }
+Promise.all([import("./page.js"), parsed])
+  .then(([{ startPage }]) => startPage({ config, runtime, ready }))
+  .catch((err) => {
+    statusEl ??= $("runtime-status");
+    statusEl.dataset.state = "failed";
+    statusEl.textContent = `The editor could not load (${err.message}). Reload the page to try again.`;
   });
-  queue = run.catch(() => {});
-  return run;
-}
-
-checkButton.addEventListener("click", () => check());
-stopButton.addEventListener("click", () => runtime.stop("stopped"));
-$("reset").addEventListener("click", () => {
-  if (!confirm("Replace your code with the starter code? Your current code will be lost.")) return;
-  editor.setCode(config.starter);
-  editor.markLine(null);
-});
-
-window.playground = {
-  ready,
-  getCode: () => editor.getCode(),
-  setCode: (source) => editor.setCode(String(source)),
-  check,
-};
