@@ -67,6 +67,16 @@ READY_HOOK = """(() => {
       Promise.resolve(value?.ready).then(() => settle.resolve(performance.now()), settle.reject);
     },
   });
+  // The editor (the editable .cm-content, not the engine viewer) is shown, and the page is free to
+  // handle a key: the first task after the frame that shows it.
+  window.__editorAt = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(".cm-content[contenteditable=true]")) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now())));
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
 })()"""
 
 CHECK_TIMES = """async ([source, n]) => {
@@ -159,7 +169,7 @@ def visit(p: Playwright, profile: str, url: str, meter: Meter, editor: bool, che
         page = context.pages[0] if context.pages else context.new_page()
         start = len(meter.log)
         page.goto(url, wait_until="commit")
-        result = {"typing": typing_ms(page)} if editor else {}
+        result = {"typing": typing_ms(page), "editor": page.evaluate("window.__editorAt")} if editor else {}
         result["ready"] = page.evaluate("window.__readyAt")
         if checks:
             result["checks"] = page.evaluate(CHECK_TIMES, [CORRECT, checks])
@@ -227,7 +237,8 @@ def report(results: dict[str, list[dict]], meter: Meter, rounds: int) -> None:
     print(f"\nMedians over {rounds} rounds, headless {browser}:")
     print(f"{'':32}" + "".join(f"{k:>14}" for k in kinds))
     row("ready (ms)", "ready", ",.0f")
-    row("editor accepts typing (ms)", "typing", ",.0f", only="ours")
+    row("editor accepts typing (ms)", "editor", ",.0f", only="ours")
+    row("  a key typed, via Playwright", "typing", ",.0f", only="ours")
     row("bytes sent", "bytes", ",.0f")
     row("requests", "requests", ".0f")
     checks = [ms for r in results["ours cold"] for ms in r["checks"]]
@@ -252,6 +263,11 @@ def report(results: dict[str, list[dict]], meter: Meter, rounds: int) -> None:
     print(f"  ready, warm/cold, ours        {warm / cold:.2f}")
     cold_bytes = median(results["ours cold"], "bytes")
     print(f"  cold bytes / raw Pyodide      {cold_bytes / raw:.2f}   (the five stock files: {raw:,} bytes)")
+    print(
+        "\n'editor accepts typing': the editor is shown and the page's next task can run (a key pressed"
+        "\nthen is handled). 'a key typed, via Playwright': until a key Playwright clicks and presses"
+        "\nshows in getCode(); it adds Playwright's own round trips (actionability checks, polling)."
+    )
 
 
 def main() -> None:
