@@ -1,17 +1,7 @@
 // The graph in words: the step readout, the picture's summary, and the table and list of calls.
 
+import { el } from "./dom.js";
 import { short } from "./graph-layout.js";
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 const full = (x) => (x === null || x === undefined ? "unknown" : String(x));
 

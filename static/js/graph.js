@@ -1,9 +1,10 @@
 // The picture of one expression's graph: the drawing, a step-through of its _backward calls, the text.
 // Loaded on demand (picture.js imports it when a picture is first opened), with dagre.
 
+import { el } from "./dom.js";
 import { layoutGraph, short } from "./graph-layout.js";
 import { drawGraph } from "./graph-svg.js";
-import { el, legend, stepText, summary, textAlternative } from "./graph-text.js";
+import { legend, stepText, summary, textAlternative } from "./graph-text.js";
 
 // Every grad at every step: [0] before the first call, [k] after call k, and last the final grads
 // (the same as after the last call unless the code then changed a grad directly).

@@ -1,5 +1,6 @@
 // Render a grading report: the verdict, one section per expression, the error if any.
 
+import { el } from "./dom.js";
 import { picture } from "./picture.js";
 
 const FORMULAS = {
@@ -12,16 +13,6 @@ const FORMULAS = {
 };
 const SHOWN_DIAGNOSES = 5; // more are listed behind "and N more"
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 const status = (expr) => (expr.cases.some((c) => c.got === null) ? "error" : expr.passed ? "pass" : "fail");
 const fmt = (x) => (x === null || x === undefined ? "—" : String(x));
