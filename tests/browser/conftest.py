@@ -93,7 +93,7 @@ def page(context, serve, base_url):
 def open_playground(page, url):
     """Open the page and wait until Check grades."""
     page.goto(url)
-    page.wait_for_function("window.playground !== undefined")
+    page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
 

@@ -160,7 +160,7 @@ def test_without_unsafe_inline_styles_codemirror_is_unstyled(host, context):
     url = host(reporting_app(policy))
     page, _ = page_with_violations(context, {netloc(url)})
     page.goto(url)
-    page.wait_for_function("window.playground !== undefined")
+    page.wait_for_function("() => window.playground !== undefined")
     violations = page.evaluate("window.violations")
     assert violations
     assert all(v["directive"] == "style-src-elem" and v["blocked"] == "inline" for v in violations)
@@ -288,7 +288,7 @@ def test_embedded_in_a_course_page(host, context, isolated):
     page, assert_clean = watched_page(context, {netloc(course_url), netloc(playground)})
     page.goto(course_url)
     frame = page.frame(url=playground)
-    frame.wait_for_function("window.playground !== undefined")
+    frame.wait_for_function("() => window.playground !== undefined")
     assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     report = frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     assert report["passed"] is True

@@ -141,7 +141,7 @@ def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
     url = serve(LOAD_LIMIT_MS=3000)
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.goto(url)
-    page.wait_for_function("window.playground !== undefined")
+    page.wait_for_function("() => window.playground !== undefined")
     message = page.evaluate("window.playground.ready.then(() => 'resolved', (e) => e.message)")
     assert "could not load" in message
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "failed")
