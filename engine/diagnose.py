@@ -125,9 +125,5 @@ def picture(trace: Trace, labelled: list[tuple[str, str | None]], expected: list
                 "calls": numbers[i],
             }
         )
-    changed = [
-        [{**d, "before": number(d["before"]), "after": number(d["after"])} for d in c["changes"]]
-        for c in trace.calls
-    ]
-    calls = [{"node": c["node"], "changes": d} for c, d in zip(trace.calls, changed, strict=True)]
+    calls = [{"node": c["node"], "changes": [change(d) for d in c["changes"]]} for c in trace.calls]
     return {"out": trace.out, "nodes": nodes, "calls": calls}

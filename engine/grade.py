@@ -112,7 +112,6 @@ def grade_case(engine: dict, case: dict, source: str, traces: list) -> tuple[dic
     except BaseException as exc:  # noqa: BLE001
         note = " (after your backward returned, reading the leaves' .grad)"
         return result, runtime_error(exc, source, note), traces[-1] if traces else None
-    traces[-1].finish()
     result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
     result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
     return result, None, traces[-1]

@@ -88,11 +88,6 @@ class Trace:
         except (TypeError, ValueError):  # not numbers: the engine's own error says what went wrong
             pass
 
-    def finish(self) -> None:
-        """Note the grads as they are now if no _backward ran at all."""
-        if not self.calls:
-            self.start = [v.grad for v in self.values]
-
     def labelled(self, leaf_names: list[str]) -> list[tuple[str, str | None]]:
         """Name every value with its formula: leaves by name, short formulas as such, others s1, p1, t1..."""
         names: list[str] = []
