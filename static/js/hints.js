@@ -1,22 +1,8 @@
 // Hints revealed one at a time and remembered in this browser; a solution only where the server allows it.
 
+import { read, write } from "./storage.js";
+
 const HINTS_KEY = "backprop-playground:hints";
-
-function stored() {
-  try {
-    return Number.parseInt(localStorage.getItem(HINTS_KEY) ?? "0", 10) || 0;
-  } catch {
-    return 0; // storage blocked: the hints still work, just not remembered
-  }
-}
-
-function remember(count) {
-  try {
-    localStorage.setItem(HINTS_KEY, String(count));
-  } catch {
-    // storage blocked: nothing to do
-  }
-}
 
 export function setupHints(root) {
   const hints = [...root.querySelectorAll("ol > li")];
@@ -33,18 +19,18 @@ export function setupHints(root) {
           ? `${shown} of ${hints.length} shown.`
           : `All ${hints.length} hints shown.`;
   };
-  let shown = Math.min(stored(), hints.length);
+  let shown = Math.min(Number.parseInt(read(HINTS_KEY) ?? "0", 10) || 0, hints.length);
   show(shown);
   button.addEventListener("click", () => {
     shown = Math.min(shown + 1, hints.length);
-    remember(shown);
+    write(HINTS_KEY, String(shown)); // not remembered where storage is blocked
     show(shown);
     hints[shown - 1].focus?.();
   });
 }
 
 // The "Show a solution" button exists only when the server is configured to offer one.
-export function setupSolution(root, solution, { createViewer, editor }) {
+export function setupSolution(root, solution, { createViewer, replaceCode }) {
   const button = root.querySelector("#show-solution");
   if (!button || !solution) return;
   const panel = root.querySelector("#solution");
@@ -54,9 +40,7 @@ export function setupSolution(root, solution, { createViewer, editor }) {
     button.textContent = panel.hidden ? "Show a solution" : "Hide the solution";
     viewer ??= createViewer(root.querySelector("#solution-code"), solution);
   });
-  root.querySelector("#use-solution").addEventListener("click", () => {
-    if (!confirm("Replace your code with this solution? Your current code will be lost.")) return;
-    editor.setCode(solution);
-    editor.markLine(null);
-  });
+  root.querySelector("#use-solution").addEventListener("click", () =>
+    replaceCode(solution, "Replace your code with this solution?"),
+  );
 }

@@ -3,37 +3,34 @@
 import { createEditor, createViewer } from "./editor.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { renderReport } from "./report.js";
+import { read, write } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const STORAGE_KEY = "backprop-playground:code";
 
-function load() {
-  try {
-    return localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null; // storage blocked (private mode, sandboxed iframe): still usable, just not saved
-  }
-}
-
 function save(code) {
-  try {
-    localStorage.setItem(STORAGE_KEY, code);
-    $("saved").textContent = "Saved in this browser.";
-  } catch {
-    $("saved").textContent = "Could not save: this browser blocks local storage.";
-  }
+  $("saved").textContent = write(STORAGE_KEY, code)
+    ? "Saved in this browser."
+    : "Could not save: this browser blocks local storage.";
 }
 
 export function startPage({ config, runtime, ready }) {
-  const editor = createEditor($("editor"), load() ?? config.starter, { onChange: save, onCheck: () => check() });
+  const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, { onChange: save, onCheck: () => check() });
   // The read-only engine after the editor is up: until then its plain text is shown.
   setTimeout(() => {
     createViewer($("engine-code"), $("engine-source").textContent);
     $("engine-source").remove();
   });
 
+  // Replace the learner's code once they agree: Reset, and "Put it in the editor" for a solution.
+  const replaceCode = (code, question) => {
+    if (!confirm(`${question} Your current code will be lost.`)) return;
+    editor.setCode(code);
+    editor.markLine(null);
+  };
+
   setupHints($("hints"));
-  setupSolution($("hints"), config.solution, { createViewer, editor });
+  setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
   const checkButton = $("check");
   const stopButton = $("stop");
@@ -64,11 +61,7 @@ export function startPage({ config, runtime, ready }) {
 
   checkButton.addEventListener("click", () => check());
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
-  $("reset").addEventListener("click", () => {
-    if (!confirm("Replace your code with the starter code? Your current code will be lost.")) return;
-    editor.setCode(config.starter);
-    editor.markLine(null);
-  });
+  $("reset").addEventListener("click", () => replaceCode(config.starter, "Replace your code with the starter code?"));
 
   window.playground = {
     ready,
