@@ -1,5 +1,7 @@
 """grade(): right and wrong solutions, errors with the learner's line, isolation between runs."""
 
+import pytest
+
 from engine.cases import LEAVES
 from engine.grade import close, grade
 from tests import solutions
@@ -140,3 +142,30 @@ def test_close_follows_the_comparison_rule():
     assert close(1e6 + 1e-4, 1e6)  # relative above 1
     assert not close(0.30001, 0.3)
     assert not close(float("nan"), 0.3)
+
+
+def scaled(factor: float) -> str:
+    """A right backward whose leaves' gradients come out multiplied by factor."""
+    return (
+        solutions.ITERATIVE + f"    for v in topo:\n        if not v._prev:\n            v.grad *= {factor}\n"
+    )
+
+
+def test_an_answer_off_by_1e_8_fails_and_one_within_1e_9_passes(cases):
+    assert grade(scaled(1 + 1e-8), cases)["passed"] is False
+    assert statuses(grade(scaled(1 + 1e-8), cases)) == {"neuron": False, "reuse": False, "chain": False}
+    assert grade(scaled(1 + 3e-10), cases)["passed"] is True
+
+
+SIZES = {"neuron": 10, "reuse": 5, "chain": 22}  # values in each graph
+
+
+@pytest.mark.parametrize("wrong", list(SIZES))
+def test_failing_any_one_expression_fails_the_verdict(cases, wrong):
+    # right everywhere but on one expression's graph, told apart by its number of values
+    source = solutions.ITERATIVE.replace(
+        "    out.grad = 1\n", f"    out.grad = 1 if len(topo) != {SIZES[wrong]} else 0\n"
+    )
+    report = grade(source, cases)
+    assert statuses(report) == {name: name != wrong for name in SIZES}
+    assert report["passed"] is False and report["error"] is None
