@@ -1,93 +1,60 @@
 """Grade a learner's backward(out): run it on every case and compare with the expected gradients."""
 
-import builtins
-import contextlib
-import sys
 import time
-import traceback
+from json import dumps, loads  # bound now: learner code that replaces json's functions cannot reach these
 
 from engine.compare import close
 from engine.diagnose import diagnose, number, picture, too_deep
+from engine.errors import (
+    FILENAME,
+    describe,
+    error,
+    fatal,
+    learner_line,
+    learner_traceback,
+    runtime_error,
+    text,
+)
+from engine.fence import Fence
 from engine.fresh import fresh_engine
 from engine.output import CappedOutput
 from engine.trace import Trace, watched_build
 
-FILENAME = "<editor>"  # the learner's code, as tracebacks name it
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
-RECURSION_LIMIT = 1000  # deep enough for the exercise, shallow enough to stay a RecursionError
+AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
 
 
-def learner_line(exc: BaseException) -> int | None:
-    """Return the line of the learner's code nearest to where exc was raised, if any."""
-    if isinstance(exc, SyntaxError) and exc.filename == FILENAME:
-        return exc.lineno
-    line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == FILENAME:
-            line = lineno
-    return line
-
-
-def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:
-    """Build the report's error object."""
-    return {"kind": kind, "message": message, "line": line, "traceback": trace}
-
-
-def learner_traceback(exc: BaseException, source: str) -> str:
-    """Format the traceback with the learner's frames only, each with its line of their code."""
-    lines = source.splitlines()
-    frames = [  # walk_tb, not extract_tb: no source lookups, so a 1,000-frame recursion stays cheap
-        (lineno, frame.f_code.co_name)
-        for frame, lineno in traceback.walk_tb(exc.__traceback__)
-        if frame.f_code.co_filename == FILENAME
-    ]
-    out = ["Traceback (your code only):"] if frames else []
-    repeats = 0
-    for i, (lineno, name) in enumerate(frames):  # (line, function name) pairs
-        repeats = repeats + 1 if i and frames[i] == frames[i - 1] else 0
-        if repeats >= 3:  # as Python does: say how often a frame repeats instead of listing it
-            if i + 1 == len(frames) or frames[i + 1] != frames[i]:
-                out.append(f"  [Previous line repeated {repeats - 2} more times]")
-            continue
-        where = "" if name == "<module>" else f", in {name}"
-        out.append(f"  line {lineno}{where}")
-        if lineno and lineno <= len(lines):
-            out.append("    " + lines[lineno - 1].strip())
-    return "\n".join([*out, describe(exc)])
-
-
-def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:
-    """Describe an exception the learner's code raised, in their terms."""
-    line = learner_line(exc)
-    note = note if line is None else ""  # the note explains an error outside the learner's lines
-    return error("runtime", describe(exc) + note, line, learner_traceback(exc, source) + note)
-
-
-def describe(exc: BaseException) -> str:
-    """Say what went wrong in one line, the way Python's traceback ends."""
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
-
-
-def run_learner(source: str) -> tuple[dict, dict | None]:
+def run_learner(source: str, fence: Fence) -> tuple[dict, dict | None]:
     """Run the learner's source beside a fresh engine; return the engine and any error."""
     engine = fresh_engine()
     try:
         code = compile(source, FILENAME, "exec")
     except (SyntaxError, ValueError) as exc:  # ValueError: a null byte in the source
         line = getattr(exc, "lineno", None)
-        message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-        return engine, error("syntax", f"{type(exc).__name__}: {message}", line)
+        return engine, error("syntax", describe(exc), line)
     namespace = dict(engine, __name__="__main__")
     del namespace["backward"]  # the engine's placeholder: backward must be the learner's own
     try:
-        exec(code, namespace)
-    except BaseException as exc:  # noqa: BLE001 - learner code may raise anything
-        return engine, runtime_error(exc, source)
+        with fence.learner():
+            exec(code, namespace)
+    except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Check
+        if fatal(exc):
+            raise
+        return engine, learner_error(exc, source, fence)
     backward = namespace.get("backward")
     if not callable(backward):
         return engine, error("runtime", "Your code defines no function backward(out).", None)
     engine["backward"] = backward
     return engine, None
+
+
+def learner_error(exc: BaseException, source: str, fence: Fence, note: str = "") -> dict:
+    """Describe an exception of the learner's code, with what they should know of the recursion cap."""
+    err = runtime_error(exc, source, note)
+    if cap_note := fence.note(err["message"]):
+        err["message"] += cap_note
+        err["traceback"] += cap_note
+    return err
 
 
 def watching(engine: dict, traces: list) -> None:
@@ -102,22 +69,44 @@ def watching(engine: dict, traces: list) -> None:
     engine["build"] = watched
 
 
-def grade_case(engine: dict, case: dict, source: str, traces: list) -> tuple[dict, dict | None, Trace | None]:
+def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float], dict | None]:
+    """Read each leaf's gradient as a float; or say which one is no number, and why."""
+    got = []
+    for name, grad in zip(leaves, grads, strict=True):
+        try:
+            got.append(float(grad))
+        except Exception as exc:  # noqa: BLE001 - a learner's grad may be anything
+            if fatal(exc):
+                raise
+            line = learner_line(exc)  # a __float__ of theirs
+            message = f"The gradient of {name} is {text(grad)}, which is not a number: {describe(exc)}"
+            return got, error("runtime", message, line, learner_traceback(exc, source) if line else "")
+    return got, None
+
+
+def grade_case(
+    engine: dict, case: dict, source: str, traces: list, fence: Fence
+) -> tuple[dict, dict | None, Trace | None]:
     """Grade one value set; return the case's result, any error it raised and the watched pass."""
     values = list(case["values"])
     result = {"values": values, "expected": list(case["expected"]), "got": None, "passed": False}
     traces.clear()
     try:
-        got = [float(g) for g in engine["grads_of"](case["expr"], list(values), [0.0] * len(values))]
-    except BaseException as exc:  # noqa: BLE001
-        note = " (after your backward returned, reading the leaves' .grad)"
-        return result, runtime_error(exc, source, note), traces[-1] if traces else None
+        with fence.learner():
+            grads = engine["grads_of"](case["expr"], list(values), [0.0] * len(values))
+    except Exception as exc:  # noqa: BLE001 - the fatal ones end the Check
+        if fatal(exc):
+            raise
+        return result, learner_error(exc, source, fence, AFTER_BACKWARD), traces[-1] if traces else None
+    got, err = as_floats(grads, case["leaves"], source)
+    if err is not None:
+        return result, err, traces[-1]
     result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
     result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
     return result, None, traces[-1]
 
 
-def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None) -> None:
+def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None, fence: Fence) -> None:
     """Add the diagnosis and the picture of one value set (the first wrong one) to the expression."""
     if trace is None:
         return
@@ -127,42 +116,39 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
     if err is None and wrong:
         expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
     elif err is not None and err["message"].startswith("RecursionError"):
-        expr["diagnosis"] = [too_deep(trace, RECURSION_LIMIT)]
+        expr["diagnosis"] = [too_deep(trace, fence.recursion_limit)]
     graph = picture(trace, labelled, case.get("expected_nodes"))
     if graph is not None:
         expr["graph"] = {"case": index, **graph}
 
 
-@contextlib.contextmanager
-def guarded(output: CappedOutput):
-    """Capture the learner's output; afterwards, undo what they did to builtins and sys."""
-    saved_builtins = dict(builtins.__dict__)
-    saved_limit = sys.getrecursionlimit()
-    saved_streams = sys.stdout, sys.stderr
-    sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-            yield
-    finally:
-        sys.stdout, sys.stderr = saved_streams
-        sys.setrecursionlimit(saved_limit)
-        builtins.__dict__.clear()
-        builtins.__dict__.update(saved_builtins)
+def grade(source: str, cases: list[dict], sink=None) -> dict:
+    """Run the learner's source on every case and return the report design.md describes.
 
-
-def grade(source: str, cases: list[dict]) -> dict:
-    """Run the learner's source on every case and return the report design.md describes."""
+    sink, when given, receives what the code prints as it prints it (see CappedOutput).
+    """
     start = time.perf_counter()
-    output = CappedOutput()
+    output = CappedOutput(sink)
     reason = refusal(source)
     if reason:
         report = {"passed": False, "expressions": [], "error": error("syntax", reason)}
     else:
-        with guarded(output):
-            report = run(source, cases)
+        fence = Fence(output)
+        try:
+            with fence:
+                report = run(source, cases, fence)
+        except BaseException as exc:  # noqa: BLE001 - an interrupt, SystemExit, MemoryError... ends the Check
+            note = " (raised outside your code, while the grader read what it left behind)"
+            report = {"passed": False, "expressions": [], "error": learner_error(exc, source, fence, note)}
     report["output"] = output.report()
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     return report
+
+
+def grader(cases_json: str):
+    """Parse the cases once; return what the browser's worker calls: (source, sink) -> the report as JSON."""
+    cases = loads(cases_json)
+    return lambda source, sink=None: dumps(grade(source, cases, sink))
 
 
 def refusal(source: object) -> str | None:
@@ -174,9 +160,12 @@ def refusal(source: object) -> str | None:
     return None
 
 
-def run(source: str, cases: list[dict]) -> dict:
-    """Run the learner's code on every case; return the report without timing and output."""
-    engine, err = run_learner(source)
+def run(source: str, cases: list[dict], fence: Fence) -> dict:
+    """Run the learner's code on every case; return the report without timing and output.
+
+    An exception that ends the Check (fatal) propagates from here: no further value set runs.
+    """
+    engine, err = run_learner(source, fence)
     expressions: list[dict] = []
     if err is None:
         traces: list[Trace] = []
@@ -189,7 +178,7 @@ def run(source: str, cases: list[dict]) -> dict:
                 by_name[name] = new_expression(case)
                 expressions.append(by_name[name])
             expr = by_name[name]
-            result, case_err, trace = grade_case(engine, case, source, traces)
+            result, case_err, trace = grade_case(engine, case, source, traces, fence)
             result["example"] = bool(case.get("example"))
             expr["cases"].append(result)
             expr["passed"] = expr["passed"] and result["passed"]
@@ -200,7 +189,7 @@ def run(source: str, cases: list[dict]) -> dict:
                 if not expr["extra"]:
                     err = err or case_err
         for name, (_, case, index, case_err, trace) in shown.items():
-            explain(by_name[name], case, index, case_err, trace)
+            explain(by_name[name], case, index, case_err, trace, fence)
     graded = [e for e in expressions if not e["extra"]]
     passed = err is None and bool(graded) and all(e["passed"] for e in graded)
     return {"passed": passed, "expressions": expressions, "error": err}

@@ -1,19 +1,30 @@
 """Capture what learner code prints, capped so a print in a tight loop cannot flood the page."""
 
 import io
+import time
 
 MAX_LINES = 2000
 MAX_CHARS = 200_000
+SEND_CHARS = 8192  # with a sink: pass on what was printed once this much is waiting...
+SEND_SECONDS = 0.1  # ...or this long after the last time, so a run that is killed keeps its output
 
 
 class CappedOutput(io.TextIOBase):
-    """A text stream that keeps the first MAX_LINES lines / MAX_CHARS characters and counts the rest."""
+    """A text stream that keeps the first MAX_LINES lines / MAX_CHARS characters and counts the rest.
 
-    def __init__(self) -> None:
+    A sink, when given, receives the kept text as it is printed, in pieces (the browser's worker
+    posts them to the page, where they survive the worker being stopped).
+    """
+
+    def __init__(self, sink=None) -> None:
         self.parts: list[str] = []
         self.lines = 0
         self.chars = 0
         self.cut_chars = 0
+        self.sink = sink
+        self.waiting: list[str] = []  # kept, not yet passed to the sink
+        self.waiting_chars = 0
+        self.sent = time.monotonic()
 
     def writable(self) -> bool:
         return True
@@ -32,7 +43,19 @@ class CappedOutput(io.TextIOBase):
         self.chars += len(keep)
         self.lines += keep.count("\n")
         self.cut_chars += len(text) - len(keep)
+        if self.sink is not None:
+            self.waiting.append(keep)
+            self.waiting_chars += len(keep)
+            if self.waiting_chars >= SEND_CHARS or time.monotonic() - self.sent >= SEND_SECONDS:
+                self.flush()
         return len(text)
+
+    def flush(self) -> None:
+        """Pass what is waiting to the sink."""
+        if self.sink is not None and self.waiting:
+            text, self.waiting, self.waiting_chars = "".join(self.waiting), [], 0
+            self.sent = time.monotonic()
+            self.sink(text)
 
     def report(self) -> dict:
         """Return the kept text and how much was cut."""

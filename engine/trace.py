@@ -85,7 +85,7 @@ class Trace:
             if new != old:
                 self.given[k] += new - old
                 call["changes"].append({"node": k, "before": old, "after": new})
-        except (TypeError, ValueError):  # not numbers: the engine's own error says what went wrong
+        except Exception:  # noqa: BLE001 - not numbers: the engine's own error says what went wrong
             pass
 
     def labelled(self, leaf_names: list[str]) -> list[tuple[str, str | None]]:

@@ -1,8 +1,12 @@
 """grade() on hostile code: output is captured and capped, nothing leaks into the next run."""
 
+import builtins
+import json
+import sys
 import time
 
-from engine.grade import grade
+from engine.fence import MAX_RECURSION
+from engine.grade import grade, grader
 from engine.output import MAX_CHARS, MAX_LINES
 from tests import solutions
 
@@ -91,3 +95,132 @@ def test_memory_hog_is_reported(cases):
     report = grade("x = bytearray(10**15)\n", cases)
     assert report["error"]["kind"] == "runtime"
     assert report["error"]["line"] == 1
+
+
+# A body that runs on every call of backward and counts the calls in the output.
+COUNTED = (
+    "calls = 0\ndef backward(out):\n    global calls\n    calls += 1\n    print(calls)\n"
+    "    if calls == 3:\n        {}\n"
+)
+
+
+def test_an_interrupt_ends_the_whole_check(cases):
+    report = grade(COUNTED.format("raise KeyboardInterrupt"), cases)
+    assert report["output"]["text"] == "1\n2\n3\n"  # no value set, no extra graph after it
+    assert report["expressions"] == [] and report["passed"] is False
+    assert report["error"]["message"] == "KeyboardInterrupt" and report["error"]["line"] == 7
+
+
+def test_system_exit_and_memory_error_end_the_check_too(cases):
+    for raised in ("raise SystemExit(2)", "raise MemoryError", "raise GeneratorExit"):
+        report = grade(COUNTED.format(raised), cases)
+        assert report["output"]["text"] == "1\n2\n3\n", raised
+        assert report["error"]["kind"] == "runtime" and report["error"]["line"] == 7
+
+
+def test_an_ordinary_exception_ends_only_its_value_set(cases):
+    report = grade(COUNTED.format("raise ValueError('only here')"), cases)
+    assert report["output"]["text"].count("\n") == len(cases)  # every value set ran
+    assert report["error"]["message"] == "ValueError: only here"
+
+
+def test_huge_messages_are_cut_to_a_readable_length(cases):
+    for place in ("module", "backward"):
+        body = "raise ValueError('x' * 5_000_000)"
+        source = body if place == "module" else f"def backward(out):\n    {body}\n"
+        report = grade(source, cases)
+        error = report["error"]
+        assert error["message"].startswith("ValueError: xxx")
+        assert len(error["message"]) < 2100 and "4,998,000 more characters cut" in error["message"]
+        assert len(error["traceback"]) < 2400 and error["line"] == (1 if place == "module" else 2)
+        assert len(json.dumps(report)) < 30_000 * len(cases)
+
+
+def test_huge_tracebacks_are_cut(cases):
+    # a hundred distinct frames: Python's own "repeated" folding does not shorten them
+    source = "".join(f"def f{i}():\n    f{i + 1}()\n" for i in range(100)) + "def f100():\n    1 / 0\nf0()\n"
+    error = grade(source, cases)["error"]
+    assert "more characters cut" in error["traceback"] and len(error["traceback"]) < 2200
+    assert error["line"] == 202 and error["message"] == "ZeroDivisionError: division by zero"
+
+
+def test_patched_builtins_stay_on_the_learners_side(cases):
+    # the grader reads the grads with the real float; the learner's helper reaches their backward
+    source = (
+        "import builtins\nbuiltins.float = lambda *a: 0.0\nbuiltins.helper = 1\n"
+        + solutions.CORRECT.replace("out.grad = 1", "out.grad = helper")
+    )
+    report = grade(source, cases)
+    assert report["passed"] is True, report["error"]
+    assert float("2") == 2.0 and not hasattr(builtins, "helper")
+
+
+def test_replaced_json_dumps_does_not_reach_the_report(cases):
+    to_json = grader(json.dumps(cases))
+    text = to_json(
+        "import json\njson.dumps = lambda *a, **k: '{\"passed\": true}'\n" + solutions.NOT_REVERSED
+    )
+    json.dumps = ORIGINAL_DUMPS  # this process's json, for the tests that follow
+    assert json.loads(text)["passed"] is False
+
+
+ORIGINAL_DUMPS = json.dumps
+
+
+def test_a_grad_too_big_for_a_float_is_the_learners_error(cases):
+    source = solutions.CORRECT + "    for v in topo:\n        v.grad = 10**400\n"
+    report = grade(source, cases)
+    error = report["error"]
+    assert error["kind"] == "runtime" and error["message"].startswith("The gradient of x1 is 1000000")
+    assert "OverflowError" in error["message"]
+    json.dumps(report)
+
+
+def test_a_grad_that_cannot_be_printed_still_gives_a_report(cases):
+    weird = (
+        "class Weird:\n"
+        "    def __repr__(self):\n        raise RuntimeError('no repr')\n"
+        "    def __float__(self):\n        raise RuntimeError('no float')\n"
+        "    def __round__(self, n):\n        return self\n"
+        "    def __add__(self, other):\n        return self\n"
+        "    __radd__ = __mul__ = __rmul__ = __add__\n"
+    )
+    report = grade(weird + solutions.CORRECT.replace("out.grad = 1", "out.grad = Weird()"), cases)
+    error = report["error"]
+    assert error["kind"] == "runtime" and error["line"] == 5  # their __float__, where it raised
+    assert "<a Weird that cannot be printed>" in error["message"] and "no float" in error["message"]
+    nodes = [n for e in report["expressions"] if e["graph"] for n in e["graph"]["nodes"]]
+    assert "<a Weird that cannot be printed>" in {n["grad"] for n in nodes}
+    json.dumps(report)
+
+
+def test_the_recursion_limit_is_capped_and_the_error_says_so(cases):
+    source = "import sys\nsys.setrecursionlimit(10**6)\ndef deep(n):\n    return deep(n + 1)\ndeep(0)\n"
+    error = grade(source, cases)["error"]
+    assert error["message"].startswith("RecursionError") and error["line"] == 4
+    assert f"allows at most {MAX_RECURSION:,}" in error["message"] and "1,000,000" in error["message"]
+    assert sys.getrecursionlimit() == LIMIT_BEFORE and sys.setrecursionlimit is REAL_SETRECURSIONLIMIT
+
+
+LIMIT_BEFORE = sys.getrecursionlimit()
+REAL_SETRECURSIONLIMIT = sys.setrecursionlimit
+
+
+def test_a_raised_limit_within_the_cap_lets_recursion_pass_the_deep_graph(cases):
+    report = grade("import sys\nsys.setrecursionlimit(1900)\n" + solutions.CORRECT, cases)
+    assert all(e["passed"] for e in report["expressions"]), [e.get("error") for e in report["expressions"]]
+
+
+def test_sleep_during_a_check_is_the_stepping_one_and_then_the_real_one_again(cases):
+    real = time.sleep
+    report = grade("import time\nprint(time.sleep.__name__)\ntime.sleep(0.05)\n" + solutions.CORRECT, cases)
+    assert report["passed"] and report["output"]["text"] == "steps\n"
+    assert time.sleep is real
+    assert grade("import time\ntime.sleep(-1)\n", cases)["error"]["message"].startswith("ValueError")
+
+
+def test_output_reaches_the_sink_as_it_is_printed(cases):
+    pieces = []
+    report = grade("for i in range(3000):\n    print(i)\n" + solutions.CORRECT, cases, sink=pieces.append)
+    assert len(pieces) > 1  # in pieces, not all at the end
+    assert "".join(pieces) == report["output"]["text"]
