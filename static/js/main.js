@@ -22,7 +22,7 @@ async function showState(state, detail) {
   statusEl.dataset.stop = runtime.stopMode;
   const stopNote =
     runtime.stopMode === "restart"
-      ? " This page is not cross-origin isolated, so Stop restarts the runtime (a few seconds)."
+      ? " This page is not cross-origin isolated, so Stop ends the runtime without naming the line it was running."
       : "";
   statusEl.textContent = {
     loading: "Loading the Python runtime… you can edit meanwhile.",
@@ -31,7 +31,14 @@ async function showState(state, detail) {
   }[state];
 }
 
-const runtime = new Runtime({ ...config, urls }, showState);
+// Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading").
+async function showFresh(state) {
+  await parsed;
+  statusEl ??= $("runtime-status");
+  statusEl.dataset.fresh = state;
+}
+
+const runtime = new Runtime({ ...config, urls }, showState, showFresh);
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
 

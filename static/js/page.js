@@ -45,7 +45,7 @@ export function startPage({ config, runtime, ready }) {
       checkButton.textContent = "Checking…";
       stopButton.hidden = false;
       try {
-        const report = await runtime.grade(code);
+        const report = await runtime.grade(code, { waiting: () => (checkButton.textContent = "Waiting for Python…") });
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
         return report;

@@ -1,109 +1,89 @@
-// The page's side of the worker: start it, load it, grade with a time limit, stop runaway code.
-// Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated;
-// otherwise (and for code that ignores the interrupt) the worker is terminated and started again.
+// The page's side of the runtime: a fresh Python for every Check, a time limit, and Stop.
+//
+// The first worker loads Pyodide, imports the grader and takes a snapshot of its memory. Every Check
+// then runs in a worker that has never run learner code, started from that snapshot (well under a
+// second) while the learner reads the last report, and terminated when the Check is over. So nothing
+// one Check does (patched modules, builtins, sys settings, timers, tasks, JavaScript globals)
+// reaches the next, by construction, and runaway code is ended by terminating its worker. Where the
+// page is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
+
+import { Python } from "./python.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
-const GRACE_MS = 2000; // after an interrupt, code still running by then is terminated
-const SIGINT = 2;
-
-// Unguessable ids, so code in the worker cannot forge a reply with postMessage.
-function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
+const GRACE_MS = 1000; // after an interrupt, a worker still running by then is terminated
+const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 
 export class Runtime {
-  constructor({ urls, cases, timeLimitMs, loadLimitMs }, onState) {
+  // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
+  // onFresh(state): "loading" | "ready", whether the next Check's runtime is ready to start at once.
+  constructor({ urls, cases, timeLimitMs, loadLimitMs }, onState, onFresh = () => {}) {
     this.urls = urls;
     this.cases = cases;
     this.timeLimitMs = timeLimitMs;
     this.loadLimitMs = loadLimitMs;
-    this.onState = onState; // (state: "loading" | "ready" | "failed", detail?: string) => void
-    this.pending = new Map(); // id -> { resolve, reject }
-    this.current = null; // the grading run under way, if any
+    this.onState = onState;
+    this.onFresh = onFresh;
     this.isolated = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function";
-    this.interrupt = null;
+    this.snapshot = null; // the first runtime's memory, grader imported: later ones start from it
+    this.fresh = null; // Promise of the next runtime, loaded and never used
+    this.current = null; // the Check under way, if any
   }
 
-  // How Stop works here: "interrupt" (same runtime) or "restart" (a fresh worker).
+  // How Stop works here: "interrupt" (Python is interrupted first) or "restart" (the worker is ended).
   get stopMode() {
     return this.isolated ? "interrupt" : "restart";
   }
 
-  // Start a fresh worker and load it; resolves when it can grade, rejects with a clear Error.
+  // Load the first runtime; resolves when Check can grade, rejects with a clear Error.
   start() {
-    this.worker?.terminate();
-    this.rejectAll(new Error("the runtime was restarted"));
     this.onState("loading");
-    // A new buffer for each worker: a stop the old one never saw must not reach the new one.
-    this.interrupt = this.isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    const worker = new Worker(this.urls.worker, { type: "module" });
-    this.worker = worker;
-    worker.onmessage = ({ data }) => worker === this.worker && this.settle(data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      if (worker === this.worker) this.rejectAll(new Error(`the worker failed: ${event.message || "it could not start"}`));
-    };
-    const message = { type: "load", urls: this.urls, cases: this.cases, interrupt: this.interrupt };
-    this.ready = this.send(message, this.loadLimitMs).then(
-      () => worker === this.worker && this.onState("ready"),
+    this.fresh = this.spawn({ makeSnapshot: true });
+    this.ready = this.fresh.then(
+      () => this.onState("ready"),
       (err) => {
-        const error = new Error(`The Python runtime could not load: ${err.message}`);
-        if (worker === this.worker) this.onState("failed", error.message);
-        throw error;
+        this.onState("failed", err.message);
+        throw err;
       },
     );
     return this.ready;
   }
 
-  // Post a message and wait for the reply with the same id (at most limitMs, when given).
-  send(message, limitMs) {
-    const id = newId();
-    return new Promise((resolve, reject) => {
-      const timer = limitMs && setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`no answer within ${limitMs / 1000} s`));
-      }, limitMs);
-      this.pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      });
-      this.worker.postMessage({ ...message, id });
-    });
+  // Start a runtime in a new worker; resolves to it once it can grade.
+  async spawn({ makeSnapshot = false } = {}) {
+    const python = new Python(this.urls.worker, this.isolated);
+    this.onFresh("loading");
+    try {
+      const snapshot = this.snapshot?.slice(); // a copy: the worker's runtime takes it over
+      const reply = await python.load({ urls: this.urls, cases: this.cases, snapshot, makeSnapshot }, this.loadLimitMs);
+      if (reply.snapshot) this.snapshot = reply.snapshot;
+      if (!python.ended) this.onFresh("ready");
+      return python;
+    } catch (err) {
+      python.end();
+      throw new Error(`The Python runtime could not load: ${err.message}`);
+    }
   }
 
-  settle(data) {
-    const waiter = this.pending.get(data?.id);
-    if (!waiter) return; // not a reply of ours (learner code can post messages too)
-    this.pending.delete(data.id);
-    if (data.type === "failed") waiter.reject(new Error(String(data.message)));
-    else waiter.resolve(data);
+  // Have a fresh runtime loading for the next Check; a failure is shown at once, and seen by that Check.
+  prepare() {
+    this.fresh = this.spawn();
+    this.fresh.catch((err) => this.onState("failed", err.message));
   }
 
-  rejectAll(error) {
-    for (const waiter of this.pending.values()) waiter.reject(error);
-    this.pending.clear();
-  }
-
-  restart() {
-    this.start().catch(() => {}); // a failed load is shown by onState and seen by the next grade
-  }
-
-  // Stop the run under way: reason "timeout" (the time limit) or "stopped" (the Stop button).
+  // Stop the Check under way: reason "timeout" (the time limit) or "stopped" (the Stop button).
   stop(reason) {
     const run = this.current;
     if (!run || run.reason) return;
     run.reason = reason;
-    if (this.interrupt) {
-      Atomics.store(this.interrupt, 0, SIGINT);
-      run.killTimer = setTimeout(() => ((run.killed = true), this.restart()), GRACE_MS);
-    } else {
-      this.restart();
-    }
+    if (!run.python) return run.cancel(); // still waiting for a runtime: the code never runs
+    run.python.interrupt();
+    if (this.isolated) run.killTimer = setTimeout(() => run.python.end(), GRACE_MS);
+    else run.python.end();
   }
 
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.
-  async grade(source) {
+  // waiting() is called when the Check must wait for Python to be ready.
+  async grade(source, { waiting } = {}) {
     const started = performance.now();
     if (typeof source !== "string") return errorReport("syntax", "The code must be text.", started);
     if (source.length > MAX_SOURCE) {
@@ -111,48 +91,77 @@ export class Runtime {
       const max = MAX_SOURCE.toLocaleString("en");
       return errorReport("syntax", `Your code is ${size} characters; the limit is ${max}. It was not run.`, started);
     }
-    try {
-      await this.ready;
-    } catch (err) {
-      return errorReport("crash", `${err.message} Reload the page to try again.`, started);
-    }
-    const run = { reason: null, killTimer: null, killed: false };
+    const run = { reason: null, python: null, output: "", killTimer: null };
+    run.cancelled = new Promise((resolve) => (run.cancel = resolve));
     this.current = run;
-    if (this.interrupt) Atomics.store(this.interrupt, 0, 0);
-    const limit = setTimeout(() => this.stop("timeout"), this.timeLimitMs);
     try {
-      const { report } = await this.send({ type: "grade", source });
-      if (!isReport(report)) throw new Error("the worker sent something that is not a report");
-      if (run.reason && report.error?.message.startsWith("KeyboardInterrupt")) {
-        return { ...report, error: { ...report.error, kind: "timeout", message: this.stopMessage(run, report.error.line) } };
+      const fresh = this.fresh;
+      const first = await Promise.race([fresh.then(() => "ready", () => "ready"), Promise.resolve("waiting")]);
+      if (first === "waiting") waiting?.();
+      run.python = await Promise.race([fresh, run.cancelled]);
+      if (!run.python) {
+        return errorReport("timeout", "You stopped the Check before Python was ready: your code did not run.", started);
       }
-      return report;
+      this.onFresh("loading"); // this Check has taken the fresh runtime: the next one waits for its own
+      // The next Check's runtime loads once this one is over, or beside it when it runs long.
+      const early = setTimeout(() => this.prepare(), PREPARE_AFTER_MS);
+      try {
+        return await this.run(run, source, started);
+      } finally {
+        if (this.fresh === fresh) {
+          clearTimeout(early);
+          this.prepare();
+        }
+      }
     } catch (err) {
-      if (run.reason) return errorReport("timeout", this.stopMessage(run, null), started);
-      this.restart();
-      return errorReport(
-        "crash",
-        `The Python runtime crashed (${err.message}). This is usually code that exhausts memory or ` +
-          "the browser's stack. A fresh runtime is loading; your code is still in the editor.",
-        started,
-      );
+      return errorReport("crash", `${err.message} Your code is still in the editor; reload the page to try again.`, started);
     } finally {
-      clearTimeout(limit);
       clearTimeout(run.killTimer);
+      run.python?.end();
       if (this.current === run) this.current = null;
     }
   }
 
-  stopMessage(run, line) {
+  async run(run, source, started) {
+    const limit = setTimeout(() => this.stop("timeout"), this.timeLimitMs);
+    try {
+      const report = await run.python.grade(source, (text) => (run.output += text));
+      if (!isReport(report)) throw new Error("the worker sent something that is not a report");
+      if (run.reason && run.python.interruptTaken) {
+        // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
+        const interrupted = report.error?.message.startsWith("KeyboardInterrupt");
+        const message = this.stopMessage(run, interrupted ? report.error.line : null, interrupted ? "interrupted" : "finished");
+        return { ...errorReport("timeout", message, started, interrupted ? report.error.line : null), output: report.output };
+      }
+      return report; // it finished before any interrupt reached it
+    } catch (err) {
+      const output = { text: run.output, cut_chars: 0 };
+      if (run.reason) {
+        const how = !this.isolated ? "ended" : run.python.interruptTaken ? "caught" : "busy";
+        return { ...errorReport("timeout", this.stopMessage(run, null, how), started), output };
+      }
+      return { ...crashReport(err, started), output };
+    } finally {
+      clearTimeout(limit);
+    }
+  }
+
+  // Say what happened to stopped code: interrupted (at a line), caught the interrupt, busy, or ended.
+  stopMessage(run, line, how) {
     const at = line ? ` at line ${line}` : "";
     const what =
       run.reason === "stopped"
-        ? `You stopped your code${at}.`
-        : `Your code ran for more than ${this.timeLimitMs / 1000} s and was stopped${at}. ` +
-          "Does a loop never end, or does the search revisit values it has already seen?";
-    if (run.killed) return `${what} It caught KeyboardInterrupt and carried on, so the runtime was restarted.`;
-    if (this.stopMode === "restart") return `${what} The runtime was restarted.`;
-    return what;
+        ? "You stopped your code"
+        : `Your code ran for more than ${this.timeLimitMs / 1000} s and was stopped`;
+    const hint =
+      run.reason === "stopped" ? "" : " Does a loop never end, or does the search revisit values it has already seen?";
+    return {
+      interrupted: `${what}${at}.${hint}`,
+      caught: `${what}: it caught the KeyboardInterrupt and carried on, so its runtime was ended.${hint}`,
+      finished: `${what}: it caught the KeyboardInterrupt and carried on to the end, so it does not count.${hint}`,
+      busy: `${what}: it was busy in one long operation that cannot be interrupted, so its runtime was ended.${hint}`,
+      ended: `${what}. This page cannot interrupt Python (it is not cross-origin isolated), so its runtime was ended and the line it was running is not known.${hint}`,
+    }[how];
   }
 }
 
@@ -168,12 +177,22 @@ function isReport(r) {
   );
 }
 
-function errorReport(kind, message, started) {
+function errorReport(kind, message, started, line = null) {
   return {
     passed: false,
     expressions: [],
-    error: { kind, message, line: null, traceback: "" },
+    error: { kind, message, line, traceback: "" },
     output: { text: "", cut_chars: 0 },
     ms: performance.now() - started,
   };
+}
+
+// The runtime itself died while running the learner's code: say so, with their line where Pyodide named it.
+function crashReport(err, started) {
+  const at = err.line ? ` while running line ${err.line} of your code` : "";
+  const message =
+    `The Python runtime died${at} (${err.message}). This happens when code recurses through __repr__, ` +
+    "__del__ or a builtin such as map() deeper than the browser's stack. Your code is still in the editor; " +
+    "the next Check runs in a fresh runtime.";
+  return errorReport("crash", message, started, err.line ?? null);
 }

@@ -1,48 +1,100 @@
-// The grading worker: loads Pyodide and the engine, then grades learner code on request.
+// The grading worker: one Pyodide runtime that grades a single Check, then is terminated by the page.
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
-let gradeJson = null; // Python: source -> report_json, the cases parsed once
+// Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
+const post = self.postMessage.bind(self);
 
-// Python: parse the cases once; return the function that grades a source against them.
+// Cap the runtime's memory. Past it, Python raises MemoryError at once, where the browser would
+// otherwise grow the heap by gigabytes, slowly, or die trying.
+const MAX_MEMORY = 2 ** 30;
+const grow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function (pages) {
+  if (this.buffer.byteLength + pages * 65536 > MAX_MEMORY) throw new RangeError("over the memory limit");
+  return grow.call(this, pages);
+};
+
+let pyodide = null;
+let gradeJson = null; // Python: (source, sink) -> the report as JSON text
+let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
+
+async function bytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+function keep(line) {
+  written.push(line);
+  if (written.length > 200) written = written.slice(-100);
+}
+
+// Python that imports the grader and parses the cases: run once, before a snapshot is taken.
 const GRADER = `
-import json
-from engine.grade import grade
+from engine.grade import grader
+_grade_json = grader(_cases_json)
+del _cases_json, grader
+`;
 
-def grader(cases_json):
-    cases = json.loads(cases_json)
-    return lambda source: json.dumps(grade(source, cases))
-
-grader
+// A runtime restored from a snapshot has the grader imported already, but random's state frozen.
+const AFTER_RESTORE = `
+import sys
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+del sys
 `;
 
 const handlers = {
-  // Load Pyodide and the engine archive from this server, both at once.
-  async load({ urls, cases, interrupt }) {
-    const engine = fetch(urls.engine).then((response) => {
-      if (!response.ok) throw new Error(`engine archive: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    });
+  // Load Pyodide, from the page's snapshot when there is one; otherwise import the grader, and
+  // snapshot this runtime when asked, for the workers that follow.
+  async load({ urls, cases, interrupt, snapshot, makeSnapshot }) {
+    const engine = bytes(urls.engine);
     engine.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
     const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
-    const pyodide = await loadPyodide({ indexURL: urls.pyodide });
+    pyodide = await loadPyodide({
+      indexURL: urls.pyodide,
+      ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
+      stdout: keep,
+      stderr: keep,
+    });
+    pyodide.unpackArchive(await engine, "zip"); // the file system is not in a snapshot
+    let made = null;
+    if (snapshot) {
+      pyodide.runPython(AFTER_RESTORE);
+    } else {
+      pyodide.globals.set("_cases_json", JSON.stringify(cases));
+      pyodide.runPython(GRADER);
+      if (makeSnapshot) made = takeSnapshot();
+    }
+    gradeJson = pyodide.globals.get("_grade_json");
     if (interrupt) pyodide.setInterruptBuffer(interrupt); // the page writes 2 (SIGINT) to stop code
-    pyodide.unpackArchive(await engine, "zip");
-    gradeJson = pyodide.runPython(GRADER)(JSON.stringify(cases));
-    return { type: "loaded" };
+    return { type: "loaded", snapshot: made };
   },
 
-  // Grade one source, synchronously: a fatal error throws here rather than leave a promise pending.
-  // grade() catches everything learner code raises, so a throw means the runtime itself failed.
-  grade({ source }) {
+  // Grade one source, synchronously; what it prints is posted as it goes, so a stopped run keeps it.
+  grade({ id, source }) {
     if (!gradeJson) throw new Error("the runtime is not loaded yet");
+    written = [];
+    const sink = (text) => post({ type: "output", id, text });
     try {
-      return { type: "report", report: JSON.parse(gradeJson(source)) };
+      return { type: "report", report: JSON.parse(gradeJson(source, sink)) };
     } catch (err) {
-      gradeJson = null; // never trust this instance again: the page starts a fresh worker
-      throw err;
+      // grade() turns every exception of the learner's code into a report: this is the runtime dying
+      // (the browser's stack overflowed, say). Pyodide wrote the Python stack: find the learner's line.
+      const stack = written.join("\n");
+      const line = /File "<editor>", line (\d+)/.exec(stack)?.[1];
+      throw Object.assign(new Error(String(err?.message ?? err)), { line: line ? Number(line) : null });
     }
   },
 };
+
+function takeSnapshot() {
+  try {
+    return pyodide.makeMemorySnapshot();
+  } catch (err) {
+    console.warn("worker: no snapshot:", err?.message ?? err); // the page starts each worker in full
+    return null;
+  }
+}
 
 // Learner code can reach this scope through `import js`; closing the worker would leave the page
 // waiting for a reply that never comes, so refuse it with a clear message instead.
@@ -62,8 +114,11 @@ self.onmessage = async ({ data }) => {
   try {
     const handler = handlers[type];
     if (!handler) throw new Error(`unknown message type: ${type}`);
-    self.postMessage({ ...(await handler(data)), id });
+    // A grade is answered before this task ends: nothing its code scheduled (a timer, a task) can run first.
+    const result = handler(data);
+    const reply = { ...(result instanceof Promise ? await result : result), id };
+    post(reply, reply.snapshot ? [reply.snapshot.buffer] : []);
   } catch (err) {
-    self.postMessage({ type: "failed", id, message: String(err?.message ?? err) });
+    post({ type: "failed", id, message: String(err?.message ?? err), line: err?.line ?? null });
   }
 };

@@ -108,6 +108,8 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(page, base_url):
     checked(page, base_url, solutions.ITERATIVE)  # everything passes: every picture starts closed
+    # the next Check's runtime has loaded its scripts: what loads from here on is the picture's
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready")
     scripts = []
     page.on("request", lambda r: r.resource_type == "script" and scripts.append(r.url))
     reuse = picture(page, "reuse")

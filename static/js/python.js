@@ -1,0 +1,75 @@
+// One Python runtime in a worker, seen from the page: load it, grade once, interrupt it, end it.
+
+// Unguessable ids, so code in the worker cannot forge a reply with postMessage.
+function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const SIGINT = 2;
+
+export class Python {
+  // isolated: the page may share memory with the worker, so an interrupt can reach Python.
+  constructor(workerUrl, isolated) {
+    this.interruptBuffer = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.pending = new Map(); // id -> { resolve, reject, onOutput }
+    this.ended = false;
+    this.worker = new Worker(workerUrl, { type: "module" });
+    this.worker.onmessage = ({ data }) => this.settle(data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.end(new Error(`the worker failed: ${event.message || "it could not start"}`));
+    };
+  }
+
+  // Load Pyodide and the grader; resolves to the worker's reply (with a snapshot when one was asked).
+  load(message, limitMs) {
+    return this.call({ type: "load", ...message, interrupt: this.interruptBuffer }, { limitMs });
+  }
+
+  // Grade source; resolves to the report, rejects when the runtime fails or is ended.
+  async grade(source, onOutput) {
+    const { report } = await this.call({ type: "grade", source }, { onOutput });
+    return report;
+  }
+
+  // Ask Python to raise KeyboardInterrupt where it is (only where the page is cross-origin isolated).
+  interrupt() {
+    if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, SIGINT);
+  }
+
+  // Whether Python has taken the interrupt: it resets the buffer when it raises KeyboardInterrupt.
+  get interruptTaken() {
+    return this.interruptBuffer !== null && Atomics.load(this.interruptBuffer, 0) === 0;
+  }
+
+  // Terminate the worker: whatever it runs stops at once; what waits on it is rejected.
+  end(error = new Error("the runtime was ended")) {
+    if (this.ended) return;
+    this.ended = true;
+    this.worker.terminate();
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+  }
+
+  call(message, { limitMs, onOutput } = {}) {
+    if (this.ended) return Promise.reject(new Error("the runtime was ended"));
+    const id = newId();
+    return new Promise((resolve, reject) => {
+      const timer =
+        limitMs &&
+        setTimeout(() => this.end(new Error(`no answer within ${limitMs / 1000} s`)), limitMs);
+      const done = (settle) => (value) => (clearTimeout(timer), this.pending.delete(id), settle(value));
+      this.pending.set(id, { resolve: done(resolve), reject: done(reject), onOutput });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  settle(data) {
+    const waiter = this.pending.get(data?.id);
+    if (!waiter) return; // not a reply of ours (learner code can post messages too)
+    if (data.type === "output") waiter.onOutput?.(String(data.text));
+    else if (data.type === "failed") waiter.reject(Object.assign(new Error(String(data.message)), { line: data.line }));
+    else waiter.resolve(data);
+  }
+}
