@@ -10,7 +10,7 @@
 import { Python } from "./python.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
-const GRACE_MS = 1000; // after an interrupt, a worker still running by then is terminated
+const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 
 export class Runtime {
@@ -77,8 +77,14 @@ export class Runtime {
     run.reason = reason;
     if (!run.python) return run.cancel(); // still waiting for a runtime: the code never runs
     run.python.interrupt();
-    if (this.isolated) run.killTimer = setTimeout(() => run.python.end(), GRACE_MS);
-    else run.python.end();
+    if (!this.isolated) return run.python.end();
+    // Ended after a grace period; once more if Python has taken the interrupt by then (it may be
+    // writing the report on a busy machine). Code that catches the interrupt is ended after the second.
+    const end = (again) => {
+      if (again && run.python.interruptTaken) run.killTimer = setTimeout(() => end(false), GRACE_MS);
+      else run.python.end();
+    };
+    run.killTimer = setTimeout(() => end(true), GRACE_MS);
   }
 
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.

@@ -1,154 +1,359 @@
-"""Hostile learner code, isolated (interrupt) and not (worker restart): a clear report, then a pass."""
+"""Hostile learner code where learners put it, in the real page: a clear report, then honest Checks.
+
+Each hostile body runs at three places: at module level, inside backward (which the grader calls once
+per value set) and inside backward from its third call on. After each, on the same page, a correct
+solution must pass and a wrong one must fail: nothing a Check does may reach the next. The rows that
+run into the time limit run on a cross-origin isolated page (Python is interrupted, the line is
+known) and on one that is not (the runtime is ended).
+"""
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import expect
+from werkzeug.serving import make_server
 
+from server import create_app
 from tests import solutions
 from tests.browser.conftest import open_playground, watched_page
 
 LIMIT_MS = 2000
+GRACE_S = 1.0  # static/js/runtime.js GRACE_MS: an interrupted worker is ended after one or two of these
+HEADER, BODY = solutions.CORRECT.split("\n", 1)  # "def backward(out):", then its body
+
+
+@dataclass
+class Outcome:
+    kind: str | None  # the error's kind; None: no error at all
+    line: int | str | None = None  # the body's line (from 1) the error names; "body": any of its lines
+    passed: bool | None = None  # with no error: whether the Check passes
+    says: str = ""  # in the error's message
+    output: str = ""  # what the report's output starts with
+    graces: int = 0  # isolated, the runtime is ended after this many grace periods of the interrupt
+
+
+@dataclass
+class Hostile:
+    body: str
+    outcome: Outcome
+    stops: bool = False  # runs into the time limit: tried isolated and not isolated
+    at: dict = field(default_factory=dict)  # place -> Outcome, where it differs
+
+
+STOPPED = Outcome("timeout", "body", says="was stopped")
 
 HOSTILE = {
-    "endless loop": ("while True:\n    pass\n", "timeout"),
-    "infinite recursion": ("def backward(out):\n    backward(out)\n", "runtime"),
-    "memory hog": ("x = []\nwhile True:\n    x.append(bytearray(10**7))\n", None),
-    "sys.exit": ("import sys\nsys.exit()\n", "runtime"),
-    "raise KeyboardInterrupt": ("raise KeyboardInterrupt\n", "runtime"),
-    "catches the interrupt": (
+    "endless loop": Hostile("while True:\n    pass", STOPPED, stops=True),
+    "endless generator": Hostile(
+        "def ones():\n    while True:\n        yield 1\nsum(ones())", STOPPED, stops=True
+    ),
+    "long sleep": Hostile("import time\ntime.sleep(100)", Outcome("timeout", 2), stops=True),
+    "growing list": Hostile("grow = []\nwhile True:\n    grow.append(len(grow))", STOPPED, stops=True),
+    "ten million prints": Hostile(
+        "for i in range(10**7):\n    print(i)", Outcome("timeout", "body", output="0\n1\n2\n"), stops=True
+    ),
+    "catches the interrupt": Hostile(
         "while True:\n    try:\n        while True:\n            pass\n"
-        "    except KeyboardInterrupt:\n        pass\n",
-        "timeout",
+        "    except KeyboardInterrupt:\n        pass",
+        Outcome("timeout", says="caught the KeyboardInterrupt", graces=2),
+        stops=True,
     ),
-    "pyodide fatal error": (
-        "import pyodide_js\npyodide_js._api.fatal_error(pyodide_js._api.__class__)\n",
-        "crash",
+    "one long call into C": Hostile(  # sum() over ints never looks for an interrupt
+        "sum(range(10**12))", Outcome("timeout", says="cannot be interrupted", graces=1), stops=True
     ),
-    "closes the worker": ("import js\njs.close()\n", "runtime"),
+    "0.4 s a call": Hostile(
+        "import time\nstart = time.monotonic()\nwhile time.monotonic() - start < 0.4:\n    pass",
+        STOPPED,
+        stops=True,
+        at={"module": Outcome(None, passed=True)},  # once, at module level: well within the limit
+    ),
+    "huge message": Hostile(
+        'raise ValueError("x" * 50_000_000)', Outcome("runtime", 1, says="characters cut")
+    ),
+    "2 GB": Hostile("bytearray(2 * 10**9)", Outcome("runtime", 1, says="MemoryError")),
+    "patched math": Hostile("import math\nmath.tanh = lambda x: 0.5", Outcome(None, passed=False)),
+    "patched grader": Hostile(
+        'import sys\nsys.modules["engine.grade"].close = lambda a, b: True', Outcome(None, passed=True)
+    ),
+    "replaced json.dumps": Hostile(
+        'import json\njson.dumps = lambda *a, **k: "{}"', Outcome(None, passed=True)
+    ),
+    "patched builtins.float": Hostile(
+        "import builtins\nbuiltins.float = lambda *a: 0.0", Outcome(None, passed=True)
+    ),
+    "a grad of 10**400": Hostile(
+        "Value.grad = property(lambda self: 10**400, lambda self, value: None)",
+        Outcome("runtime", says="OverflowError"),
+    ),
+    "a grad whose repr raises": Hostile(
+        "class Odd(float):\n    def __repr__(self):\n        raise RuntimeError('no repr')\n"
+        "Value.grad = property(lambda self: Odd(0.5), lambda self, value: None)",
+        Outcome(None, passed=False),
+    ),
+    "deep recursion": Hostile(
+        "import sys\nsys.setrecursionlimit(10**6)\ndef deep(n):\n    return deep(n + 1)\ndeep(0)",
+        Outcome("runtime", 4, says="allows at most 2,000"),
+    ),
+    "recursion in __repr__": Hostile(
+        "class Loop:\n    def __repr__(self):\n        return repr(self)\nrepr(Loop())",
+        Outcome("crash", 3, says="runtime died"),
+    ),
+    "recursion in __del__": Hostile(
+        "class Chain:\n    def __del__(self):\n        Chain()\nChain()",
+        Outcome("crash", 3, says="runtime died"),
+    ),
+    "a task that spins": Hostile(
+        "import asyncio\nasync def spin():\n    while True:\n        pass\n"
+        "asyncio.get_event_loop().create_task(spin())",
+        Outcome(None, passed=True),
+    ),
+    "a timer that spins": Hostile(
+        "import js\nfrom pyodide.ffi import create_proxy\ndef spin():\n    while True:\n        pass\n"
+        "js.setTimeout(create_proxy(spin), 0)",
+        Outcome(None, passed=True),
+    ),
+    "replaced postMessage": Hostile(
+        "import js\njs.postMessage = lambda *a: None", Outcome(None, passed=True)
+    ),
+    "sys.exit": Hostile("import sys\nsys.exit()", Outcome("runtime", 2, says="SystemExit")),
+    "raise KeyboardInterrupt": Hostile(
+        "raise KeyboardInterrupt", Outcome("runtime", 1, says="KeyboardInterrupt")
+    ),
+    "closes the worker": Hostile("import js\njs.close()", Outcome("runtime", 2, says="not allowed")),
+    "pyodide fatal error": Hostile(
+        "import pyodide_js\npyodide_js._api.fatal_error(pyodide_js._api.__class__)", Outcome("crash")
+    ),
 }
 
+PLACES = ("module", "backward", "third call")
 
-@pytest.fixture(scope="module", params=[True, False], ids=["isolated", "not-isolated"])
-def playground(request, serve, browser):
-    url = serve(TIME_LIMIT_MS=LIMIT_MS, CROSS_ORIGIN_ISOLATION=request.param)
+
+def place(body: str, where: str) -> tuple[str, int]:
+    """The learner's source with body at a place, and the line of the body's first line."""
+    if where == "module":
+        return f"{body}\n{solutions.CORRECT}", 1
+    if where == "backward":
+        return f"{HEADER}\n{indent(body, 4)}\n{BODY}", 2
+    third = "calls = 0\n" + HEADER + "\n    global calls\n    calls += 1\n    if calls >= 3:\n"
+    return f"{third}{indent(body, 8)}\n{BODY}", 6
+
+
+def indent(text: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in text.split("\n"))
+
+
+def page_for(serve, browser, isolated: bool):
+    url = serve(TIME_LIMIT_MS=LIMIT_MS, CROSS_ORIGIN_ISOLATION=isolated)
     context = browser.new_context()
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
-    page.isolated = request.param
+    page.isolated = isolated
+    return context, page, assert_clean
+
+
+@pytest.fixture(scope="module")
+def isolated(serve, browser):
+    context, page, assert_clean = page_for(serve, browser, True)
     yield page
     context.close()
     assert_clean()
 
 
-def check(page, source):
+@pytest.fixture(scope="module")
+def not_isolated(serve, browser):
+    context, page, assert_clean = page_for(serve, browser, False)
+    yield page
+    context.close()
+    assert_clean()
+
+
+def check(page, source=None):
+    if source is None:
+        return page.evaluate("() => window.playground.check()")
     return page.evaluate("s => window.playground.check(s)", source)
 
 
-def then_correct_passes(page):
+def fresh_runtime_ready(page):
+    """Wait until the next Check starts at once, so that a timing measures the run alone."""
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready", timeout=30_000)
+
+
+def then_honest(page):
+    """A correct solution passes and a wrong one fails, on the same page, after whatever came before."""
     report = check(page, solutions.CORRECT)
     assert report["passed"] is True, report["error"]
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    report = check(page, solutions.NOT_REVERSED)
+    assert report["passed"] is False and report["error"] is None, report["error"]
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
 
 
-def test_stop_mode_matches_isolation(playground):
-    status = playground.get_by_test_id("runtime-status")
-    assert playground.evaluate("crossOriginIsolated") is playground.isolated
-    expect(status).to_have_attribute("data-stop", "interrupt" if playground.isolated else "restart")
-    if not playground.isolated:
-        expect(status).to_contain_text("not cross-origin isolated")
-
-
-@pytest.mark.parametrize("name", list(HOSTILE))
-def test_hostile_code_gets_a_clear_report(playground, name):
-    source, kind = HOSTILE[name]
-    playground.evaluate("s => window.playground.setCode(s)", source)
-    report = check(playground, source)
+def run_hostile(page, name, where):
+    hostile = HOSTILE[name]
+    outcome = hostile.at.get(where, hostile.outcome)
+    source, first = place(hostile.body, where)
+    page.evaluate("s => window.playground.setCode(s)", source)
+    fresh_runtime_ready(page)
+    started = time.monotonic()
+    report = check(page)  # the editor's code, as the Check button grades it
+    seconds = time.monotonic() - started
     error = report["error"]
-    assert error is not None and error["message"]
-    if kind:
-        assert error["kind"] == kind, error
-    expect(playground.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
-    expect(playground.get_by_test_id("error")).to_be_visible()
-    assert playground.evaluate("window.playground.getCode()") == source  # the code is untouched
-    then_correct_passes(playground)
+    if outcome.kind is None:
+        assert error is None, error
+        assert report["passed"] is outcome.passed
+    else:
+        assert error is not None and error["kind"] == outcome.kind, error
+        if page.isolated or outcome.kind != "timeout":  # not isolated, a stop says it was ended (below)
+            assert outcome.says in error["message"], error
+        assert len(error["message"]) < 2500 and len(error.get("traceback", "")) < 5000
+        expect(page.get_by_test_id("error")).to_be_visible()
+    lines = range(first, first + hostile.body.count("\n") + 1)
+    if outcome.kind == "timeout" and not page.isolated:
+        assert error["line"] is None and "not known" in error["message"], error
+    elif outcome.line == "body":
+        assert error["line"] in lines, (error, lines)
+    elif outcome.line is not None:
+        assert error["line"] == first + outcome.line - 1, (error, first)
+    assert report["output"]["text"].startswith(outcome.output)
+    if outcome.kind == "timeout":
+        grace = GRACE_S * outcome.graces if page.isolated else 0
+        assert LIMIT_MS / 1000 <= seconds < LIMIT_MS / 1000 + grace + 1, seconds
+        assert report["passed"] is False
+    elif outcome.kind is not None:
+        assert seconds < LIMIT_MS / 1000, seconds  # reported at once, not at the limit
+    assert page.evaluate("window.playground.getCode()") == source  # the learner's code is untouched
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "ready")
+    then_honest(page)
 
 
-def test_interrupt_keeps_the_runtime_and_names_the_line(playground):
-    if not playground.isolated:
-        pytest.skip("without isolation the worker is restarted instead")
-    report = check(playground, "n = 0\nwhile True:\n    n += 1\n")
-    assert report["error"]["kind"] == "timeout" and report["error"]["line"] in (2, 3)
-    assert "restarted" not in report["error"]["message"]
-    expect(playground.get_by_test_id("runtime-status")).to_have_attribute("data-state", "ready")
+@pytest.mark.parametrize("where", PLACES)
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_code_isolated(isolated, name, where):
+    run_hostile(isolated, name, where)
 
 
-def test_restart_fallback_says_so(playground):
-    if playground.isolated:
-        pytest.skip("isolated pages interrupt instead")
-    report = check(playground, "while True:\n    pass\n")
-    assert "restarted" in report["error"]["message"]
+@pytest.mark.parametrize("where", PLACES)
+@pytest.mark.parametrize("name", [name for name, hostile in HOSTILE.items() if hostile.stops])
+def test_hostile_code_not_isolated(not_isolated, name, where):
+    run_hostile(not_isolated, name, where)
 
 
-def test_raised_keyboard_interrupt_is_not_mistaken_for_stop(playground):
-    report = check(playground, "def backward(out):\n    raise KeyboardInterrupt\n")
-    assert report["error"]["kind"] == "runtime" and report["error"]["line"] == 2
+def test_stop_mode_matches_isolation(isolated, not_isolated):
+    for page in (isolated, not_isolated):
+        status = page.get_by_test_id("runtime-status")
+        assert page.evaluate("crossOriginIsolated") is page.isolated
+        expect(status).to_have_attribute("data-stop", "interrupt" if page.isolated else "restart")
+    expect(not_isolated.get_by_test_id("runtime-status")).to_contain_text("not cross-origin isolated")
 
 
-def test_recursion_points_at_the_learners_line(playground):
-    report = check(playground, "def backward(out):\n    backward(out)\n")
-    assert report["error"]["message"].startswith("RecursionError") and report["error"]["line"] == 2
-    expect(playground.get_by_test_id("error")).to_contain_text("Previous line repeated")
+def test_an_interrupt_that_came_late_never_stops_the_next_check(isolated):
+    # The limit falls while the report of a Check that has just finished is on its way: the interrupt
+    # lands in a runtime that is then ended, never in the next Check's.
+    slow = "import time\nstart = time.monotonic()\nwhile time.monotonic() - start < 1.95:\n    pass\n"
+    for _ in range(3):
+        check(isolated, slow + solutions.CORRECT)
+        fresh_runtime_ready(isolated)
+        report = check(isolated, solutions.CORRECT)
+        assert report["passed"] is True, report["error"]
 
 
-def test_100k_prints_are_shown_capped(playground):
-    report = check(playground, "for i in range(100_000):\n    print(i)\n" + solutions.CORRECT)
+def test_100k_prints_are_shown_capped(isolated):
+    report = check(isolated, "for i in range(100_000):\n    print(i)\n" + solutions.CORRECT)
     assert report["passed"] is True
     assert report["output"]["cut_chars"] > 0
-    expect(playground.get_by_test_id("output-text")).to_contain_text("1999")
-    expect(playground.get_by_test_id("output-cut")).to_contain_text("more characters were cut")
+    expect(isolated.get_by_test_id("output-text")).to_contain_text("1999")
+    expect(isolated.get_by_test_id("output-cut")).to_contain_text("more characters were cut")
 
 
-def test_stderr_is_shown(playground):
-    check(playground, 'import sys\nprint("to stderr", file=sys.stderr)\n' + solutions.CORRECT)
-    expect(playground.get_by_test_id("output-text")).to_have_text("to stderr\n")
+def test_stderr_is_shown(isolated):
+    check(isolated, 'import sys\nprint("to stderr", file=sys.stderr)\n' + solutions.CORRECT)
+    expect(isolated.get_by_test_id("output-text")).to_have_text("to stderr\n")
 
 
-def test_patching_value_does_not_reach_the_next_check(playground):
-    report = check(playground, "Value.__add__ = lambda self, other: self\n" + solutions.CORRECT)
-    assert report["passed"] is False
-    then_correct_passes(playground)
-
-
-def test_source_over_100_kb_is_refused(playground):
-    report = check(playground, solutions.CORRECT + "#" * 200_000)
+def test_source_over_100_kb_is_refused(isolated):
+    report = check(isolated, solutions.CORRECT + "#" * 200_000)
     assert report["error"]["kind"] == "syntax" and "100,000" in report["error"]["message"]
-    then_correct_passes(playground)
+    then_honest(isolated)
 
 
-def test_code_that_posts_messages_cannot_forge_a_report(playground):
+def test_code_that_posts_messages_cannot_forge_a_report(isolated):
     forge = (
         "import js\n"
         "js.postMessage('junk')\n"
         'js.postMessage(js.JSON.parse(\'{"type": "report", "id": 1, "report": {"passed": true}}\'))\n'
         "def backward(out):\n    pass\n"
     )
-    report = check(playground, forge)
+    report = check(isolated, forge)
     assert report["passed"] is False and report["error"] is None
-    then_correct_passes(playground)
+    then_honest(isolated)
 
 
-def test_stop_button(serve, browser):
-    for isolated in (True, False):
-        url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolated)
-        context = browser.new_context()
-        page, assert_clean = watched_page(context, serve.origins)
-        open_playground(page, url)
-        page.evaluate("s => window.playground.setCode(s)", "while True:\n    pass\n")
-        stop = page.get_by_role("button", name="Stop")
-        expect(stop).to_be_hidden()
-        page.get_by_role("button", name="Check").click()
-        stop.click()
-        expect(page.get_by_test_id("error")).to_contain_text("You stopped your code")
-        expect(stop).to_be_hidden()
-        then_correct_passes(page)
-        context.close()
-        assert_clean()
+@pytest.mark.parametrize("isolation", [True, False], ids=["isolated", "not-isolated"])
+def test_stop_button(serve, browser, isolation):
+    url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolation)
+    context = browser.new_context()
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, url)
+    source, first = place("while True:\n    pass", "backward")
+    page.evaluate("s => window.playground.setCode(s)", source)
+    stop = page.get_by_role("button", name="Stop")
+    expect(stop).to_be_hidden()
+    page.get_by_role("button", name="Check").click()
+    started = time.monotonic()
+    stop.click()
+    expect(page.get_by_test_id("error")).to_contain_text("You stopped your code")
+    assert time.monotonic() - started < 1 + GRACE_S
+    if isolation:  # the line of the loop: `while True:` or `pass`
+        expect(page.get_by_test_id("error")).to_contain_text(re.compile(f"at line ({first}|{first + 1})"))
+    expect(stop).to_be_hidden()
+    then_honest(page)
+    context.close()
+    assert_clean()
+
+
+class Gate:
+    """WSGI middleware that holds the requests for one path until it is opened."""
+
+    def __init__(self, app, path_part: str) -> None:
+        self.app, self.path_part, self.open = app, path_part, threading.Event()
+
+    def __call__(self, environ, start_response):
+        if self.path_part in environ["PATH_INFO"]:
+            self.open.wait(30)
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def gated(browser):
+    """A page whose runtime cannot finish loading until the test opens the gate."""
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": LIMIT_MS})
+    gate = Gate(app.wsgi_app, "/engine-")
+    app.wsgi_app = gate
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    page, assert_clean = watched_page(context, {f"127.0.0.1:{server.server_port}"})
+    page.goto(f"http://127.0.0.1:{server.server_port}/")
+    page.wait_for_function("() => window.playground !== undefined")
+    yield page, gate
+    gate.open.set()
+    context.close()
+    server.shutdown()
+    assert_clean()
+
+
+def test_stop_while_waiting_for_python_cancels_the_check(gated):
+    page, gate = gated
+    check_button = page.locator("#check")  # its name says what it is doing
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "loading")
+    check_button.click()
+    expect(check_button).to_have_text("Waiting for Python…")
+    page.get_by_role("button", name="Stop").click()
+    expect(page.get_by_test_id("error")).to_contain_text("before Python was ready")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
+    gate.open.set()
+    page.evaluate("window.playground.ready")
+    then_honest(page)
