@@ -2,13 +2,7 @@
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
-import {
-  bracketMatching,
-  defaultHighlightStyle,
-  indentOnInput,
-  indentUnit,
-  syntaxHighlighting,
-} from "@codemirror/language";
+import { HighlightStyle, bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
 import {
   Decoration,
@@ -19,6 +13,7 @@ import {
   keymap,
   lineNumbers,
 } from "@codemirror/view";
+import { tags } from "@lezer/highlight";
 
 // The line an error points at, marked until the code changes.
 const setErrorLine = StateEffect.define();
@@ -37,9 +32,42 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-const common = [lineNumbers(), python(), syntaxHighlighting(defaultHighlightStyle)];
+// Colours from the page's CSS variables (style.css), so the editors follow the light or dark theme.
+const highlight = HighlightStyle.define([
+  { tag: tags.keyword, color: "var(--syn-keyword)" },
+  { tag: [tags.atom, tags.bool, tags.url, tags.contentSeparator, tags.labelName], color: "var(--syn-atom)" },
+  { tag: [tags.literal, tags.inserted], color: "var(--syn-number)" },
+  { tag: [tags.string, tags.deleted], color: "var(--syn-string)" },
+  { tag: [tags.regexp, tags.escape, tags.special(tags.string)], color: "var(--syn-escape)" },
+  { tag: tags.definition(tags.variableName), color: "var(--syn-definition)" },
+  { tag: tags.local(tags.variableName), color: "var(--syn-local)" },
+  { tag: [tags.typeName, tags.namespace], color: "var(--syn-type)" },
+  { tag: tags.className, color: "var(--syn-class)" },
+  { tag: [tags.special(tags.variableName), tags.macroName], color: "var(--syn-special)" },
+  { tag: tags.definition(tags.propertyName), color: "var(--syn-property)" },
+  { tag: tags.comment, color: "var(--syn-comment)" },
+  { tag: tags.invalid, color: "var(--syn-invalid)" },
+]);
+const theme = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--panel)" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--gutter-bg)", color: "var(--muted)", borderColor: "var(--line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)", color: "var(--fg)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-selectionBackground, &.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground": {
+    background: "var(--selection)",
+  },
+  "&.cm-focused .cm-matchingBracket": { backgroundColor: "var(--selection)" },
+  ".cm-error-line, .cm-error-line.cm-activeLine": { backgroundColor: "var(--error-line)" },
+});
 
-export function createEditor(parent, doc, { onChange, onCheck }) {
+// tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers such as axe see
+// that the scrolling region around it can be reached by keyboard.
+const common = [lineNumbers(), python(), syntaxHighlighting(highlight), theme, EditorView.contentAttributes.of({ tabindex: "0" })];
+
+// The learner's editor; label and describedBy (the element that says how to leave it) for screen readers.
+export function createEditor(parent, doc, { onChange, onCheck, label, describedBy }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -58,7 +86,7 @@ export function createEditor(parent, doc, { onChange, onCheck }) {
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (onCheck(), true) }])),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         EditorView.updateListener.of((update) => update.docChanged && onChange(update.state.doc.toString())),
-        EditorView.contentAttributes.of({ "aria-label": "Your backward(out) function" }),
+        EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy }),
       ],
     }),
   });
@@ -70,12 +98,13 @@ export function createEditor(parent, doc, { onChange, onCheck }) {
   };
 }
 
-export function createViewer(parent, doc) {
+// Read-only, yet focusable: a keyboard can move through it, select, copy and scroll it.
+export function createViewer(parent, doc, label) {
   return new EditorView({
     parent,
     state: EditorState.create({
       doc,
-      extensions: [...common, EditorState.readOnly.of(true), EditorView.editable.of(false)],
+      extensions: [...common, EditorState.readOnly.of(true), EditorView.contentAttributes.of({ "aria-label": label })],
     }),
   });
 }

@@ -31,7 +31,7 @@ export function badgeText(node) {
 function boxWidth(node, numbers) {
   const mark = node.wrong ? 2 : 0; // "✗ " before the label
   const badge = badgeText(node).length;
-  const header = (mark + boxLabel(node).length) * CHAR + (badge ? badge * CHAR * 0.92 + 14 : 0);
+  const header = (mark + boxLabel(node).length) * CHAR + (badge ? badge * CHAR + 14 : 0);
   const longest = Math.max(...numbers.map((x) => short(x).length));
   return Math.ceil(2 * PAD.x + Math.max(header, (KEY + longest) * CHAR, 70));
 }

@@ -66,7 +66,7 @@ function drawValue(node, { x, y, width, height }, notes) {
   group.append(label);
   const badge = badgeText(node);
   if (badge) {
-    const w = badge.length * CHAR * 0.92 + 8;
+    const w = badge.length * CHAR + 8;
     const kind = !node.calls.length ? "never" : node.calls.length > 1 ? "repeated" : "once";
     const pill = svg("g", { class: `badge ${kind}` });
     pill.append(
@@ -104,8 +104,6 @@ export function drawGraph(laid, graph, notesOf, label) {
     role: "img",
     "aria-label": label,
   });
-  root.style.maxWidth = `${laid.width}px`;
-  root.style.minWidth = `${Math.round(laid.width * 0.8)}px`; // no smaller than 80%: text stays legible
   const defs = svg("defs");
   for (const [id, cls] of [[marker, "arrowhead"], [`${marker}-flow`, "arrowhead flow"]]) {
     const attrs = { id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9 };

@@ -93,17 +93,21 @@ export function textAlternative(name, graph, notesOf, states) {
     "details",
     { class: "graph-text" },
     el("summary", { text: "The graph as text: every value and every call" }),
-    el("div", { class: "graph-table-wrap" }, table),
+    // Focusable, so a keyboard can scroll the table sideways where it is wider than the screen.
+    el("div", { class: "graph-table-wrap", tabindex: "0", role: "group", "aria-label": `The values of ${name}, as a table` }, table),
     ...callPart,
   );
 }
 
-export function legend() {
+// The keys the picture needs: the marks for wrong and flagged values only where there are some.
+export function legend(graph, notesOf) {
+  const wrong = graph.nodes.some((v) => v.wrong);
+  const flagged = graph.nodes.some((v) => notesOf(v.id).length);
   return el(
     "p",
     { class: "graph-legend" },
-    el("span", { class: "key-wrong", text: "✗ red box: your final grad is wrong" }),
-    el("span", { class: "key-flag", text: "dashed outline: see the note (hover)" }),
+    ...(wrong ? [el("span", { class: "key-wrong", text: "✗ and a thick outline: your final grad is wrong" })] : []),
+    ...(flagged ? [el("span", { class: "key-flag", text: "dashed outline: see the note (hover)" })] : []),
     el("span", { text: "#n: when its _backward ran" }),
     el("span", { class: "key-active", text: "blue: the call at this step" }),
     el("span", { class: "key-changed", text: "yellow: what it changed" }),

@@ -5,6 +5,7 @@ import { el } from "./dom.js";
 import { layoutGraph, short } from "./graph-layout.js";
 import { drawGraph } from "./graph-svg.js";
 import { legend, stepText, summary, textAlternative } from "./graph-text.js";
+import { zoomable } from "./graph-zoom.js";
 
 // Every grad at every step: [0] before the first call, [k] after call k, and last the final grads
 // (the same as after the last call unless the code then changed a grad directly).
@@ -30,12 +31,14 @@ function notesBy(diagnosis) {
   return (id) => notes.get(id) ?? [];
 }
 
-// Keep a box in view inside the sideways-scrolling picture, without scrolling the page.
+// Keep a box in view inside a zoomed picture, without scrolling the page.
 function reveal(scroller, target) {
   const box = target.getBoundingClientRect();
   const view = scroller.getBoundingClientRect();
   if (box.left < view.left) scroller.scrollLeft -= view.left - box.left + 24;
   else if (box.right > view.right) scroller.scrollLeft += box.right - view.right + 24;
+  if (box.top < view.top) scroller.scrollTop -= view.top - box.top + 12;
+  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom + 12;
 }
 
 // Draw graph into container and show its final grads; return { show(step), step }.
@@ -43,9 +46,11 @@ export function renderGraph(container, { name, graph, diagnosis }) {
   const notesOf = notesBy(diagnosis);
   const states = replay(graph);
   const last = states.length - 1;
-  const drawing = drawGraph(layoutGraph(graph), graph, notesOf, summary(name, graph));
+  const laid = layoutGraph(graph);
+  const drawing = drawGraph(laid, graph, notesOf, summary(name, graph));
   const scroller = el("div", { class: "graph-scroll", tabindex: "0", role: "group", "aria-label": `Picture of ${name}` });
   scroller.append(drawing.svg);
+  const zoom = zoomable(scroller, drawing.svg, laid, name);
   const readout = el("p", { class: "graph-step", "data-testid": "graph-step", "aria-live": "polite" });
   const button = (text, to) => {
     const b = el("button", { type: "button", text });
@@ -64,7 +69,7 @@ export function renderGraph(container, { name, graph, diagnosis }) {
     next,
     final,
   );
-  const root = el("div", { class: "graph" }, controls, readout, scroller, legend(), textAlternative(name, graph, notesOf, states));
+  const root = el("div", { class: "graph" }, controls, readout, zoom, scroller, legend(graph, notesOf), textAlternative(name, graph, notesOf, states));
   let step = last;
 
   function show(to, scroll = false) {

@@ -8,6 +8,7 @@ export function setupHints(root) {
   const hints = [...root.querySelectorAll("ol > li")];
   const button = root.querySelector("#hint");
   const count = root.querySelector("#hint-count");
+  hints.forEach((hint) => (hint.tabIndex = -1)); // focusable from script: a new hint takes the focus
   const show = (shown) => {
     hints.forEach((hint, i) => (hint.hidden = i >= shown));
     button.hidden = shown >= hints.length;
@@ -25,7 +26,9 @@ export function setupHints(root) {
     shown = Math.min(shown + 1, hints.length);
     write(HINTS_KEY, String(shown)); // not remembered where storage is blocked
     show(shown);
-    hints[shown - 1].focus?.();
+    // Screen readers read the new hint once, as it takes the focus; Tab leads back to the button,
+    // which after the last hint is gone.
+    hints[shown - 1].focus();
   });
 }
 
@@ -38,7 +41,7 @@ export function setupSolution(root, solution, { createViewer, replaceCode }) {
   button.addEventListener("click", () => {
     panel.hidden = !panel.hidden;
     button.textContent = panel.hidden ? "Show a solution" : "Hide the solution";
-    viewer ??= createViewer(root.querySelector("#solution-code"), solution);
+    viewer ??= createViewer(root.querySelector("#solution-code"), solution, "A solution (read-only)");
   });
   root.querySelector("#use-solution").addEventListener("click", () =>
     replaceCode(solution, "Replace your code with this solution?"),

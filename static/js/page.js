@@ -1,24 +1,37 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
 import { createEditor, createViewer } from "./editor.js";
+import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
+import { unfoldOnWideScreens } from "./layout.js";
 import { renderReport } from "./report.js";
 import { read, write } from "./storage.js";
+import { setupTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
 const STORAGE_KEY = "backprop-playground:code";
 
+// The "Saved" line is a live region: it changes (and is announced) only when saving starts or stops working.
+let savedText = null;
 function save(code) {
-  $("saved").textContent = write(STORAGE_KEY, code)
-    ? "Saved in this browser."
-    : "Could not save: this browser blocks local storage.";
+  savedText ??= $("saved").textContent;
+  const text = write(STORAGE_KEY, code) ? savedText : "Not saved: this browser blocks local storage.";
+  if ($("saved").textContent !== text) $("saved").textContent = text;
 }
 
 export function startPage({ config, runtime, ready }) {
-  const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, { onChange: save, onCheck: () => check() });
+  setupTheme($("theme"));
+  unfoldOnWideScreens($("statement-more"));
+  const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, {
+    onChange: save,
+    onCheck: () => check(),
+    label: "Your backward(out) function",
+    describedBy: "editor-keys",
+  });
+  skipTo(document.querySelector(".skip"), () => editor.view.focus());
   // The read-only engine after the editor is up: until then its plain text is shown.
   setTimeout(() => {
-    createViewer($("engine-code"), $("engine-source").textContent);
+    createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
     $("engine-source").remove();
   });
 
@@ -34,6 +47,11 @@ export function startPage({ config, runtime, ready }) {
 
   const checkButton = $("check");
   const stopButton = $("stop");
+  // Check is disabled while it runs and Stop hidden when it ends: the keyboard goes to the other one.
+  keepFocus([
+    [checkButton, stopButton, editor.view.contentDOM],
+    [stopButton, checkButton, editor.view.contentDOM],
+  ]);
   let queue = Promise.resolve();
 
   // Grade source (default: the editor's code), render the report, resolve to it.

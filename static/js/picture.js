@@ -17,10 +17,10 @@ function note(text) {
   return p;
 }
 
-// A <details> "Graph of NAME", open when the expression failed: [data-testid=graph][data-graph-of=NAME],
+// A <details> "Graph of NAME", open when asked (a failing expression): [data-testid=graph][data-graph-of=NAME],
 // data-state "closed" until first opened, then "loading", "ready" or "failed" (opening it again
 // retries); "none" when there is no graph.
-export function picture(expr) {
+export function picture(expr, open = !expr.passed) {
   const root = document.createElement("details");
   root.className = "picture";
   root.dataset.testid = "graph";
@@ -30,7 +30,7 @@ export function picture(expr) {
   const body = document.createElement("div");
   body.className = "picture-body";
   root.append(summary, body);
-  root.open = !expr.passed;
+  root.open = open;
   if (!expr.graph) {
     root.dataset.state = "none";
     const count = expr.size; // the number of values, when the grader says

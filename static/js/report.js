@@ -25,7 +25,7 @@ function caseTable(expr, result, index) {
     { class: "case", "data-passed": String(result.passed) },
     el("caption", {}, el("strong", { text: title }), ` (${values})`, el("span", {
       class: `badge ${result.passed ? "pass" : "fail"}`,
-      text: result.passed ? "right" : "wrong",
+      text: result.passed ? "right" : result.got ? "wrong" : "no result",
     })),
     el("thead", {}, el("tr", {}, ...["leaf", "expected grad", "your grad"].map((t) => el("th", { scope: "col", text: t })))),
   );
@@ -63,31 +63,70 @@ function diagnosisList(expr) {
   const item = (d) => el("li", { "data-kind": d.kind, "data-node": d.node ?? "", text: d.message });
   const list = el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.slice(0, SHOWN_DIAGNOSES).map(item));
   const rest = expr.diagnosis.slice(SHOWN_DIAGNOSES);
-  const box = el("div", { class: "why" }, el("h4", { text: "What went wrong" }), list);
+  const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? "What happens on this graph" : "What went wrong" }), list);
   if (rest.length) {
     box.append(el("details", {}, el("summary", { text: `and ${rest.length} more like these` }), el("ul", { class: "diagnosis" }, ...rest.map(item))));
   }
   return box;
 }
 
-function section(expr) {
+// The value sets: a passing expression's folded away; a failing one shows its first wrong set (the one
+// the diagnosis and the picture describe) and folds the rest.
+function caseTables(expr) {
+  const tables = expr.cases.map((result, i) => caseTable(expr, result, i));
+  const shown = expr.passed ? -1 : Math.max(0, expr.cases.findIndex((c) => !c.passed));
+  const rest = tables.filter((_, i) => i !== shown);
+  const wrong = expr.cases.filter((c, i) => i !== shown && !c.passed).length;
+  const parts = shown >= 0 ? [el("div", { class: "cases" }, tables[shown])] : [];
+  if (rest.length) {
+    const what = shown >= 0 ? `The other ${rest.length} value sets` : `The ${rest.length} value sets`;
+    const verdict = wrong === 0 ? "all right" : wrong === rest.length ? "all wrong" : `${wrong} wrong`;
+    parts.push(el("details", { class: "more-cases" }, el("summary", { text: `${what}: ${verdict}` }), el("div", { class: "cases" }, ...rest)));
+  }
+  return parts;
+}
+
+// What an extra teaches when a recursive search runs out of Python's stack: information, not failure.
+function recursionLesson(expr) {
+  const box = el(
+    "div",
+    { class: "why lesson" },
+    el("h4", { text: "What this graph teaches: Python’s recursion limit" }),
+    el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.map((d) => el("li", { "data-kind": d.kind, "data-node": "", text: d.message }))),
+    el("p", {
+      text: "Your search calls itself once per value along the chain, and Python stops a function nested that deep with a RecursionError. The same depth-first search with a list as its stack (append to push, pop to take the last) has no such limit: it gets through this graph too.",
+    }),
+  );
+  if (expr.error) box.append(el("details", {}, el("summary", { text: "Python’s message" }), el("pre", { text: expr.error.message })));
+  return box;
+}
+
+const BADGES = {
+  graded: { pass: "pass", fail: "fail", error: "error" },
+  extra: { pass: "right", fail: "wrong on this graph", error: "raised an error" },
+};
+
+function section(expr, openPicture) {
   const state = status(expr);
-  const badge = { pass: expr.extra ? "right" : "pass", fail: expr.extra ? "wrong" : "fail", error: "error" }[state];
+  const tooDeep = expr.extra && expr.diagnosis?.some((d) => d.kind === "recursion");
+  const badge = tooDeep ? "too deep for recursion" : BADGES[expr.extra ? "extra" : "graded"][state];
   const node = el(
     "section",
     { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra) },
     el("h3", {}, el("code", { text: expr.name }), ` ${FORMULAS[expr.name] ?? ""} `, el("span", { class: `badge ${state}`, text: badge })),
   );
-  if (expr.error) node.append(el("p", { class: "expr-error", text: expr.error.message }));
-  if (expr.diagnosis?.length && state !== "pass") node.append(diagnosisList(expr));
-  if (expr.graph || expr.size) node.append(picture(expr));
-  const cases = el("div", { class: "cases" });
-  expr.cases.forEach((result, i) => cases.append(caseTable(expr, result, i)));
-  node.append(cases);
+  if (tooDeep) node.append(recursionLesson(expr));
+  else {
+    if (expr.error) node.append(el("p", { class: "expr-error", text: expr.error.message }));
+    if (expr.diagnosis?.length && state !== "pass") node.append(diagnosisList(expr));
+  }
+  if (expr.graph || expr.size) node.append(picture(expr, openPicture && !expr.passed));
+  node.append(...caseTables(expr));
   return node;
 }
 
-function extrasBlock(extras) {
+// The extras, outside the verdict: folded until the graded expressions pass, when they become the next step.
+function extrasBlock(extras, verdictPassed) {
   const right = extras.filter((e) => e.passed).length;
   return el(
     "div",
@@ -97,7 +136,12 @@ function extrasBlock(extras) {
       class: "note",
       text: "Not part of the verdict. These graphs reuse intermediate values or are very deep: an order that only works on trees, or a recursive search, goes wrong here.",
     }),
-    ...extras.map(section),
+    el(
+      "details",
+      { class: "extras-list", ...(verdictPassed ? { open: "" } : {}) },
+      el("summary", { text: `The ${extras.length} extra graphs, one by one` }),
+      ...extras.map((e) => section(e, verdictPassed)),
+    ),
   );
 }
 
@@ -117,8 +161,8 @@ export function renderReport({ results, verdict, error, output }, report) {
   }
   const graded = report.expressions.filter((e) => !e.extra);
   const extras = report.expressions.filter((e) => e.extra);
-  results.append(...graded.map(section));
-  if (extras.length) results.append(extrasBlock(extras));
+  results.append(...graded.map((e) => section(e, true)));
+  if (extras.length) results.append(extrasBlock(extras, report.passed));
   const overall = report.passed ? "pass" : report.error ? "error" : "fail";
   verdict.dataset.status = overall;
   const passedCount = graded.filter((e) => e.passed).length;

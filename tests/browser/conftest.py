@@ -1,12 +1,13 @@
 """Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright."""
 
 import os
+import re
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 from werkzeug.serving import make_server
 
 from server import create_app
@@ -96,6 +97,12 @@ def open_playground(page, url):
     page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
+
+
+def wait_for_pictures(page):
+    """Wait until every open picture is drawn (or has said why not)."""
+    for graph in page.locator("[data-testid=graph][open]").all():
+        expect(graph).not_to_have_attribute("data-state", re.compile(r"^(closed|loading)$"))
 
 
 def type_code(page, code):

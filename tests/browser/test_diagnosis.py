@@ -4,7 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground
+from tests.browser.colours import PAINTED, is_red
+from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
 
 # Each mistake of the issue: where it shows, the value named, the words that say what happened.
 MISTAKES = {
@@ -46,11 +47,33 @@ def test_pre_order_passes_the_verdict_and_the_extras_say_where_it_goes_wrong(pag
     )
 
 
-def test_a_recursive_solution_is_told_the_deep_chain_is_too_deep(page, base_url):
+def test_a_recursive_solution_is_told_what_the_deep_chain_teaches(page, base_url):
     open_playground(page, base_url)
     page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
     deep = page.locator("[data-expr=deep]")
-    expect(deep).to_have_attribute("data-status", "error")
+    expect(deep).to_have_attribute("data-status", "error")  # the contract: it raised
+    expect(deep.locator("h3 .badge")).to_have_text("too deep for recursion")
+    lesson = deep.locator(".lesson")
+    expect(lesson.locator("h4")).to_have_text("What this graph teaches: Python’s recursion limit")
     expect(deep.get_by_test_id("diagnosis")).to_contain_text("1,002 values deep")
+    expect(lesson).to_contain_text("a list as its stack")
+    expect(lesson.locator("pre")).to_be_hidden()  # Python's own message, folded
+    expect(lesson.locator("pre")).to_contain_text("RecursionError")
     expect(deep.get_by_test_id("graph")).to_contain_text("too many to draw")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("answer", ["CORRECT", "PRE_ORDER", "ITERATIVE"])
+def test_a_right_answer_shows_no_red(browser, serve, base_url, answer, theme):
+    context = browser.new_context(color_scheme=theme)
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.check(s)", getattr(solutions, answer))
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    page.locator("[data-testid=results] details").evaluate_all("ds => ds.forEach(d => (d.open = true))")
+    wait_for_pictures(page)  # the extras' pictures too, with their wrong values marked
+    red = [p for p in page.evaluate(PAINTED) if is_red(p[2])]
+    assert not red, f"red on a right answer ({answer}, {theme}): {red[:8]}"
+    context.close()
+    assert_clean()

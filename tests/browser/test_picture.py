@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
@@ -145,23 +146,71 @@ def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(page, ba
     expect(chain.locator("svg [data-node]")).to_have_count(22)
 
 
-def test_a_long_graph_scrolls_sideways_and_follows_the_call(page, base_url):
+# A picture's scroller: what it scrolls, where the drawing sits in it, its scale, its labels' size on screen.
+SIZES = """s => {
+  const svg = s.querySelector('svg'), box = svg.getBoundingClientRect(), view = s.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  const font = parseFloat(getComputedStyle(svg.querySelector('.value .label')).fontSize);
+  return { scroll: s.scrollWidth, client: s.clientWidth, scale, label: font * scale,
+           left: box.left - view.left, right: view.right - box.right }; }"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_every_picture_fits_its_box_and_zooms_to_readable_labels(page, base_url, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    checked(page, base_url, solutions.NOT_REVERSED)
+    for name in ("neuron", "reuse", "chain"):
+        graph = picture(page, name)
+        expect(graph).to_have_attribute("data-state", "ready")
+        fitted = graph.locator(".graph-scroll").evaluate(SIZES)
+        assert fitted["scroll"] <= fitted["client"], (name, fitted)  # nothing to scroll to
+        assert fitted["left"] >= 0 and fitted["right"] >= 0, (name, fitted)  # the drawing inside its box
+        assert fitted["scale"] <= 1  # never enlarged past its own size
+        expect(graph.locator(".graph-zoom-level")).to_contain_text("Fitted to the box")
+    chain = picture(page, "chain")
+    scroller = chain.locator(".graph-scroll")
+    out = chain.locator("svg [data-node='21']")  # the output, at the right end, is in view
+    assert (
+        scroller.bounding_box()["x"] + scroller.bounding_box()["width"]
+        >= out.bounding_box()["x"] + out.bounding_box()["width"]
+    )
+    while chain.get_by_role("button", name="Zoom in").get_attribute("aria-disabled") != "true":
+        chain.get_by_role("button", name="Zoom in").click()
+        if scroller.evaluate(SIZES)["scale"] >= 1:
+            break
+    zoomed = scroller.evaluate(SIZES)
+    assert zoomed["label"] >= 12, zoomed  # at full size the labels are 12 px
+    assert zoomed["scroll"] > zoomed["client"]  # and the picture pans
+    box = scroller.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    before = scroller.evaluate("s => s.scrollLeft")
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 150, box["y"] + box["height"] / 2)
+    page.mouse.up()
+    assert (
+        scroller.evaluate("s => s.scrollLeft") == before + 150
+    )  # dragged to the left: shows more of the right
+    chain.get_by_role("button", name="Fit to the box").click()
+    assert scroller.evaluate(SIZES)["scroll"] <= scroller.evaluate(SIZES)["client"]
+
+
+def test_a_zoomed_picture_follows_the_call(page, base_url):
     page.set_viewport_size({"width": 900, "height": 900})
     checked(page, base_url, solutions.NOT_REVERSED)
-    chain, reuse = picture(page, "chain"), picture(page, "reuse")
+    chain = picture(page, "chain")
     expect(chain).to_have_attribute("data-state", "ready")
-    expect(reuse).to_have_attribute("data-state", "ready")
-    sizes = """s => ({ scroll: s.scrollWidth, client: s.clientWidth,
-        svg: s.firstChild.getBoundingClientRect().width, natural: s.firstChild.viewBox.baseVal.width })"""
-    small = reuse.locator(".graph-scroll").evaluate(sizes)
-    assert small["scroll"] <= small["client"] and small["svg"] <= small["natural"]  # fits, no scrolling
-    long = chain.locator(".graph-scroll").evaluate(sizes)
-    assert long["scroll"] > long["client"]  # too wide to read if shrunk: it scrolls instead
-    assert long["svg"] >= 0.8 * long["natural"] - 1  # text no smaller than 80% of its size
-    scroller = chain.locator(".graph-scroll").bounding_box()
-    out = chain.locator("svg [data-node='21']")  # the output, at the right end
-    assert out.bounding_box()["x"] > scroller["x"] + scroller["width"]
+    chain.get_by_role("button", name="Zoom in").click()
+    chain.get_by_role("button", name="Zoom in").click()
+    chain.get_by_role("button", name="Zoom in").click()
+    expect(chain.locator(".graph-zoom-level")).to_have_text("Shown at 100 %")
+    chain.get_by_role("button", name="First").click()
+    scroller = chain.locator(".graph-scroll")
+    scroller.evaluate("s => (s.scrollLeft = 0)")
+    out = chain.locator("svg [data-node='21']")
+    view = scroller.bounding_box()
+    assert out.bounding_box()["x"] > view["x"] + view["width"]  # out of view at the left end
+    chain.get_by_role("button", name="Last").click()
     chain.get_by_role("button", name="Previous call").click()  # call 20: out passes its gradient on
     expect(chain.get_by_test_id("graph-step")).to_have_text(re.compile(r"^Call 20 of 20: out passed"))
     box = out.bounding_box()
-    assert scroller["x"] <= box["x"] and box["x"] + box["width"] <= scroller["x"] + scroller["width"]
+    assert view["x"] <= box["x"] and box["x"] + box["width"] <= view["x"] + view["width"]

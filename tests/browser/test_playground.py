@@ -147,3 +147,11 @@ def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "failed")
     report = page.evaluate("window.playground.check('x = 1')")
     assert report["error"]["kind"] == "crash"
+
+
+def test_the_header_says_what_the_page_is(page, base_url):
+    open_playground(page, base_url)
+    banner = page.get_by_role("banner")
+    expect(banner).to_contain_text("Backprop playground · a Python exercise that runs in your browser")
+    expect(banner.get_by_role("heading", level=1)).to_have_text("Run backpropagation in the right order")
+    expect(banner).not_to_contain_text("Code it")

@@ -1,0 +1,28 @@
+// Keyboard focus that is never dropped on <body>: when the control that has it is disabled or hidden
+// (Check while a check runs, Stop when it ends), it moves to the first usable fallback.
+
+const usable = (el) => el && !el.disabled && !el.hidden && el.getClientRects().length > 0;
+
+// rules: [[control, fallback, ...], ...]
+export function keepFocus(rules) {
+  let last = null; // the element that last had focus: a disabled or hidden one loses it without focusin elsewhere
+  document.addEventListener("focusin", (event) => (last = event.target));
+  const observer = new MutationObserver((records) => {
+    for (const { target } of records) {
+      const rule = rules.find(([control]) => control === target);
+      if (!rule || last !== target || usable(target)) continue;
+      // Chromium keeps a disabled button as activeElement until its next frame, then drops focus to <body>.
+      const active = document.activeElement;
+      if (active === target || active === null || active === document.body) rule.slice(1).find(usable)?.focus();
+    }
+  });
+  for (const [control] of rules) observer.observe(control, { attributes: true, attributeFilter: ["disabled", "hidden"] });
+}
+
+// "Skip to the editor" puts the keyboard in the editor itself, not just near it.
+export function skipTo(link, focus) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    focus();
+  });
+}

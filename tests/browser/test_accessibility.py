@@ -1,0 +1,85 @@
+"""axe-core on the real page: no serious or critical violation in any state, at any width, in either theme.
+
+axe-core is the npm package pinned in package.json (node_modules/axe-core/axe.min.js). The page's
+Content-Security-Policy refuses Playwright's add_script_tag (an inline script), so its source is run with
+page.evaluate, which the DevTools protocol does outside the page's policy: the page keeps its real CSP,
+no bypass_csp context is needed.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import solutions
+from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1366, 900)}
+
+
+def serious_violations(page) -> list[str]:
+    """Run axe on the page as it is; each serious or critical violation as 'rule (impact): elements'."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())
+    return page.evaluate(
+        """tags => axe.run(document, { runOnly: { type: 'tag', values: tags } }).then(r => r.violations
+             .filter(v => v.impact === 'serious' || v.impact === 'critical')
+             .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map(n => n.target.join(' '))}`))""",
+        RULES,
+    )
+
+
+def loaded(page):
+    pass
+
+
+def statement_and_hints_open(page):
+    page.locator("#statement-more").evaluate("d => (d.open = true)")
+    while page.locator("#hint").is_visible():
+        page.locator("#hint").click()
+
+
+def wrong_with_pictures_and_text_open(page):
+    page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
+    page.locator("[data-testid=extras] details.extras-list").evaluate("d => (d.open = true)")
+    for graph in page.locator("[data-testid=graph]").all():
+        graph.evaluate("d => (d.open = true)")
+    wait_for_pictures(page)
+    for text in page.locator("details.graph-text, details.more-cases").all():
+        text.evaluate("d => (d.open = true)")
+    page.locator("[data-graph-of=neuron]").get_by_role("button", name="Zoom in").click()
+
+
+def error(page):
+    page.evaluate("window.playground.check('def backward(out):\\n    1 / 0\\n')")
+    expect(page.get_by_test_id("error")).to_be_visible()
+
+
+def correct(page):
+    page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    wait_for_pictures(page)
+
+
+STATES = [loaded, statement_and_hints_open, wrong_with_pictures_and_text_open, error, correct]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_serious_axe_violation_in_any_state(browser, serve, base_url, viewport, theme):
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
+    page, assert_clean = watched_page(context, serve.origins)
+    try:
+        open_playground(page, base_url)
+        found = {}
+        for state in STATES:
+            state(page)
+            found[state.__name__] = serious_violations(page)
+        failures = {state: rules for state, rules in found.items() if rules}
+        assert not failures, f"axe at {viewport} {width}x{height}, {theme} theme: {failures}"
+        assert_clean()
+    finally:
+        context.close()
