@@ -2,6 +2,7 @@
 
 import { createEditor, createViewer } from "./editor.js";
 import { setupHints, setupSolution } from "./hints.js";
+import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
 import { read, write } from "./storage.js";
 
@@ -30,6 +31,7 @@ export function startPage({ config, runtime, ready }) {
   };
 
   setupHints($("hints"));
+  const progress = setupProgress($("progress"));
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
   const checkButton = $("check");
@@ -48,6 +50,7 @@ export function startPage({ config, runtime, ready }) {
         const report = await runtime.grade(code);
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
+        progress.record(report);
         return report;
       } finally {
         checkButton.disabled = false;
