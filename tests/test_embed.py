@@ -1,12 +1,29 @@
-"""Embedding: who hears the page's events, and embed.js for course pages."""
+"""Embedding: who hears the page's events, the messages' schema (built by static/js/events.js), embed.js."""
 
+import json
+import subprocess
+
+import pytest
 from flask import url_for
 
+from engine.grade import grade
 from server import ROOT, create_app
 from server.embed import parent_origins
+from tests import solutions
+from tests.events import assert_message
 from tests.test_server import page_config
 
 PREFIX = "/courses/ml/backprop"
+SECRET = "# a-comment-only-the-learner-wrote"
+SYNTAX_ERROR = "def backward(out):\n    for v in\n"
+
+
+def node(script: str):
+    """Run an ES module script with static/js/events.js imported as `events`; return what it prints."""
+    source = f'import * as events from "{(ROOT / "static/js/events.js").as_uri()}";\n{script}'
+    done = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def parents(**config):
@@ -44,6 +61,58 @@ def test_the_page_config_hands_them_over():
         "self": True,
         "origins": ["https://course.example.org"],
     }
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [(solutions.CORRECT, None), (solutions.NOT_REVERSED, None), (SYNTAX_ERROR, "syntax")],
+)
+def test_checked_message_follows_the_schema_and_carries_no_code_or_gradients(cases, source, error):
+    report = grade(f"{SECRET}\n{source}", cases)
+    if report["error"]:
+        report["error"].update(message=SECRET, traceback=SECRET)  # as if it quoted the learner's code
+    message = node(f"console.log(JSON.stringify(events.checkedMessage({json.dumps(report)}, 3, 2)))")
+    assert_message(message)
+    assert message["type"] == "backprop-playground:checked"
+    assert (message["passed"], message["attempt"], message["hintsShown"]) == (report["passed"], 3, 2)
+    assert message["error"] == error
+    assert message["expressions"] == [
+        {"name": e["name"], "passed": e["passed"], "extra": e["extra"]} for e in report["expressions"]
+    ]
+    assert SECRET not in json.dumps(message)
+
+
+def test_ready_and_resize_messages_follow_the_schema():
+    ready, resize = node("console.log(JSON.stringify([events.readyMessage(), events.resizeMessage(1234)]))")
+    assert ready == {"type": "backprop-playground:ready", "version": 1, "exercise": "backward"}
+    assert resize == {"type": "backprop-playground:resize", "version": 1, "height": 1234}
+    for message in (ready, resize):
+        assert_message(message)
+
+
+def test_the_schema_check_refuses_what_is_not_documented():
+    good = {"type": "backprop-playground:resize", "version": 1, "height": 10}
+    wrong = [{**good, "version": 2}, {**good, "height": 1.5}, {**good, "code": "x"}, {**good, "type": "x"}]
+    for bad in wrong:
+        with pytest.raises(AssertionError):
+            assert_message(bad)
+
+
+def test_messages_go_to_the_parent_s_origin_only_when_it_is_allowed():
+    course, own = "https://course.example.org", "https://play.example.org"
+    allowed = {"self": True, "origins": [course]}
+    targets = node(
+        f"const a = {json.dumps(allowed)};"
+        "console.log(JSON.stringify(["
+        f"events.targetOrigins(a, '{own}', ['{course}']),"
+        f"events.targetOrigins(a, '{own}', ['{own}']),"
+        "events.targetOrigins(a, 'https://play.example.org', ['https://evil.example.com']),"
+        "events.targetOrigins(a, 'null', ['null']),"
+        f"events.targetOrigins(a, '{own}', undefined),"  # a browser without location.ancestorOrigins
+        f"events.targetOrigins({{self: false, origins: []}}, '{own}', undefined),"
+        "]))"
+    )
+    assert targets == [[course], [own], [], [], [own, course], []]
 
 
 def test_embed_js_is_served_beside_the_page_for_course_pages_of_any_origin(client):

@@ -1,6 +1,7 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
 import { createEditor, createViewer } from "./editor.js";
+import { startEvents } from "./events.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
@@ -32,6 +33,7 @@ export function startPage({ config, runtime, ready }) {
 
   setupHints($("hints"));
   const progress = setupProgress($("progress"));
+  const events = startEvents(config.parents);
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
   const checkButton = $("check");
@@ -50,7 +52,7 @@ export function startPage({ config, runtime, ready }) {
         const report = await runtime.grade(code);
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
-        progress.record(report);
+        events.checked(report, progress.record(report));
         return report;
       } finally {
         checkButton.disabled = false;
@@ -72,4 +74,5 @@ export function startPage({ config, runtime, ready }) {
     setCode: (source) => editor.setCode(String(source)),
     check,
   };
+  ready.then(events.ready, () => {});
 }

@@ -1,4 +1,4 @@
-"""The learner's progress, kept in their browser."""
+"""The learner's progress, kept in their browser, and the events the page fires on window for automation."""
 
 import datetime
 import json
@@ -8,8 +8,15 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.conftest import open_playground
+from tests.events import assert_message
 
 KEY = "backprop-playground:progress"
+# Record the page's events from the start, as automation would.
+RECORD = (
+    "window.events = [];"
+    "for (const kind of ['ready', 'checked', 'resize'])"
+    "  addEventListener(`backprop-playground:${kind}`, (e) => events.push(e.detail));"
+)
 BLOCKED = (  # a browser that blocks local storage (some do in iframes of other sites)
     "Object.defineProperty(window, 'localStorage', "
     "{ get() { throw new DOMException('blocked', 'SecurityError'); } });"
@@ -28,6 +35,13 @@ def check(page, source):
     page.evaluate("s => window.playground.setCode(s)", source)
     page.get_by_role("button", name="Check").click()
     expect(page.get_by_role("button", name="Check")).to_be_enabled()
+
+
+def checked_events(page):
+    events = [e for e in page.evaluate("events") if e["type"] == "backprop-playground:checked"]
+    for event in events:
+        assert_message(event)
+    return events
 
 
 def today():
@@ -59,12 +73,16 @@ def test_checks_are_counted_and_the_first_pass_is_remembered(page, base_url):
 
 
 def test_a_pass_from_another_year_shows_the_year_and_counting_goes_on(page, base_url):
+    page.add_init_script(RECORD)
     page.goto(base_url)
     kept = {"attempts": 6, "passedAttempt": 4, "passedAt": "2024-12-02T12:00:00.000Z"}
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(kept)])
     open_playground(page, base_url)
     expect(progress_text(page)).to_contain_text("Passed on attempt 4, 2 Dec 2024. 6 Checks in all.")
+    page.get_by_role("button", name="Show a hint").click()
     check(page, solutions.NOT_REVERSED)
+    (event,) = checked_events(page)
+    assert (event["attempt"], event["passed"], event["hintsShown"]) == (7, False, 1)
     assert json.loads(page.evaluate("k => localStorage.getItem(k)", KEY)) == {**kept, "attempts": 7}
 
 
@@ -97,10 +115,29 @@ def test_the_learner_can_clear_it_with_the_keyboard(page, base_url):
     assert page.evaluate("window.playground.getCode()") == solutions.CORRECT  # the code stays
 
 
+def test_events_fire_on_window_for_automation(page, base_url):
+    page.add_init_script(RECORD)
+    open_playground(page, base_url)
+    page.wait_for_function("() => events.some((e) => e.type === 'backprop-playground:ready')")
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    (event,) = checked_events(page)
+    assert event["attempt"] == 1 and event["passed"] is report["passed"] is True and event["hintsShown"] == 0
+    assert event["expressions"] == [
+        {"name": e["name"], "passed": e["passed"], "extra": e["extra"]} for e in report["expressions"]
+    ]
+    for message in page.evaluate("events"):
+        assert_message(message)
+    heights = [e["height"] for e in page.evaluate("events") if e["type"].endswith("resize")]
+    assert heights and heights[-1] == page.evaluate(
+        "Math.ceil(document.documentElement.getBoundingClientRect().height)"
+    )
+
+
 def test_where_storage_is_blocked_the_visit_is_still_counted(page, base_url):
-    page.add_init_script(BLOCKED)
+    page.add_init_script(RECORD + BLOCKED)
     open_playground(page, base_url)
     check(page, solutions.NOT_REVERSED)
     check(page, solutions.CORRECT)
     expect(progress_text(page)).to_contain_text("Passed on attempt 2")
     expect(progress_text(page)).to_contain_text("Not kept: this browser blocks local storage.")
+    assert [e["attempt"] for e in checked_events(page)] == [1, 2]
