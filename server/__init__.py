@@ -25,10 +25,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, export, headers, page, static
+    from server import assets, embed, export, headers, page, static
 
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
+    app.register_blueprint(embed.bp)
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)

@@ -10,13 +10,14 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 
 from server.assets import engine_archive, graded_cases
+from server.embed import embed_script
 from server.headers import content_security_policy
 from server.page import page_config, render_page
-from server.static import served_dirs
+from server.static import page_url, served_dirs
 
 
 def export_site(directory: Path, compressed: bool = True) -> list[Path]:
-    """Write the page, the cases, the engine archive and the static files; return what was written."""
+    """Write the page, the cases, the engine archive, embed.js and the static files; return them."""
     directory.mkdir(parents=True, exist_ok=True)
     with current_app.test_request_context("/"):
         g.relative_urls = True  # the page works wherever the folder is served, at any path
@@ -24,10 +25,13 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         # which only a header can carry).
         config = page_config()
         html = render_page(config, meta_policy=content_security_policy(None))
-    written = [directory / "index.html", directory / "cases.json", directory / config["urls"]["engine"]]
+        embed = page_url("embed.embed_js")  # beside the page, for course pages that embed it
+    names = ["index.html", "cases.json", config["urls"]["engine"], embed]
+    written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
     written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
     written[2].write_bytes(engine_archive())
+    written[3].write_bytes(embed_script())
     for prefix, folder in served_dirs().items():
         files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
         for source in files if compressed else [p for p in files if not is_variant(p)]:

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, current_app, make_response, render_templa
 
 from server import ROOT
 from server.assets import engine_digest, graded_cases, revalidated
+from server.embed import parent_origins
 from server.headers import page_headers
 from server.static import page_url, pyodide_url, static_url
 
@@ -25,13 +26,14 @@ def solution() -> str:
 
 
 def page_config() -> dict:
-    """What the page's scripts need: the starter, the cases, the limits, and every URL they use."""
+    """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
     return {
         "starter": read("engine/starter.py"),
         "cases": graded_cases(),
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "loadLimitMs": current_app.config["LOAD_LIMIT_MS"],
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
+        "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
         "urls": {
             "worker": static_url("js/worker.js"),
             "pyodide": pyodide_url(),

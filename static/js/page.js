@@ -1,9 +1,11 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
 import { createEditor, createViewer } from "./editor.js";
+import { startEvents } from "./events.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { unfoldOnWideScreens } from "./layout.js";
+import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
 import { read, write } from "./storage.js";
 import { setupTheme } from "./theme.js";
@@ -43,6 +45,8 @@ export function startPage({ config, runtime, ready }) {
   };
 
   setupHints($("hints"));
+  const progress = setupProgress($("progress"));
+  const events = startEvents(config.parents);
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
   const checkButton = $("check");
@@ -66,6 +70,7 @@ export function startPage({ config, runtime, ready }) {
         const report = await runtime.grade(code, { waiting: () => (checkButton.textContent = "Waiting for Python…") });
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
+        events.checked(report, progress.record(report));
         return report;
       } finally {
         checkButton.disabled = false;
@@ -87,4 +92,5 @@ export function startPage({ config, runtime, ready }) {
     setCode: (source) => editor.setCode(String(source)),
     check,
   };
+  ready.then(events.ready, () => {});
 }

@@ -17,3 +17,12 @@ export function write(key, value) {
     return false;
   }
 }
+
+export function remove(key) {
+  try {
+    localStorage.removeItem(key);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -25,17 +25,23 @@ READY_MS = 60_000  # the runtime's first load on a slow, shared machine
 
 @pytest.fixture(scope="session")
 def serve():
-    """Start a real server for an app config on a free port; return its base URL."""
+    """Start a real server for an app config on a free port; return its base URL.
+
+    serve.wsgi(app) serves any WSGI app the same way (a course page's site, a static host).
+    """
     servers = []
 
-    def start(**config) -> str:
-        app = create_app({"TESTING": True, **config})
+    def wsgi(app) -> str:
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         start.origins.add(f"127.0.0.1:{server.server_port}")
         return f"http://127.0.0.1:{server.server_port}/"
 
+    def start(**config) -> str:
+        return wsgi(create_app({"TESTING": True, **config}))
+
+    start.wsgi = wsgi
     start.origins = set()
     yield start
     for server in servers:

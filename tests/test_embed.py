@@ -1,0 +1,139 @@
+"""Embedding: who hears the page's events, the messages' schema (built by static/js/events.js), embed.js."""
+
+import json
+import subprocess
+
+import pytest
+from flask import url_for
+
+from engine.grade import grade
+from server import ROOT, create_app
+from server.embed import parent_origins
+from tests import solutions
+from tests.events import assert_message
+from tests.test_server import page_config
+
+PREFIX = "/courses/ml/backprop"
+SECRET = "# a-comment-only-the-learner-wrote"
+SYNTAX_ERROR = "def backward(out):\n    for v in\n"
+
+
+def node(script: str):
+    """Run an ES module script with static/js/events.js imported as `events`; return what it prints."""
+    source = f'import * as events from "{(ROOT / "static/js/events.js").as_uri()}";\n{script}'
+    done = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def parents(**config):
+    return parent_origins({"FRAME_ANCESTORS": "'self'", "CONTENT_SECURITY_POLICY": None, **config})
+
+
+def test_by_default_only_the_page_s_own_origin_hears_it():
+    assert parents() == {"self": True, "origins": []}
+    assert parents(FRAME_ANCESTORS="'none'") == {"self": False, "origins": []}
+
+
+def test_the_origins_allowed_to_frame_it_hear_it_written_as_browsers_do():
+    allowed = "'self' https://Course.Example.org:443/week3/ http://127.0.0.1:8123 https://[::1]:8443"
+    assert parents(FRAME_ANCESTORS=allowed) == {
+        "self": True,
+        "origins": ["https://course.example.org", "http://127.0.0.1:8123", "https://[::1]:8443"],
+    }
+
+
+def test_sources_that_name_no_single_origin_hear_nothing():
+    # They may frame the page, but postMessage needs one exact origin, and "*" is never used.
+    for source in ("*", "https:", "https://*.example.org", "course.example.org", "https://a.org:*"):
+        assert parents(FRAME_ANCESTORS=source) == {"self": False, "origins": []}, source
+
+
+def test_a_policy_that_replaces_ours_decides_with_its_own_frame_ancestors():
+    policy = "default-src 'self'; frame-ancestors https://lms.example.edu"
+    assert parents(CONTENT_SECURITY_POLICY=policy) == {"self": False, "origins": ["https://lms.example.edu"]}
+    assert parents(CONTENT_SECURITY_POLICY="default-src 'self'") == {"self": False, "origins": []}
+
+
+def test_the_page_config_hands_them_over():
+    app = create_app({"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example.org"})
+    assert page_config(app.test_client())["parents"] == {
+        "self": True,
+        "origins": ["https://course.example.org"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [(solutions.CORRECT, None), (solutions.NOT_REVERSED, None), (SYNTAX_ERROR, "syntax")],
+)
+def test_checked_message_follows_the_schema_and_carries_no_code_or_gradients(cases, source, error):
+    report = grade(f"{SECRET}\n{source}", cases)
+    if report["error"]:
+        report["error"].update(message=SECRET, traceback=SECRET)  # as if it quoted the learner's code
+    message = node(f"console.log(JSON.stringify(events.checkedMessage({json.dumps(report)}, 3, 2)))")
+    assert_message(message)
+    assert message["type"] == "backprop-playground:checked"
+    assert (message["passed"], message["attempt"], message["hintsShown"]) == (report["passed"], 3, 2)
+    assert message["error"] == error
+    assert message["expressions"] == [
+        {"name": e["name"], "passed": e["passed"], "extra": e["extra"]} for e in report["expressions"]
+    ]
+    assert SECRET not in json.dumps(message)
+
+
+def test_ready_and_resize_messages_follow_the_schema():
+    ready, resize = node("console.log(JSON.stringify([events.readyMessage(), events.resizeMessage(1234)]))")
+    assert ready == {"type": "backprop-playground:ready", "version": 1, "exercise": "backward"}
+    assert resize == {"type": "backprop-playground:resize", "version": 1, "height": 1234}
+    for message in (ready, resize):
+        assert_message(message)
+
+
+def test_the_schema_check_refuses_what_is_not_documented():
+    good = {"type": "backprop-playground:resize", "version": 1, "height": 10}
+    wrong = [{**good, "version": 2}, {**good, "height": 1.5}, {**good, "code": "x"}, {**good, "type": "x"}]
+    for bad in wrong:
+        with pytest.raises(AssertionError):
+            assert_message(bad)
+
+
+def test_messages_go_to_the_parent_s_origin_only_when_it_is_allowed():
+    course, own = "https://course.example.org", "https://play.example.org"
+    allowed = {"self": True, "origins": [course]}
+    targets = node(
+        f"const a = {json.dumps(allowed)};"
+        "console.log(JSON.stringify(["
+        f"events.targetOrigins(a, '{own}', ['{course}']),"
+        f"events.targetOrigins(a, '{own}', ['{own}']),"
+        "events.targetOrigins(a, 'https://play.example.org', ['https://evil.example.com']),"
+        "events.targetOrigins(a, 'null', ['null']),"
+        f"events.targetOrigins(a, '{own}', undefined),"  # a browser without location.ancestorOrigins
+        f"events.targetOrigins({{self: false, origins: []}}, '{own}', undefined),"
+        "]))"
+    )
+    assert targets == [[course], [own], [], [], [own, course], []]
+
+
+def test_embed_js_is_served_beside_the_page_for_course_pages_of_any_origin(client):
+    response = client.get("/embed.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.data == (ROOT / "static/embed.js").read_bytes()
+    assert response.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "no-cache"
+    again = client.get("/embed.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_embed_js_follows_the_sub_path(app):
+    with app.test_request_context("/", base_url="http://localhost" + PREFIX):
+        assert url_for("embed.embed_js") == PREFIX + "/embed.js"
+    response = app.test_client().get("/embed.js", base_url="http://localhost" + PREFIX)
+    assert response.status_code == 200 and b"backprop-playground:" in response.data
+
+
+def test_export_puts_embed_js_beside_the_page(app, tmp_path):
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "site/embed.js").read_bytes() == (ROOT / "static/embed.js").read_bytes()
