@@ -122,10 +122,12 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
         expr["graph"] = {"case": index, **graph}
 
 
-def grade(source: str, cases: list[dict], sink=None) -> dict:
+def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
     """Run the learner's source on every case and return the report design.md describes.
 
     sink, when given, receives what the code prints as it prints it (see CappedOutput).
+    stopping, when given, is called once an exception that ends the Check has left the learner's
+    code: the page then knows Python is writing the report, not running (or catching) the learner's.
     """
     start = time.perf_counter()
     output = CappedOutput(sink)
@@ -138,6 +140,8 @@ def grade(source: str, cases: list[dict], sink=None) -> dict:
             with fence:
                 report = run(source, cases, fence)
         except BaseException as exc:  # noqa: BLE001 - an interrupt, SystemExit, MemoryError... ends the Check
+            if stopping is not None:
+                stopping()
             note = " (raised outside your code, while the grader read what it left behind)"
             report = {"passed": False, "expressions": [], "error": learner_error(exc, source, fence, note)}
     report["output"] = output.report()
@@ -146,9 +150,9 @@ def grade(source: str, cases: list[dict], sink=None) -> dict:
 
 
 def grader(cases_json: str):
-    """Parse the cases once; return what the browser's worker calls: (source, sink) -> the report as JSON."""
+    """Parse the cases once; return what the browser's worker calls: (source, sink, stopping) -> JSON."""
     cases = loads(cases_json)
-    return lambda source, sink=None: dumps(grade(source, cases, sink))
+    return lambda source, sink=None, stopping=None: dumps(grade(source, cases, sink, stopping))
 
 
 def refusal(source: object) -> str | None:

@@ -118,6 +118,16 @@ def test_system_exit_and_memory_error_end_the_check_too(cases):
         assert report["error"]["kind"] == "runtime" and report["error"]["line"] == 7
 
 
+def test_the_page_hears_when_an_interrupt_has_left_the_learners_code(cases):
+    # The page waits for the report once Python says so, and ends a runtime that never says it.
+    calls = []
+    report = grade(COUNTED.format("raise KeyboardInterrupt"), cases, stopping=lambda: calls.append(1))
+    assert calls == [1] and report["error"]["message"] == "KeyboardInterrupt"
+    caught = "try:\n            raise KeyboardInterrupt\n        except BaseException:\n            pass"
+    report = grade(COUNTED.format(caught), cases, stopping=lambda: calls.append(2))
+    assert calls == [1] and report["error"] is None  # caught by the learner: the grader never saw it
+
+
 def test_an_ordinary_exception_ends_only_its_value_set(cases):
     report = grade(COUNTED.format("raise ValueError('only here')"), cases)
     assert report["output"]["text"].count("\n") == len(cases)  # every value set ran

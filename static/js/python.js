@@ -7,11 +7,14 @@ function newId() {
 }
 
 const SIGINT = 2;
+// The phase of a grade, written by the worker where memory is shared (worker.js uses the same numbers).
+export const PHASE = { running: 1, stopping: 2, reported: 3 };
 
 export class Python {
   // isolated: the page may share memory with the worker, so an interrupt can reach Python.
   constructor(workerUrl, isolated) {
     this.interruptBuffer = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.phase = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
     this.pending = new Map(); // id -> { resolve, reject, onOutput }
     this.ended = false;
     this.worker = new Worker(workerUrl, { type: "module" });
@@ -24,7 +27,7 @@ export class Python {
 
   // Load Pyodide and the grader; resolves to the worker's reply (with a snapshot when one was asked).
   load(message, limitMs) {
-    return this.call({ type: "load", ...message, interrupt: this.interruptBuffer }, { limitMs });
+    return this.call({ type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase }, { limitMs });
   }
 
   // Grade source; resolves to the report, rejects when the runtime fails or is ended.
@@ -41,6 +44,12 @@ export class Python {
   // Whether Python has taken the interrupt: it resets the buffer when it raises KeyboardInterrupt.
   get interruptTaken() {
     return this.interruptBuffer !== null && Atomics.load(this.interruptBuffer, 0) === 0;
+  }
+
+  // Whether Python has left the learner's code for good (stopped, writing the report, or done with it):
+  // seen at once, even while the report's message waits behind the page's other tasks.
+  get finishing() {
+    return this.phase !== null && Atomics.load(this.phase, 0) >= PHASE.stopping;
   }
 
   // Terminate the worker: whatever it runs stops at once; what waits on it is rejected.

@@ -11,6 +11,7 @@ import { Python } from "./python.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
 const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
+const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 
 export class Runtime {
@@ -78,13 +79,16 @@ export class Runtime {
     if (!run.python) return run.cancel(); // still waiting for a runtime: the code never runs
     run.python.interrupt();
     if (!this.isolated) return run.python.end();
-    // Ended after a grace period; once more if Python has taken the interrupt by then (it may be
-    // writing the report on a busy machine). Code that catches the interrupt is ended after the second.
-    const end = (again) => {
-      if (again && run.python.interruptTaken) run.killTimer = setTimeout(() => end(false), GRACE_MS);
-      else run.python.end();
+    // Ended after a grace period, unless Python has left the learner's code (its report is being
+    // written, or on its way): then it has up to REPORT_MS. An interrupt taken but not yet out of the
+    // learner's code gets a second grace (a busy machine); code that catches it is ended after that.
+    const grace = (waited) => {
+      const { python } = run;
+      const more = python.finishing ? waited < REPORT_MS : python.interruptTaken && waited < 2 * GRACE_MS;
+      if (more) run.killTimer = setTimeout(() => grace(waited + GRACE_MS), GRACE_MS);
+      else python.end();
     };
-    run.killTimer = setTimeout(() => end(true), GRACE_MS);
+    run.killTimer = setTimeout(() => grace(GRACE_MS), GRACE_MS);
   }
 
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.
@@ -143,7 +147,8 @@ export class Runtime {
     } catch (err) {
       const output = { text: run.output, cut_chars: 0 };
       if (run.reason) {
-        const how = !this.isolated ? "ended" : run.python.interruptTaken ? "caught" : "busy";
+        const { python } = run;
+        const how = !this.isolated ? "ended" : python.finishing ? "slow" : python.interruptTaken ? "caught" : "busy";
         return { ...errorReport("timeout", this.stopMessage(run, null, how), started), output };
       }
       return { ...crashReport(err, started), output };
@@ -152,7 +157,8 @@ export class Runtime {
     }
   }
 
-  // Say what happened to stopped code: interrupted (at a line), caught the interrupt, busy, or ended.
+  // Say what happened to stopped code: interrupted (at a line), caught the interrupt, busy, slow to
+  // report, or ended.
   stopMessage(run, line, how) {
     const at = line ? ` at line ${line}` : "";
     const what =
@@ -165,6 +171,7 @@ export class Runtime {
       interrupted: `${what}${at}.${hint}`,
       caught: `${what}: it caught the KeyboardInterrupt and carried on, so its runtime was ended.${hint}`,
       finished: `${what}: it caught the KeyboardInterrupt and carried on to the end, so it does not count.${hint}`,
+      slow: `${what}. Python stopped it, but did not finish writing the report in time, so its runtime was ended.${hint}`,
       busy: `${what}: it was busy in one long operation that cannot be interrupted, so its runtime was ended.${hint}`,
       ended: `${what}. This page cannot interrupt Python (it is not cross-origin isolated), so its runtime was ended and the line it was running is not known.${hint}`,
     }[how];

@@ -14,7 +14,10 @@ WebAssembly.Memory.prototype.grow = function (pages) {
 };
 
 let pyodide = null;
-let gradeJson = null; // Python: (source, sink) -> the report as JSON text
+let gradeJson = null; // Python: (source, sink, stopping) -> the report as JSON text
+let phase = null; // shared with the page, where it is cross-origin isolated: how far the grade has got
+const PHASE = { running: 1, stopping: 2, reported: 3 }; // as python.js numbers them
+const setPhase = (value) => phase && Atomics.store(phase, 0, value);
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
 
 async function bytes(url) {
@@ -46,7 +49,8 @@ del sys
 const handlers = {
   // Load Pyodide, from the page's snapshot when there is one; otherwise import the grader, and
   // snapshot this runtime when asked, for the workers that follow.
-  async load({ urls, cases, interrupt, snapshot, makeSnapshot }) {
+  async load({ urls, cases, interrupt, phase: shared, snapshot, makeSnapshot }) {
+    phase = shared ?? null;
     const engine = bytes(urls.engine);
     engine.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
     const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
@@ -75,8 +79,11 @@ const handlers = {
     if (!gradeJson) throw new Error("the runtime is not loaded yet");
     written = [];
     const sink = (text) => post({ type: "output", id, text });
+    setPhase(PHASE.running);
     try {
-      return { type: "report", report: JSON.parse(gradeJson(source, sink)) };
+      const report = JSON.parse(gradeJson(source, sink, () => setPhase(PHASE.stopping)));
+      setPhase(PHASE.reported);
+      return { type: "report", report };
     } catch (err) {
       // grade() turns every exception of the learner's code into a report: this is the runtime dying
       // (the browser's stack overflowed, say). Pyodide wrote the Python stack: find the learner's line.

@@ -127,9 +127,13 @@ def test_events_fire_on_window_for_automation(page, base_url):
     ]
     for message in page.evaluate("events"):
         assert_message(message)
-    heights = [e["height"] for e in page.evaluate("events") if e["type"].endswith("resize")]
-    assert heights and heights[-1] == page.evaluate(
-        "Math.ceil(document.documentElement.getBoundingClientRect().height)"
+    # The report grows the page: a resize event (coalesced, so after a moment) says its new height.
+    page.wait_for_function(
+        """() => {
+            const sizes = events.filter((e) => e.type.endsWith("resize"));
+            const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+            return sizes.length > 1 && sizes.at(-1).height === height;
+        }"""
     )
 
 
