@@ -13,7 +13,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"))
     app.config.from_mapping(
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
-        LOAD_LIMIT_MS=30000,  # the runtime not ready by then is reported as failed
+        LOAD_STALL_MS=15000,  # a runtime load with nothing arriving for this long is reported as failed
         CROSS_ORIGIN_ISOLATION=True,  # off: Stop falls back to restarting the worker
         SHOW_SOLUTION=False,  # on: the page offers the reference solution (teachers choose)
         FRAME_ANCESTORS="'self'",  # CSP frame-ancestors: who may show the page in an iframe

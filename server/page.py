@@ -5,10 +5,10 @@ import inspect
 from flask import Blueprint, Response, current_app, make_response, render_template
 
 from server import ROOT
-from server.assets import engine_digest, graded_cases, revalidated
+from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
-from server.static import page_url, pyodide_url, static_url
+from server.static import page_url, pyodide_fetched_bytes, pyodide_url, static_url
 
 bp = Blueprint("page", __name__)
 
@@ -31,7 +31,8 @@ def page_config() -> dict:
         "starter": read("engine/starter.py"),
         "cases": graded_cases(),
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
-        "loadLimitMs": current_app.config["LOAD_LIMIT_MS"],
+        "loadStallMs": current_app.config["LOAD_STALL_MS"],
+        "loadBytes": pyodide_fetched_bytes() + len(engine_archive()),  # the progress bar's total
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
         "urls": {

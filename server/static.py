@@ -66,6 +66,17 @@ def pyodide_url(filename: str = "") -> str:
     return page_url("static", filename=f"pyodide/{pyodide_version()}/{filename}")
 
 
+# The Pyodide files the worker fetches (it imports the .mjs ones): their bytes fill the progress bar.
+FETCHED = ("pyodide.asm.wasm", "python_stdlib.zip")
+
+
+@cache
+def pyodide_fetched_bytes() -> int:
+    """How many bytes the worker's fetches of Pyodide's files bring, as the worker counts them (decoded)."""
+    folder = BUILD / "pyodide" / pyodide_version()
+    return sum((folder / name).stat().st_size for name in FETCHED)
+
+
 def served_dirs() -> dict[str, Path]:
     """The folders WhiteNoise serves, by URL path under /static/."""
     version = pyodide_version()

@@ -2,6 +2,7 @@
 // It runs async from the <head>, maybe before the body is parsed: the worker fetches Pyodide while
 // the page is laid out and the editor's bundle (page.js, preloaded) is compiled and run.
 
+import { showLoad } from "./loading.js";
 import { Runtime } from "./runtime.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -14,38 +15,23 @@ const parsed = new Promise((resolve) =>
   document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", resolve) : resolve(),
 );
 
-let statusEl = null;
-async function showState(state, detail) {
-  await parsed; // the status line is in the body
-  statusEl ??= $("runtime-status");
-  statusEl.dataset.state = state;
-  statusEl.dataset.stop = runtime.stopMode;
-  const stopNote =
-    runtime.stopMode === "restart"
-      ? " This page is not cross-origin isolated, so Stop ends the runtime without naming the line it was running."
-      : "";
-  statusEl.textContent = {
-    loading: "Loading the Python runtime… you can edit meanwhile.",
-    ready: `Python runtime ready.${stopNote}`,
-    failed: `${detail ?? "The Python runtime could not load."} Reload the page to try again.`,
-  }[state];
-}
+let load = null; // the status line, progress bar and Retry: loading.js, once the body is parsed
+const whenParsed = (show) => parsed.then(() => show((load ??= showLoad(runtime))));
 
-// Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading").
-async function showFresh(state) {
-  await parsed;
-  statusEl ??= $("runtime-status");
-  statusEl.dataset.fresh = state;
-}
-
-const runtime = new Runtime({ ...config, urls }, showState, showFresh);
-const ready = runtime.start();
-ready.catch(() => {}); // reported on the page by showState; callers see the rejection
+const runtime = new Runtime(
+  { ...config, urls },
+  {
+    onState: (state, detail) => whenParsed((view) => view.state(state, detail)),
+    onFresh: (state) => whenParsed((view) => view.fresh(state)),
+    onProgress: (received, expected) => load?.progress(received, expected), // none before the body is there
+  },
+);
+runtime.start().catch(() => {}); // reported on the page by onState; callers see window.playground.ready reject
 
 Promise.all([import("./page.js"), parsed])
-  .then(([{ startPage }]) => startPage({ config, runtime, ready }))
+  .then(([{ startPage }]) => startPage({ config, runtime }))
   .catch((err) => {
-    statusEl ??= $("runtime-status");
-    statusEl.dataset.state = "failed";
-    statusEl.textContent = `The editor could not load (${err.message}). Reload the page to try again.`;
+    const status = $("runtime-status");
+    status.dataset.state = "failed";
+    status.textContent = `The editor could not load (${err.message}). Reload the page to try again.`;
   });

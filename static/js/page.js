@@ -21,7 +21,7 @@ function save(code) {
   if ($("saved").textContent !== text) $("saved").textContent = text;
 }
 
-export function startPage({ config, runtime, ready }) {
+export function startPage({ config, runtime }) {
   setupTheme($("theme"));
   unfoldOnWideScreens($("statement-more"));
   const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, {
@@ -83,14 +83,17 @@ export function startPage({ config, runtime, ready }) {
   }
 
   checkButton.addEventListener("click", () => check());
+  checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
   $("reset").addEventListener("click", () => replaceCode(config.starter, "Replace your code with the starter code?"));
 
   window.playground = {
-    ready,
+    get ready() {
+      return runtime.ready; // a new Promise after Retry
+    },
     getCode: () => editor.getCode(),
     setCode: (source) => editor.setCode(String(source)),
     check,
   };
-  ready.then(events.ready, () => {});
+  runtime.loaded.then(events.ready);
 }

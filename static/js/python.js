@@ -15,7 +15,7 @@ export class Python {
   constructor(workerUrl, isolated) {
     this.interruptBuffer = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
     this.phase = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    this.pending = new Map(); // id -> { resolve, reject, onOutput }
+    this.pending = new Map(); // id -> { resolve, reject, onMessage }
     this.ended = false;
     this.worker = new Worker(workerUrl, { type: "module" });
     this.worker.onmessage = ({ data }) => this.settle(data);
@@ -26,13 +26,25 @@ export class Python {
   }
 
   // Load Pyodide and the grader; resolves to the worker's reply (with a snapshot when one was asked).
-  load(message, limitMs) {
-    return this.call({ type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase }, { limitMs });
+  // onProgress({ bytes } | { step }) hears each piece that arrives. No deadline while it moves: the
+  // load fails when nothing has arrived for stallMs, or at once when a file cannot be fetched.
+  load(message, { stallMs, onProgress = () => {} }) {
+    let timer = null;
+    const stalled = () => this.end(new Error(`nothing arrived for ${stallMs / 1000} s`));
+    const moved = () => (clearTimeout(timer), (timer = setTimeout(stalled, stallMs)));
+    moved();
+    const onMessage = (data) => {
+      if (data.failed) return this.end(new Error(String(data.failed)));
+      moved();
+      onProgress(data.step ? { step: String(data.step) } : { bytes: Number(data.bytes) || 0 });
+    };
+    const loading = this.call({ type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase }, { onMessage });
+    return loading.finally(() => clearTimeout(timer));
   }
 
   // Grade source; resolves to the report, rejects when the runtime fails or is ended.
   async grade(source, onOutput) {
-    const { report } = await this.call({ type: "grade", source }, { onOutput });
+    const { report } = await this.call({ type: "grade", source }, { onMessage: (data) => onOutput(String(data.text)) });
     return report;
   }
 
@@ -61,15 +73,14 @@ export class Python {
     this.pending.clear();
   }
 
-  call(message, { limitMs, onOutput } = {}) {
+  // Send a message; resolves to the reply with its id. onMessage hears the messages on the way
+  // (output while grading, progress while loading).
+  call(message, { onMessage } = {}) {
     if (this.ended) return Promise.reject(new Error("the runtime was ended"));
     const id = newId();
     return new Promise((resolve, reject) => {
-      const timer =
-        limitMs &&
-        setTimeout(() => this.end(new Error(`no answer within ${limitMs / 1000} s`)), limitMs);
-      const done = (settle) => (value) => (clearTimeout(timer), this.pending.delete(id), settle(value));
-      this.pending.set(id, { resolve: done(resolve), reject: done(reject), onOutput });
+      const done = (settle) => (value) => (this.pending.delete(id), settle(value));
+      this.pending.set(id, { resolve: done(resolve), reject: done(reject), onMessage });
       this.worker.postMessage({ ...message, id });
     });
   }
@@ -77,7 +88,7 @@ export class Python {
   settle(data) {
     const waiter = this.pending.get(data?.id);
     if (!waiter) return; // not a reply of ours (learner code can post messages too)
-    if (data.type === "output") waiter.onOutput?.(String(data.text));
+    if (data.type === "output" || data.type === "progress") waiter.onMessage?.(data);
     else if (data.type === "failed") waiter.reject(Object.assign(new Error(String(data.message)), { line: data.line }));
     else waiter.resolve(data);
   }

@@ -1,6 +1,7 @@
 // The page's side of the runtime: a fresh Python for every Check, a time limit, and Stop.
 //
-// The first worker loads Pyodide, imports the grader and takes a snapshot of its memory. Every Check
+// The first worker loads Pyodide, imports the grader and takes a snapshot of its memory (or, on a
+// returning visit, starts from the snapshot this browser kept: stored-snapshot.js). Every Check
 // then runs in a worker that has never run learner code, started from that snapshot (well under a
 // second) while the learner reads the last report, and terminated when the Check is over. So nothing
 // one Check does (patched modules, builtins, sys settings, timers, tasks, JavaScript globals)
@@ -8,6 +9,7 @@
 // page is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
 
 import { Python } from "./python.js";
+import { keepSnapshot, snapshotKey } from "./stored-snapshot.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
 const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
@@ -17,17 +19,20 @@ const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with 
 export class Runtime {
   // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
   // onFresh(state): "loading" | "ready", whether the next Check's runtime is ready to start at once.
-  constructor({ urls, cases, timeLimitMs, loadLimitMs }, onState, onFresh = () => {}) {
+  // onProgress(received, expected): bytes of the first load's files so far, of those expected.
+  constructor({ urls, cases, timeLimitMs, loadStallMs, loadBytes }, { onState, onFresh = () => {}, onProgress = () => {} }) {
     this.urls = urls;
     this.cases = cases;
     this.timeLimitMs = timeLimitMs;
-    this.loadLimitMs = loadLimitMs;
-    this.onState = onState;
-    this.onFresh = onFresh;
+    this.stallMs = loadStallMs;
+    this.loadBytes = loadBytes;
+    Object.assign(this, { onState, onFresh, onProgress });
     this.isolated = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.snapshot = null; // the first runtime's memory, grader imported: later ones start from it
+    this.startedFrom = null; // "stored" (the snapshot this browser kept) or "full"
     this.fresh = null; // Promise of the next runtime, loaded and never used
     this.current = null; // the Check under way, if any
+    this.loaded = new Promise((resolve) => (this.firstReady = resolve)); // the first time Check can grade
   }
 
   // How Stop works here: "interrupt" (Python is interrupted first) or "restart" (the worker is ended).
@@ -35,12 +40,16 @@ export class Runtime {
     return this.isolated ? "interrupt" : "restart";
   }
 
-  // Load the first runtime; resolves when Check can grade, rejects with a clear Error.
+  // Load the first runtime; resolves when Check can grade, rejects with a clear Error. Called again
+  // by Retry after a failure: the learner's code and the page stay as they are.
   start() {
     this.onState("loading");
-    this.fresh = this.spawn({ makeSnapshot: true });
+    this.fresh = this.first();
     this.ready = this.fresh.then(
-      () => this.onState("ready"),
+      () => {
+        this.onState("ready");
+        this.firstReady();
+      },
       (err) => {
         this.onState("failed", err.message);
         throw err;
@@ -49,19 +58,46 @@ export class Runtime {
     return this.ready;
   }
 
-  // Start a runtime in a new worker; resolves to it once it can grade.
-  async spawn({ makeSnapshot = false } = {}) {
+  // The first runtime: from a snapshot (this session's, after a Retry, or the one this browser kept
+  // for this build), else in full, taking the snapshot later runtimes start from and keeping it for
+  // the next visit. A kept snapshot that does not restore is replaced by a full start's.
+  async first() {
+    const key = this.snapshot ? null : snapshotKey(this.urls, this.cases); // a Promise: the worker starts meanwhile
+    let python;
+    try {
+      python = await this.spawn({ storedKey: key, makeSnapshot: true, progress: true });
+    } catch (err) {
+      if (!err.restoring) throw err;
+      console.info(`The snapshot kept in this browser did not restore (${err.message}); starting in full.`);
+      python = await this.spawn({ makeSnapshot: true, progress: true });
+    }
+    this.startedFrom = python.from;
+    if (python.from === "full" && this.snapshot) key?.then((k) => k && keepSnapshot(k, this.snapshot)); // not awaited
+    return python;
+  }
+
+  // Start a runtime in a new worker; resolves to it once it can grade. progress: report the bytes;
+  // storedKey: (a Promise of) the key of the snapshot this browser may have kept.
+  async spawn({ makeSnapshot = false, storedKey = null, progress = false } = {}) {
     const python = new Python(this.urls.worker, this.isolated);
     this.onFresh("loading");
+    let received = 0;
+    let restoring = false; // from the snapshot this browser kept
+    const onProgress = ({ bytes = 0, step }) => {
+      if (step === "restoring") restoring = true;
+      if (progress) this.onProgress((received += bytes), this.loadBytes);
+    };
     try {
       const snapshot = this.snapshot?.slice(); // a copy: the worker's runtime takes it over
-      const reply = await python.load({ urls: this.urls, cases: this.cases, snapshot, makeSnapshot }, this.loadLimitMs);
+      const message = { urls: this.urls, cases: this.cases, snapshot, storedKey: await storedKey, makeSnapshot };
+      const reply = await python.load(message, { stallMs: this.stallMs, onProgress });
       if (reply.snapshot) this.snapshot = reply.snapshot;
+      python.from = reply.from;
       if (!python.ended) this.onFresh("ready");
       return python;
     } catch (err) {
       python.end();
-      throw new Error(`The Python runtime could not load: ${err.message}`);
+      throw Object.assign(new Error(`The Python runtime could not load: ${err.message}.`), { restoring });
     }
   }
 
@@ -124,7 +160,7 @@ export class Runtime {
         }
       }
     } catch (err) {
-      return errorReport("crash", `${err.message} Your code is still in the editor; reload the page to try again.`, started);
+      return errorReport("crash", `${err.message} Your code is still in the editor; press Retry to load Python again.`, started);
     } finally {
       clearTimeout(run.killTimer);
       run.python?.end();

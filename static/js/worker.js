@@ -1,6 +1,8 @@
 // The grading worker: one Pyodide runtime that grades a single Check, then is terminated by the page.
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
+import { storedSnapshot } from "./stored-snapshot.js";
+
 // Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
 const post = self.postMessage.bind(self);
 
@@ -26,6 +28,39 @@ async function bytes(url) {
   return response.arrayBuffer();
 }
 
+// While the runtime loads, every fetch (Pyodide's wasm and stdlib, the engine) is counted for the
+// page's progress bar, and one that fails is reported at once. The response itself goes on untouched
+// (a clone is read to count), so the browser still compiles the wasm while it streams and caches it.
+function countFetches(id) {
+  const original = self.fetch;
+  const name = (url) => new URL(url, self.location.href).pathname.split("/").pop();
+  const progress = (detail) => post({ type: "progress", id, ...detail });
+  self.fetch = async (input, init) => {
+    const url = String(input?.url ?? input);
+    let response;
+    try {
+      response = await original(input, init);
+    } catch (err) {
+      progress({ failed: `${name(url)} could not be fetched (${err?.message ?? err})` });
+      throw err;
+    }
+    if (!response.ok) {
+      progress({ failed: `${name(url)} could not be fetched (HTTP ${response.status})` });
+      return response;
+    }
+    const reader = response.clone().body?.getReader();
+    const count = () =>
+      reader?.read().then(({ done, value }) => {
+        if (done) return;
+        progress({ bytes: value.byteLength });
+        return count();
+      });
+    count()?.catch(() => {}); // the response's own reader sees the same failure
+    return response;
+  };
+  return () => (self.fetch = original);
+}
+
 function keep(line) {
   written.push(line);
   if (written.length > 200) written = written.slice(-100);
@@ -47,23 +82,40 @@ del sys
 `;
 
 const handlers = {
-  // Load Pyodide, from the page's snapshot when there is one; otherwise import the grader, and
-  // snapshot this runtime when asked, for the workers that follow.
-  async load({ urls, cases, interrupt, phase: shared, snapshot, makeSnapshot }) {
+  // Load Pyodide from a snapshot: the page's (in memory), or the one this browser kept (storedKey);
+  // without one, import the grader and snapshot this runtime when asked, for the workers that follow.
+  // Replies with where it started from ("memory", "stored", "full") and the snapshot the page lacks.
+  async load({ id, urls, cases, interrupt, phase: shared, snapshot, storedKey, makeSnapshot }) {
     phase = shared ?? null;
+    const uncount = countFetches(id);
     const engine = bytes(urls.engine);
     engine.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
-    const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
-    pyodide = await loadPyodide({
-      indexURL: urls.pyodide,
-      ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
-      stdout: keep,
-      stderr: keep,
-    });
-    pyodide.unpackArchive(await engine, "zip"); // the file system is not in a snapshot
+    let from = snapshot ? "memory" : "full";
+    try {
+      const [{ loadPyodide }, stored] = await Promise.all([
+        import(urls.pyodide + "pyodide.mjs"),
+        snapshot ? null : storedSnapshot(storedKey),
+      ]);
+      if (stored) {
+        from = "stored";
+        snapshot = stored.arrayBuffer().then((buffer) => new Uint8Array(buffer)); // read while the wasm compiles
+        post({ type: "progress", id, step: "restoring" });
+      }
+      pyodide = await loadPyodide({
+        indexURL: urls.pyodide,
+        ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
+        stdout: keep,
+        stderr: keep,
+      });
+      pyodide.unpackArchive(await engine, "zip"); // the file system is not in a snapshot
+    } finally {
+      uncount();
+    }
+    post({ type: "progress", id, step: "started" }); // the grader's import (no snapshot) has no bytes to count
     let made = null;
     if (snapshot) {
       pyodide.runPython(AFTER_RESTORE);
+      if (from === "stored") made = await snapshot; // the page starts later runtimes from it
     } else {
       pyodide.globals.set("_cases_json", JSON.stringify(cases));
       pyodide.runPython(GRADER);
@@ -71,7 +123,7 @@ const handlers = {
     }
     gradeJson = pyodide.globals.get("_grade_json");
     if (interrupt) pyodide.setInterruptBuffer(interrupt); // the page writes 2 (SIGINT) to stop code
-    return { type: "loaded", snapshot: made };
+    return { type: "loaded", from, snapshot: made };
   },
 
   // Grade one source, synchronously; what it prints is posted as it goes, so a stopped run keeps it.

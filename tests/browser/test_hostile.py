@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 from server import create_app
 from tests import solutions
 from tests.browser.conftest import open_playground, watched_page
+from tests.browser.middleware import Gate
 
 LIMIT_MS = 2000
 GRACE_S = 1.0  # static/js/runtime.js GRACE_MS: an interrupted worker is ended after one or two of these
@@ -312,18 +313,6 @@ def test_stop_button(serve, browser, isolation):
     then_honest(page)
     context.close()
     assert_clean()
-
-
-class Gate:
-    """WSGI middleware that holds the requests for one path until it is opened."""
-
-    def __init__(self, app, path_part: str) -> None:
-        self.app, self.path_part, self.open = app, path_part, threading.Event()
-
-    def __call__(self, environ, start_response):
-        if self.path_part in environ["PATH_INFO"]:
-            self.open.wait(30)
-        return self.app(environ, start_response)
 
 
 @pytest.fixture

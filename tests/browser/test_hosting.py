@@ -146,7 +146,7 @@ def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
 
 def test_without_wasm_unsafe_eval_pyodide_cannot_start(host, context):
     policy = content_security_policy("'self'").replace(" 'wasm-unsafe-eval'", "")
-    app = reporting_app(policy, LOAD_LIMIT_MS=5000)
+    app = reporting_app(policy)
     url = host(app)
     page, _ = page_with_violations(context, {netloc(url)})
     page.goto(url)

@@ -138,7 +138,7 @@ def test_reset_asks_first(page, base_url):
 
 
 def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
-    url = serve(LOAD_LIMIT_MS=3000)
+    url = serve()
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.goto(url)
     page.wait_for_function("() => window.playground !== undefined")

@@ -1,0 +1,46 @@
+// What the learner sees of the runtime's start: the status line, a progress bar with the bytes
+// received of those expected, and Retry in place when the load fails (no reload: the code stays).
+
+const $ = (id) => document.getElementById(id);
+const MB = (bytes) => (bytes / 1e6).toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+export function showLoad(runtime) {
+  const status = $("runtime-status");
+  const bar = $("load-progress");
+  const bytes = $("load-bytes");
+  const retry = $("retry");
+  retry.addEventListener("click", () => {
+    status.focus(); // Retry hides itself: the keyboard stays where the news is
+    runtime.start().catch(() => {});
+  });
+
+  return {
+    state(state, detail) {
+      status.dataset.state = state;
+      status.dataset.stop = runtime.stopMode;
+      if (state === "ready") status.dataset.start = runtime.startedFrom;
+      const stopNote =
+        runtime.stopMode === "restart"
+          ? " This page is not cross-origin isolated, so Stop ends the runtime without naming the line it was running."
+          : "";
+      status.textContent = {
+        loading: "Loading the Python runtime… you can edit meanwhile.",
+        ready: `Python runtime ready.${stopNote}`,
+        failed: `${detail ?? "The Python runtime could not load."} Your code is kept: press Retry to try again.`,
+      }[state];
+      $("load").hidden = state !== "loading";
+      retry.hidden = state !== "failed";
+      if (state === "loading") this.progress(0, 0);
+    },
+    // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading").
+    fresh(state) {
+      status.dataset.fresh = state;
+    },
+    progress(received, expected) {
+      const total = Math.max(received, expected);
+      if (!received) bar.removeAttribute("value"); // indeterminate until the first bytes
+      else [bar.max, bar.value] = [total, received];
+      bytes.textContent = total ? `${MB(received)} of ${MB(total)} MB` : "";
+    },
+  };
+}
