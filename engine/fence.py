@@ -16,7 +16,8 @@ RECURSION_LIMIT = 1000  # Python's default: the deep extra graph is there to mee
 # The most sys.setrecursionlimit may set. In the browser, a RecursionError's traceback is freed
 # recursively on the JavaScript engine's stack: 5,000 frames overflow it and kill Python there.
 MAX_RECURSION = 2000
-SLEEP_STEP = 0.02  # seconds: time.sleep in small steps, so that an interrupt is seen between them
+SLEEP_STEP = 0.005  # seconds: time.sleep in steps short enough that Python looks for an interrupt (every
+# 50th check of its eval loop, in CPython for Emscripten) within a few tens of milliseconds
 
 
 class Fence:
