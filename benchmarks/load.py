@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: find server/, tests/ and benchmarks/
@@ -51,13 +52,14 @@ from playwright.sync_api import Page, Playwright, sync_playwright  # noqa: E402
 from werkzeug.middleware.dispatcher import DispatcherMiddleware  # noqa: E402
 
 from benchmarks import report  # noqa: E402
+from benchmarks.line import Line  # noqa: E402
 from benchmarks.sites import Meter, StockCdn, floor_page, serve, stock_page  # noqa: E402
 from server import create_app  # noqa: E402
 from server.static import pyodide_url  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
-LINE = {"latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}  # bytes/s
+LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
 EDITOR = ".cm-content[contenteditable=true]"
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 
@@ -81,6 +83,7 @@ WATCH_STATUS = """(() => {
 ARM_TYPING = """(selector) => {
   const editor = document.querySelector(selector);
   editor.focus();
+  window.__bench.focusedAt = performance.now();
   const before = editor.textContent;
   const watch = new MutationObserver(() => {
     if (editor.textContent === before) return;
@@ -154,13 +157,10 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
     try:
         context.add_init_script(WATCH_STATUS)
         page = context.pages[0] if context.pages else context.new_page()
-        if how == "line":
-            cdp = context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            cdp.send("Network.emulateNetworkConditions", {"offline": False, **LINE})
         page.goto(url, wait_until="commit")
         if measure.get("typing"):
             result["typing"] = typing_ms(page)
+            result |= focused_ms(page)
         result.update(wait_ready(page, READY_TIMEOUT_MS[how]))
         if n := measure.get("checks"):
             result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
@@ -199,6 +199,12 @@ def typing_ms(page: Page) -> float:
     return page.wait_for_function("() => window.__bench.typedAt", polling=50, timeout=30_000).json_value()
 
 
+def focused_ms(page: Page) -> dict:
+    """When the bench focused the editor (after seeing it), if it did."""
+    focused = page.evaluate("window.__bench.focusedAt ?? null")
+    return {} if focused is None else {"focused": focused}
+
+
 def code_cache(profile: Path) -> dict[str, int]:
     """Bytes of V8's code cache on disk in a profile: compiled wasm and compiled JavaScript."""
     folder = profile / "Default" / "Code Cache"
@@ -209,14 +215,26 @@ def code_cache(profile: Path) -> dict[str, int]:
 
 
 def start_sites(log: list[dict]) -> dict[str, str]:
-    """Serve ours (with the floor page beside it), the stock page and its CDN; return their URLs."""
+    """Serve ours (the floor page beside it), the stock page and its CDN, directly and over the line."""
     app = create_app()
     with app.test_request_context():
         wasm = pyodide_url("pyodide.asm.wasm")
     ours = serve(Meter(DispatcherMiddleware(app, {"/bench-floor": floor_page(wasm)}), "ours", log))
-    cdn = serve(Meter(StockCdn(), "stock", log)) + "pyodide/"
-    stock = serve(Meter(stock_page(cdn), "stock", log))
-    return {"ours": ours, "stock": stock, "floor": ours + "bench-floor/", "cdn": cdn}
+    cdn = serve(Meter(StockCdn(), "stock", log))
+    line = Line(LINE_RATE, LINE_RTT)
+    cdn_on_line = over(line, cdn)  # the stock page on the line loads its files over it too
+    return {
+        "ours": ours,
+        "stock": serve(Meter(stock_page(cdn + "pyodide/"), "stock", log)),
+        "floor": ours + "bench-floor/",
+        "ours line": over(line, ours),
+        "stock line": over(line, serve(Meter(stock_page(cdn_on_line + "pyodide/"), "stock", log))),
+    }
+
+
+def over(line: Line, url: str) -> str:
+    """The URL of a site through a relay on the line."""
+    return f"http://127.0.0.1:{line.relay(urlsplit(url).port)}/"
 
 
 def attempt(runs: list[dict], label: str, *args, **kwargs) -> bool:
@@ -248,7 +266,7 @@ def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
                     attempt(runs[f"{site} returning"], f"{site} returning", p, profile, url, log, typing=ours)
         for site in order:
             with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-                attempt(runs[f"{site} line"], f"{site} line", p, profile, urls[site], log, "line")
+                attempt(runs[f"{site} line"], f"{site} line", p, profile, urls[f"{site} line"], log, "line")
         with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
             for kind in ("cold", "warm"):
                 attempt(runs[f"floor {kind}"], f"floor {kind}", p, profile, urls["floor"], log)
@@ -264,7 +282,7 @@ def main() -> None:
     args = parser.parse_args()
     with sync_playwright() as p:
         runs = run(p, args.rounds, args.checks)
-    report.print_report(runs, args.rounds, LINE)
+    report.print_report(runs, args.rounds, LINE_RATE, LINE_RTT)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def holds(ok: bool | None) -> str:
     return "n/a" if ok is None else "yes" if ok else "no"
 
 
-def print_report(runs: dict[str, list[dict]], rounds: int, line: dict) -> None:
+def print_report(runs: dict[str, list[dict]], rounds: int, rate: float, rtt: float) -> None:
     """Print the medians over the rounds: one table, then how it was measured, then the footnote."""
     counts = ", ".join(f"{k} {len(v)}" for k, v in runs.items() if len(v) != rounds)
     print(f"\nMedians over {rounds} rounds, headless {chromium_path() or 'Playwright Chromium'}", end="")
@@ -75,8 +75,12 @@ def print_report(runs: dict[str, list[dict]], rounds: int, line: dict) -> None:
     else:
         print("  no data-fresh on the runtime status: each check() above included waiting for its runtime")
     for kind in ("first", "returning"):
-        shown, typed = (cell(median(runs[f"ours {kind}"], k)) for k in ("editor", "typing"))
-        print(f"  editor, {kind} visit: shown at {shown} ms, a key pressed then shows at {typed} ms")
+        visits = runs[f"ours {kind}"]
+        shown, focused, typed = (cell(median(visits, k)) for k in ("editor", "focused", "typing"))
+        print(
+            f"  editor, {kind} visit: in the page at {shown} ms, focused by the bench at {focused} ms, "
+            f"the key it pressed then shows at {typed} ms"
+        )
     for kind in ("first", "returning"):
         sent = {site: median(runs[f"{site} {kind}"], "bytes") for site in ("ours", "stock")}
         requests = {site: median(runs[f"{site} {kind}"], "requests") for site in ("ours", "stock")}
@@ -93,16 +97,15 @@ def print_report(runs: dict[str, list[dict]], rounds: int, line: dict) -> None:
             print(
                 f"  V8 code cache on disk after the first visit, {site}: wasm {wasm:,.0f} B, js {js:,.0f} B"
             )
-    rate = line["downloadThroughput"]
     for site in ("ours", "stock"):
         sent, ready = median(runs[f"{site} first"], "bytes"), median(runs[f"{site} line"], "ready")
         if sent is not None and ready is not None:
             least = 1000 * sent / rate
-            note = "" if ready >= least else "  WARNING: faster than the line allows: not all throttled?"
+            note = "" if ready >= least else "  WARNING: faster than the line allows"
             print(f"  line, {site}: ready in {ready:,.0f} ms; its bytes alone need {least:,.0f} ms{note}")
     print(
-        f"\nLine: Chromium's emulation, {rate * 8 / 1e6:g} Mbit/s down and up, {line['latency']} ms added "
-        "to each request, one line for the page and its workers."
+        f"\nLine: relays under the browser (benchmarks/line.py), {rate * 8 / 1e6:g} Mbit/s each way, shared "
+        f"by all connections, {rtt * 1000:g} ms round trip, one more for each new connection."
     )
     print(
         f"Stock, CDN-like: a page on one origin, node_modules/pyodide's files on another: brotli-11, "
