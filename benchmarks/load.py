@@ -19,21 +19,20 @@ Every round, interleaved (ours then stock, the other way round the next round):
   is still; the browser is closed;
 - returning visit: the same profile, the browser started again (HTTP cache, V8 code cache, Cache
   Storage and service worker on disk), on loopback;
-- first visit over a learner's line: a new profile, with Chromium's network emulation
-  (CDP Network.emulateNetworkConditions: 20 Mbit/s down and up, 40 ms added to each request) set on
-  the page before it navigates. It throttles the page's dedicated worker too, on one line shared
-  with the page (checked by hand in Chromium 156); the run warns if ours arrives faster than the
-  line allows. It adds no connection set-up (TCP, TLS) round trips, which the stock page's second
-  origin would pay;
+- first visit over a learner's line: a new profile, every byte through benchmarks/line.py's
+  relays (20 Mbit/s each way shared by all connections, 40 ms round trip, one more per new
+  connection; no TLS). Relays, not Chromium's emulation, which misses a service worker's fetches;
+  the run warns if a page is ready sooner than its bytes could cross the line;
 - the floor, cold (new profile) and warm (restarted).
 No request interception (it turns the HTTP cache off). Bytes are counted on the servers, response
 bodies as sent (after compression): resource timings would miss the worker's fetches.
 
 Editor: once .cm-content[contenteditable=true] is in the page, the bench focuses it and presses a
-key (two CDP round trips, a few ms); the figure is when the key shows in the editor's text, from
-navigation start. check(): window.playground.check(correct) once ready, each started when the next
-Check's fresh runtime is ready (data-fresh="ready": issue 9 restores it from a snapshot after every
-Check); how long that runtime takes to be ready after a Check is printed apart. Medians over rounds.
+key (through Playwright: when it focused is printed too); the figure is when the key shows in the
+editor's text, from navigation start. check(): window.playground.check(correct) once ready, each
+started when the next Check's fresh runtime is ready (data-fresh="ready": issue 9 restores one from
+a snapshot after every Check); how long that runtime takes after a Check is printed apart.
+Medians over the rounds.
 """
 
 import argparse
