@@ -27,12 +27,12 @@ Every round, interleaved (ours then stock, the other way round the next round):
 No request interception (it turns the HTTP cache off). Bytes are counted on the servers, response
 bodies as sent (after compression): resource timings would miss the worker's fetches.
 
-Editor: once .cm-content[contenteditable=true] is in the page, the bench focuses it and presses a
-key (through Playwright: when it focused is printed too); the figure is when the key shows in the
-editor's text, from navigation start. check(): window.playground.check(correct) once ready, each
-started when the next Check's fresh runtime is ready (data-fresh="ready": issue 9 restores one from
-a snapshot after every Check); how long that runtime takes after a Check is printed apart.
-Medians over the rounds.
+Editor: the moment .cm-content[contenteditable=true] is in the page, the page's observer focuses it
+(as a learner's click would); the bench then presses a key through Playwright (a round trip or two),
+and the figure is when the key shows in the editor's text, from navigation start.
+check(): window.playground.check(correct) once ready, each started when the next Check's fresh
+runtime is ready (data-fresh="ready": issue 9 restores one from a snapshot after every Check); how
+long that runtime takes after a Check is printed apart. Medians over the rounds.
 """
 
 import argparse
@@ -52,22 +52,35 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware  # noqa: E402
 
 from benchmarks import report  # noqa: E402
 from benchmarks.line import Line  # noqa: E402
-from benchmarks.sites import Meter, StockCdn, floor_page, serve, stock_page  # noqa: E402
+from benchmarks.sites import Meter, StockCdn, floor_page, serve, stock_page, typing_page  # noqa: E402
 from server import create_app  # noqa: E402
 from server.static import pyodide_url  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
-EDITOR = ".cm-content[contenteditable=true]"
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 
-# Before any script of the page: when the runtime status says ready (or failed).
-WATCH_STATUS = """(() => {
-  const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null });
+# Before any script of the page: when the runtime status says ready (or failed); when the editor is
+# there, at once focused (as a learner's click would), and when its text changes (the bench's key).
+WATCH_PAGE = """(() => {
+  const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null, typedAt: null });
+  const typed = (editor) => {
+    const before = editor.textContent;
+    const watch = new MutationObserver(() => {
+      if (editor.textContent === before) return;
+      bench.typedAt = performance.now();
+      watch.disconnect();
+    });
+    watch.observe(editor, { subtree: true, childList: true, characterData: true });
+  };
   const look = () => {
-    const editor = document.querySelector(".cm-content[contenteditable=true]"); // as EDITOR
-    if (bench.editorAt === null && editor) bench.editorAt = performance.now();
+    const editor = document.querySelector(".cm-content[contenteditable=true]"); // not the engine viewer
+    if (bench.editorAt === null && editor) {
+      bench.editorAt = performance.now();
+      editor.focus();
+      typed(editor);
+    }
     const status = document.querySelector("[data-testid=runtime-status]");
     if (!status || bench.readyAt !== null || bench.failed) return;
     if (status.dataset.state === "ready") bench.readyAt = performance.now();
@@ -77,20 +90,6 @@ WATCH_STATUS = """(() => {
   const changes = { subtree: true, childList: true, attributes: true };
   watch.observe(document, { ...changes, attributeFilter: ["data-state", "contenteditable"] });
 })()"""
-
-# Focus the editor and time when its text changes: the key the bench presses next shows.
-ARM_TYPING = """(selector) => {
-  const editor = document.querySelector(selector);
-  editor.focus();
-  window.__bench.focusedAt = performance.now();
-  const before = editor.textContent;
-  const watch = new MutationObserver(() => {
-    if (editor.textContent === before) return;
-    window.__bench.typedAt = performance.now();
-    watch.disconnect();
-  });
-  watch.observe(editor, { subtree: true, childList: true, characterData: true });
-}"""
 
 # check(source) n times, each once the next Check's runtime is ready; how long that took after each.
 CHECK_TIMES = """async ([source, n]) => {
@@ -146,7 +145,7 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
     """Start Chromium on profile, open url and measure; close it, so the profile is on disk.
 
     measure: typing=True (the editor), checks=N (check() latency), settle=True (wait for the service
-    worker and Cache Storage before closing).
+    worker and Cache Storage before closing), ready=False (a page with no runtime).
     """
     context = p.chromium.launch_persistent_context(
         profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
@@ -154,13 +153,13 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
     start = len(log)
     result: dict = {}
     try:
-        context.add_init_script(WATCH_STATUS)
+        context.add_init_script(WATCH_PAGE)
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(url, wait_until="commit")
         if measure.get("typing"):
-            result["typing"] = typing_ms(page)
-            result |= focused_ms(page)
-        result.update(wait_ready(page, READY_TIMEOUT_MS[how]))
+            result |= typing_ms(page)
+        if measure.get("ready", True):
+            result.update(wait_ready(page, READY_TIMEOUT_MS[how]))
         if n := measure.get("checks"):
             result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
         if measure.get("settle"):
@@ -190,18 +189,12 @@ def wait_ready(page: Page, timeout_ms: float) -> dict:
     return {"ready": bench["readyAt"], **editor} | ({"compile": float(floor)} if floor else {})
 
 
-def typing_ms(page: Page) -> float:
-    """From navigation start until a key pressed in the editor, as soon as it is there, shows in it."""
-    page.wait_for_selector(EDITOR, state="attached", timeout=30_000)
-    page.evaluate(ARM_TYPING, EDITOR)
+def typing_ms(page: Page) -> dict:
+    """Press a key once the editor is there (and focused): when it is, and when the key shows in it."""
+    page.wait_for_function("() => window.__bench?.editorAt != null", polling="raf", timeout=30_000)
     page.keyboard.press("x")
-    return page.wait_for_function("() => window.__bench.typedAt", polling=50, timeout=30_000).json_value()
-
-
-def focused_ms(page: Page) -> dict:
-    """When the bench focused the editor (after seeing it), if it did."""
-    focused = page.evaluate("window.__bench.focusedAt ?? null")
-    return {} if focused is None else {"focused": focused}
+    page.wait_for_function("() => window.__bench.typedAt !== null", polling=50, timeout=30_000)
+    return page.evaluate("({ typing: window.__bench.typedAt, editor: window.__bench.editorAt })")
 
 
 def code_cache(profile: Path) -> dict[str, int]:
@@ -218,7 +211,8 @@ def start_sites(log: list[dict]) -> dict[str, str]:
     app = create_app()
     with app.test_request_context():
         wasm = pyodide_url("pyodide.asm.wasm")
-    ours = serve(Meter(DispatcherMiddleware(app, {"/bench-floor": floor_page(wasm)}), "ours", log))
+    beside = {"/bench-floor": floor_page(wasm), "/bench-typing": typing_page()}
+    ours = serve(Meter(DispatcherMiddleware(app, beside), "ours", log))
     cdn = serve(Meter(StockCdn(), "stock", log))
     line = Line(LINE_RATE, LINE_RTT)
     cdn_on_line = over(line, cdn)  # the stock page on the line loads its files over it too
@@ -226,6 +220,7 @@ def start_sites(log: list[dict]) -> dict[str, str]:
         "ours": ours,
         "stock": serve(Meter(stock_page(cdn + "pyodide/"), "stock", log)),
         "floor": ours + "bench-floor/",
+        "typing": ours + "bench-typing/",
         "ours line": over(line, ours),
         "stock line": over(line, serve(Meter(stock_page(cdn_on_line + "pyodide/"), "stock", log))),
     }
@@ -253,7 +248,7 @@ def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
     runs: dict[str, list[dict]] = {
         f"{site} {kind}": [] for site in ("ours", "stock") for kind in ("first", "returning", "line")
     }
-    runs |= {"floor cold": [], "floor warm": []}
+    runs |= {"floor cold": [], "floor warm": [], "typing alone": []}
     started = time.monotonic()
     for i in range(rounds):
         order = ("ours", "stock") if i % 2 == 0 else ("stock", "ours")
@@ -269,7 +264,18 @@ def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
         with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
             for kind in ("cold", "warm"):
                 attempt(runs[f"floor {kind}"], f"floor {kind}", p, profile, urls["floor"], log)
-        last = {k: f"{v[-1]['ready']:,.0f}" for k, v in runs.items() if v and not k.startswith("floor")}
+        with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+            attempt(
+                runs["typing alone"],
+                "typing alone",
+                p,
+                profile,
+                urls["typing"],
+                log,
+                typing=True,
+                ready=False,
+            )
+        last = {k: f"{v[-1]['ready']:,.0f}" for k, v in runs.items() if v and k.startswith(("ours", "stock"))}
         print(f"round {i + 1}/{rounds} ({time.monotonic() - started:.0f} s): ready ms {last}", flush=True)
     return runs
 

@@ -66,6 +66,15 @@ try {
 </script>
 """
 
+# The bench's own overhead in timing a key: an editable element in an empty page, and nothing else.
+TYPING_PAGE = """<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>A key, and nothing else</title>
+<link rel="icon" href="data:,">
+<div class="cm-content" contenteditable="true">text</div>
+"""
+
 
 class Meter:
     """WSGI middleware: record each response's site, path, status, headers and body bytes as sent."""
@@ -174,6 +183,11 @@ def stock_page(cdn: str) -> Callable:
 def floor_page(wasm_url: str) -> Callable:
     """A page that only fetches and compiles the wasm at wasm_url."""
     return page_site(FLOOR_PAGE % {"wasm": json.dumps(wasm_url)})
+
+
+def typing_page() -> Callable:
+    """A page with only an editable element, to time the bench's own part in pressing a key."""
+    return page_site(TYPING_PAGE)
 
 
 def serve(app: Callable) -> str:
