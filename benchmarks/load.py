@@ -36,6 +36,7 @@ long that runtime takes after a Check is printed apart. Medians over the rounds.
 """
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -285,9 +286,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each visiting every page (default 3)")
     parser.add_argument("--checks", type=int, default=20, help="check() calls a first visit (default 20)")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     with sync_playwright() as p:
         runs = run(p, args.rounds, args.checks)
     report.print_report(runs, args.rounds, LINE_RATE, LINE_RTT)
+    print(
+        f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores: a busy machine makes every figure noisier."
+    )
 
 
 if __name__ == "__main__":
