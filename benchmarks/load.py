@@ -1,280 +1,299 @@
-"""Measure the playground's load, cold and warm, beside a bare page that loads stock Pyodide.
+"""Measure the playground's start against what a learner would use instead: stock Pyodide from a CDN.
 
-    .venv/bin/python benchmarks/load.py [--rounds N]
+    .venv/bin/python benchmarks/load.py [--rounds 3] [--checks 20]
 
-One real server (werkzeug's threaded server, in a thread) serves the playground app at / and, at
-/bare/, a page that only calls loadPyodide() from the npm package's own five files, cached the
-same way as the playground's Pyodide files (same Cache-Control, ETag) but not compressed. Each round
-visits each page in headless Chromium with a new, empty profile (cold: a first visit), closes the
-browser, starts it again on the same profile and visits again (warm: a returning learner, with
-the HTTP cache and code caches on disk). No request interception: it would turn the cache off.
-Bytes are counted on the server, as the response bodies are sent (after compression): the page's
-resource timings would not see the worker's fetches. Prints medians over the rounds, then ratios.
+Three sites, each on its own port (origin), all werkzeug threaded servers on 127.0.0.1:
+- ours: the playground app as `make run` serves it (WhiteNoise, .br files, immutable URLs);
+- the stock page: a bare page that imports loadPyodide() from a CDN-like origin and is ready when
+  `runPython("import json")` has run; the "CDN" sends the npm package's stock files brotli-11
+  (made once, cached under static/build/bench/), `Cache-Control: public, max-age=31536000, immutable`,
+  with CORS, as jsDelivr does. A course page's first visit finds the CDN cold too: Chromium
+  partitions its HTTP cache by top-level site, so files cached for another site do not count;
+- the floor, beside ours: a page that only fetches and compiles our wasm (compileStreaming).
+Ours is ready when [data-testid=runtime-status] gets data-state="ready" (the stock page sets the
+same), timed in the page from navigation start by a MutationObserver added before its scripts.
+
+Every round, interleaved (ours then stock, the other way round the next round):
+- first visit: Chromium with a new, empty profile, on loopback. Ours is then typed into and
+  Checked --checks times, and left until its service worker (if any) is active and Cache Storage
+  is still; the browser is closed;
+- returning visit: the same profile, the browser started again (HTTP cache, V8 code cache, Cache
+  Storage and service worker on disk), on loopback;
+- first visit over a learner's line: a new profile, every byte through benchmarks/line.py's
+  relays (20 Mbit/s each way shared by all connections, 40 ms round trip, one more per new
+  connection; no TLS). Relays, not Chromium's emulation, which misses a service worker's fetches;
+  the run warns if a page is ready sooner than its bytes could cross the line;
+- the floor, cold (new profile) and warm (restarted).
+No request interception (it turns the HTTP cache off). Bytes are counted on the servers, response
+bodies as sent (after compression): resource timings would miss the worker's fetches.
+
+Editor: the moment .cm-content[contenteditable=true] is in the page, the page's observer focuses it
+(as a learner's click would); the bench then presses a key through Playwright (a round trip or two),
+and the figure is when the key shows in the editor's text, from navigation start.
+check(): window.playground.check(correct) once ready, each started when the next Check's fresh
+runtime is ready (data-fresh="ready": issue 9 restores one from a snapshot after every Check); how
+long that runtime takes after a Check is printed apart. Medians over the rounds.
 """
 
 import argparse
-import hashlib
-import logging
-import statistics
+import os
 import sys
 import tempfile
-import threading
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
+sys.path.insert(0, str(ROOT))  # run as a script: find server/, tests/ and benchmarks/
 
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Page, Playwright, sync_playwright  # noqa: E402
 from werkzeug.middleware.dispatcher import DispatcherMiddleware  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
 
+from benchmarks import report  # noqa: E402
+from benchmarks.line import Line  # noqa: E402
+from benchmarks.sites import Meter, StockCdn, floor_page, serve, stock_page, typing_page  # noqa: E402
 from server import create_app  # noqa: E402
+from server.static import pyodide_url  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
-STOCK = ROOT / "node_modules" / "pyodide"
-STOCK_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
-TYPES = {
-    ".mjs": "text/javascript",
-    ".wasm": "application/wasm",
-    ".zip": "application/zip",
-    ".json": "application/json",
-}
-CHECKS = 20  # check() calls per round, after ready
-BARE = "/bare"  # where the bare page is mounted, beside the playground
+LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
+READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 
-BARE_PAGE = b"""<!doctype html>
-<meta charset="utf-8">
-<title>Pyodide, stock</title>
-<link rel="icon" href="data:,">
-<script type="module">
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-window.playground = { ready: loadPyodide({ indexURL: new URL("./pyodide/", location.href).href }) };
-</script>
-"""
-
-# Before any script of the page: note the time at which window.playground.ready resolves.
-READY_HOOK = """(() => {
-  let playground, settle;
-  window.__readyAt = new Promise((resolve, reject) => (settle = { resolve, reject }));
-  Object.defineProperty(window, "playground", {
-    configurable: true,
-    get: () => playground,
-    set(value) {
-      playground = value;
-      Promise.resolve(value?.ready).then(() => settle.resolve(performance.now()), settle.reject);
-    },
-  });
-  // The editor (the editable .cm-content, not the engine viewer) is shown, and the page is free to
-  // handle a key: the first task after the frame that shows it.
-  window.__editorAt = new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (!document.querySelector(".cm-content[contenteditable=true]")) return;
-      observer.disconnect();
-      requestAnimationFrame(() => setTimeout(() => resolve(performance.now())));
+# Before any script of the page: when the runtime status says ready (or failed); when the editor is
+# there, at once focused (as a learner's click would), and when its text changes (the bench's key).
+WATCH_PAGE = """(() => {
+  const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null, typedAt: null });
+  const typed = (editor) => {
+    const before = editor.textContent;
+    const watch = new MutationObserver(() => {
+      if (editor.textContent === before) return;
+      bench.typedAt = performance.now();
+      watch.disconnect();
     });
-    observer.observe(document, { childList: true, subtree: true });
-  });
+    watch.observe(editor, { subtree: true, childList: true, characterData: true });
+  };
+  const look = () => {
+    const editor = document.querySelector(".cm-content[contenteditable=true]"); // not the engine viewer
+    if (bench.editorAt === null && editor) {
+      bench.editorAt = performance.now();
+      editor.focus();
+      typed(editor);
+    }
+    const status = document.querySelector("[data-testid=runtime-status]");
+    if (!status || bench.readyAt !== null || bench.failed) return;
+    if (status.dataset.state === "ready") bench.readyAt = performance.now();
+    if (status.dataset.state === "failed") bench.failed = status.textContent || "failed";
+  };
+  const watch = new MutationObserver(look);
+  const changes = { subtree: true, childList: true, attributes: true };
+  watch.observe(document, { ...changes, attributeFilter: ["data-state", "contenteditable"] });
 })()"""
 
+# check(source) n times, each once the next Check's runtime is ready; how long that took after each.
 CHECK_TIMES = """async ([source, n]) => {
-  const ms = [];
+  const status = document.querySelector("[data-testid=runtime-status]");
+  const fresh = () => new Promise((resolve) => {
+    if (status.dataset.fresh !== "loading") return resolve();
+    const watch = new MutationObserver(() => {
+      if (status.dataset.fresh === "loading") return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(status, { attributes: true, attributeFilter: ["data-fresh"] });
+  });
+  const within = (promise, what) => Promise.race([promise, new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(`${what} took over a minute`)), 60_000);
+  })]);
+  const checks = [], graded = [], fresh_ms = [];
   for (let i = 0; i < n; i++) {
+    await within(fresh(), "the fresh runtime");
     const start = performance.now();
-    const report = await window.playground.check(source);
-    ms.push(performance.now() - start);
+    const report = await within(window.playground.check(source), "check()");
+    const end = performance.now();
     if (!report.passed) throw new Error("the correct solution failed: " + JSON.stringify(report.error));
+    checks.push(end - start);
+    graded.push(report.ms);
+    await within(fresh(), "the fresh runtime");
+    fresh_ms.push(performance.now() - end);
   }
-  return ms;
+  return { checks, graded, fresh: "fresh" in status.dataset ? fresh_ms : [] };
+}"""
+
+# Leave the page as a learner would: its service worker active, Cache Storage written (bounded).
+SETTLE = """async () => {
+  const deadline = performance.now() + 15000;
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  if (await navigator.serviceWorker?.getRegistration()) {
+    await Promise.race([navigator.serviceWorker.ready, wait(10000)]);
+  }
+  if (!globalThis.caches) return;
+  let last = null, since = performance.now();
+  while (performance.now() < deadline && performance.now() - since < 500) {
+    let seen = "";
+    for (const name of await caches.keys()) {
+      seen += `${name}:${(await (await caches.open(name)).keys()).length};`;
+    }
+    if (seen !== last) [last, since] = [seen, performance.now()];
+    await wait(100);
+  }
 }"""
 
 
-class Meter:
-    """WSGI middleware: record each response's path, status, headers and body bytes as sent."""
+def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "loopback", **measure) -> dict:
+    """Start Chromium on profile, open url and measure; close it, so the profile is on disk.
 
-    def __init__(self, app: Callable) -> None:
-        self.app = app
-        self.log: list[dict] = []
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        entry = {"path": environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""), "bytes": 0}
-        self.log.append(entry)
-
-        def start(status: str, headers: list, exc_info=None):
-            entry.update(status=int(status[:3]), headers={k.lower(): v for k, v in headers})
-            return start_response(status, headers, exc_info)
-
-        body = self.app(environ, start)
-        try:
-            for chunk in body:
-                entry["bytes"] += len(chunk)
-                yield chunk
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-
-    def header(self, name: str, path: str) -> str | None:
-        """A header of the playground's last full response for a path ending so ("/": the page)."""
-        for entry in reversed(self.log):
-            served = entry["path"]
-            if entry.get("status") == 200 and not served.startswith(BARE + "/"):
-                if served == path if path == "/" else served.endswith(path):
-                    return entry["headers"].get(name)
-        raise LookupError(f"the playground has not served *{path} yet")
-
-
-class BarePyodide:
-    """The limit: a page that only calls loadPyodide(), from the npm package's files as they are.
-
-    They are cached as the playground's own Pyodide files are: the same Cache-Control, read from
-    the playground's responses, and an ETag for revalidation; the page as the playground's page is.
+    measure: typing=True (the editor), checks=N (check() latency), settle=True (wait for the service
+    worker and Cache Storage before closing), ready=False (a page with no runtime).
     """
-
-    def __init__(self, meter: Meter) -> None:
-        self.meter = meter
-        self.files = {"": (BARE_PAGE, "text/html; charset=utf-8")}
-        for name in STOCK_FILES:
-            self.files[f"pyodide/{name}"] = ((STOCK / name).read_bytes(), TYPES[Path(name).suffix])
-
-    def cache_control(self, name: str) -> str | None:
-        """The playground's Cache-Control for the same file (its page, for the bare page)."""
-        return self.meter.header("cache-control", "/" + name.rpartition("/")[2] if name else "/")
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        name = environ.get("PATH_INFO", "").lstrip("/")
-        if name not in self.files:
-            start_response("404 Not Found", [("Content-Type", "text/plain")])
-            return [b"not found"]
-        body, content_type = self.files[name]
-        etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
-        headers = [("Content-Type", content_type), ("ETag", etag)]
-        if cache_control := self.cache_control(name):
-            headers.append(("Cache-Control", cache_control))
-        if environ.get("HTTP_IF_NONE_MATCH") == etag:
-            start_response("304 Not Modified", headers)
-            return []
-        start_response("200 OK", [*headers, ("Content-Length", str(len(body)))])
-        return [body]
-
-
-def visit(p: Playwright, profile: str, url: str, meter: Meter, editor: bool, checks: int) -> dict:
-    """Start Chromium on a profile, open url, measure; close it, so the profile is on disk."""
     context = p.chromium.launch_persistent_context(
         profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
     )
+    start = len(log)
+    result: dict = {}
     try:
-        context.add_init_script(READY_HOOK)
+        context.add_init_script(WATCH_PAGE)
         page = context.pages[0] if context.pages else context.new_page()
-        start = len(meter.log)
         page.goto(url, wait_until="commit")
-        result = {"typing": typing_ms(page), "editor": page.evaluate("window.__editorAt")} if editor else {}
-        result["ready"] = page.evaluate("window.__readyAt")
-        if checks:
-            result["checks"] = page.evaluate(CHECK_TIMES, [CORRECT, checks])
+        if measure.get("typing"):
+            result |= typing_ms(page)
+        if measure.get("ready", True):
+            result.update(wait_ready(page, READY_TIMEOUT_MS[how]))
+        if n := measure.get("checks"):
+            result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
+        if measure.get("settle"):
+            page.evaluate(SETTLE)
     finally:
         context.close()
-    responses = meter.log[start:]
+    responses = log[start:]
     result["bytes"] = sum(e["bytes"] for e in responses)
     result["requests"] = len(responses)
     result["encodings"] = Counter(e.get("headers", {}).get("content-encoding", "identity") for e in responses)
+    result["code cache"] = code_cache(Path(profile))
     return result
 
 
-def typing_ms(page: Page) -> float:
-    """Time from navigation until a key pressed in the editor shows in window.playground.getCode()."""
-    page.locator(".cm-content[contenteditable=true]").click()  # the editor, not the engine viewer
-    before = page.wait_for_function("() => window.playground?.getCode()").json_value()
+def wait_ready(page: Page, timeout_ms: float) -> dict:
+    """Wait for the status to say ready; its time from navigation start (and the floor's own figure)."""
+    page.wait_for_function(
+        "() => window.__bench && (window.__bench.readyAt !== null || window.__bench.failed)",
+        polling=100,
+        timeout=timeout_ms,
+    )
+    bench = page.evaluate("window.__bench")
+    if bench["failed"]:
+        raise RuntimeError(f"the page failed to load: {bench['failed']}")
+    floor = page.locator("[data-testid=runtime-status]").get_attribute("data-ms")
+    editor = {"editor": bench["editorAt"]} if bench["editorAt"] is not None else {}
+    return {"ready": bench["readyAt"], **editor} | ({"compile": float(floor)} if floor else {})
+
+
+def typing_ms(page: Page) -> dict:
+    """Press a key once the editor is there (and focused): when it is, and when the key shows in it."""
+    page.wait_for_function("() => window.__bench?.editorAt != null", polling="raf", timeout=30_000)
     page.keyboard.press("x")
-    changed = "(before) => window.playground.getCode() !== before && performance.now()"
-    return page.wait_for_function(changed, arg=before).json_value()
+    page.wait_for_function("() => window.__bench.typedAt !== null", polling=50, timeout=30_000)
+    return page.evaluate("({ typing: window.__bench.typedAt, editor: window.__bench.editorAt })")
 
 
-def serve(app: Callable) -> str:
-    """Serve app with werkzeug's threaded server on a free port; return the base URL."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/"
+def code_cache(profile: Path) -> dict[str, int]:
+    """Bytes of V8's code cache on disk in a profile: compiled wasm and compiled JavaScript."""
+    folder = profile / "Default" / "Code Cache"
+    sizes = {}
+    for kind in ("wasm", "js"):
+        sizes[kind] = sum(f.stat().st_size for f in (folder / kind).rglob("*") if f.is_file())
+    return sizes
 
 
-def run(rounds: int) -> tuple[dict[str, list[dict]], Meter]:
-    """Visit both pages, cold then warm, for each round; return the measurements by kind."""
-    meter = Meter(None)
-    meter.app = DispatcherMiddleware(create_app(), {BARE: BarePyodide(meter)})
-    base = serve(meter)
-    results: dict[str, list[dict]] = {"ours cold": [], "ours warm": [], "bare cold": [], "bare warm": []}
-    with sync_playwright() as p:
-        for i in range(rounds):
-            for kind, url in (("ours", base), ("bare", base + BARE.lstrip("/") + "/")):
-                with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-                    ours = kind == "ours"
-                    results[f"{kind} cold"].append(visit(p, profile, url, meter, ours, CHECKS if ours else 0))
-                    results[f"{kind} warm"].append(visit(p, profile, url, meter, ours, 0))
-            done = ", ".join(f"{kind} {runs[-1]['ready']:.0f} ms" for kind, runs in results.items())
-            print(f"round {i + 1}/{rounds}: ready {done}", flush=True)
-    return results, meter
+def start_sites(log: list[dict]) -> dict[str, str]:
+    """Serve ours (the floor page beside it), the stock page and its CDN, directly and over the line."""
+    app = create_app()
+    with app.test_request_context():
+        wasm = pyodide_url("pyodide.asm.wasm")
+    beside = {"/bench-floor": floor_page(wasm), "/bench-typing": typing_page()}
+    ours = serve(Meter(DispatcherMiddleware(app, beside), "ours", log))
+    cdn = serve(Meter(StockCdn(), "stock", log))
+    line = Line(LINE_RATE, LINE_RTT)
+    cdn_on_line = over(line, cdn)  # the stock page on the line loads its files over it too
+    return {
+        "ours": ours,
+        "stock": serve(Meter(stock_page(cdn + "pyodide/"), "stock", log)),
+        "floor": ours + "bench-floor/",
+        "typing": ours + "bench-typing/",
+        "ours line": over(line, ours),
+        "stock line": over(line, serve(Meter(stock_page(cdn_on_line + "pyodide/"), "stock", log))),
+    }
 
 
-def median(runs: list[dict], key: str) -> float:
-    return statistics.median(r[key] for r in runs)
+def over(line: Line, url: str) -> str:
+    """The URL of a site through a relay on the line."""
+    return f"http://127.0.0.1:{line.relay(urlsplit(url).port)}/"
 
 
-def report(results: dict[str, list[dict]], meter: Meter, rounds: int) -> None:
-    """Print the medians side by side, how each page was served, then the ratios."""
-    kinds = list(results)
+def attempt(runs: list[dict], label: str, *args, **kwargs) -> bool:
+    """Visit (see visit); on failure say so and go on: the medians use the runs that worked."""
+    try:
+        runs.append(visit(*args, **kwargs))
+    except (PlaywrightError, RuntimeError) as err:
+        print(f"  {label} failed: {str(err).splitlines()[0]}", flush=True)
+        return False
+    return True
 
-    def row(label: str, key: str, fmt: str, only: str = "") -> None:
-        cells = [format(median(results[k], key), fmt) if k.startswith(only) else "-" for k in kinds]
-        print(f"{label:32}" + "".join(f"{c:>14}" for c in cells))
 
-    def encodings(kind: str) -> str:
-        counts = sum((r["encodings"] for r in results[kind]), Counter())
-        return ", ".join(f"{encoding} x{n / rounds:g}" for encoding, n in counts.most_common())
-
-    browser = chromium_path() or "Playwright's Chromium"
-    print(f"\nMedians over {rounds} rounds, headless {browser}:")
-    print(f"{'':32}" + "".join(f"{k:>14}" for k in kinds))
-    row("ready (ms)", "ready", ",.0f")
-    row("editor accepts typing (ms)", "editor", ",.0f", only="ours")
-    row("  a key typed, via Playwright", "typing", ",.0f", only="ours")
-    row("bytes sent", "bytes", ",.0f")
-    row("requests", "requests", ".0f")
-    checks = [ms for r in results["ours cold"] for ms in r["checks"]]
-    print(
-        f"{'check(CORRECT) after ready (ms)':32}{statistics.median(checks):>14,.1f}"
-        f"   median of {len(checks)}: {CHECKS} a round, in the cold visit"
-    )
-
-    print("\nHow they were served (werkzeug's threaded server, one origin; responses per visit):")
-    print(f"  ours: the app as `make run` builds it. Cold: {encodings('ours cold')};")
-    print(f"        warm: {encodings('ours warm')}")
-    print(f"        Pyodide files' Cache-Control: {meter.header('cache-control', '/pyodide.asm.wasm')}")
-    print("  bare: loadPyodide() in the page (ours: in a module worker), from node_modules/pyodide's five")
-    print("        files as they are, uncompressed, with an ETag and the same Cache-Control as ours.")
-    print(f"        Cold: {encodings('bare cold')}; warm: {encodings('bare warm')}")
-
-    cold, warm = median(results["ours cold"], "ready"), median(results["ours warm"], "ready")
-    raw = sum((STOCK / name).stat().st_size for name in STOCK_FILES)
-    print("\nRatios:")
-    print(f"  ready, ours/bare, cold        {cold / median(results['bare cold'], 'ready'):.2f}")
-    print(f"  ready, ours/bare, warm        {warm / median(results['bare warm'], 'ready'):.2f}")
-    print(f"  ready, warm/cold, ours        {warm / cold:.2f}")
-    cold_bytes = median(results["ours cold"], "bytes")
-    print(f"  cold bytes / raw Pyodide      {cold_bytes / raw:.2f}   (the five stock files: {raw:,} bytes)")
-    print(
-        "\n'editor accepts typing': the editor is shown and the page's next task can run (a key pressed"
-        "\nthen is handled). 'a key typed, via Playwright': until a key Playwright clicks and presses"
-        "\nshows in getCode(); it adds Playwright's own round trips (actionability checks, polling)."
-    )
+def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
+    """Run the rounds, interleaved; return each scenario's runs."""
+    log: list[dict] = []
+    urls = start_sites(log)
+    runs: dict[str, list[dict]] = {
+        f"{site} {kind}": [] for site in ("ours", "stock") for kind in ("first", "returning", "line")
+    }
+    runs |= {"floor cold": [], "floor warm": [], "typing alone": []}
+    started = time.monotonic()
+    for i in range(rounds):
+        order = ("ours", "stock") if i % 2 == 0 else ("stock", "ours")
+        for site in order:
+            ours, url = site == "ours", urls[site]
+            with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+                first = dict(typing=ours, checks=checks if ours else 0, settle=True)
+                if attempt(runs[f"{site} first"], f"{site} first", p, profile, url, log, **first):
+                    attempt(runs[f"{site} returning"], f"{site} returning", p, profile, url, log, typing=ours)
+        for site in order:
+            with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+                attempt(runs[f"{site} line"], f"{site} line", p, profile, urls[f"{site} line"], log, "line")
+        with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+            for kind in ("cold", "warm"):
+                attempt(runs[f"floor {kind}"], f"floor {kind}", p, profile, urls["floor"], log)
+        with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+            attempt(
+                runs["typing alone"],
+                "typing alone",
+                p,
+                profile,
+                urls["typing"],
+                log,
+                typing=True,
+                ready=False,
+            )
+        last = {k: f"{v[-1]['ready']:,.0f}" for k, v in runs.items() if v and k.startswith(("ours", "stock"))}
+        print(f"round {i + 1}/{rounds} ({time.monotonic() - started:.0f} s): ready ms {last}", flush=True)
+    return runs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="visits of each kind (default 5)")
-    rounds = parser.parse_args().rounds
-    report(*run(rounds), rounds)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, each visiting every page (default 3)")
+    parser.add_argument("--checks", type=int, default=20, help="check() calls a first visit (default 20)")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    with sync_playwright() as p:
+        runs = run(p, args.rounds, args.checks)
+    report.print_report(runs, args.rounds, LINE_RATE, LINE_RTT)
+    print(
+        f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores: a busy machine makes every figure noisier."
+    )
 
 
 if __name__ == "__main__":
