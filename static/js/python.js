@@ -38,7 +38,11 @@ export class Python {
       moved();
       onProgress(data.step ? { step: String(data.step) } : { bytes: Number(data.bytes) || 0 });
     };
-    const loading = this.call({ type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase }, { onMessage });
+    const transfer = message.snapshot ? [message.snapshot.buffer] : []; // handed over, not copied again
+    const loading = this.call(
+      { type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase },
+      { onMessage, transfer },
+    );
     return loading.finally(() => clearTimeout(timer));
   }
 
@@ -75,13 +79,13 @@ export class Python {
 
   // Send a message; resolves to the reply with its id. onMessage hears the messages on the way
   // (output while grading, progress while loading).
-  call(message, { onMessage } = {}) {
+  call(message, { onMessage, transfer = [] } = {}) {
     if (this.ended) return Promise.reject(new Error("the runtime was ended"));
     const id = newId();
     return new Promise((resolve, reject) => {
       const done = (settle) => (value) => (this.pending.delete(id), settle(value));
       this.pending.set(id, { resolve: done(resolve), reject: done(reject), onMessage });
-      this.worker.postMessage({ ...message, id });
+      this.worker.postMessage({ ...message, id }, transfer);
     });
   }
 

@@ -88,7 +88,7 @@ export class Runtime {
       if (progress) this.onProgress((received += bytes), this.loadBytes);
     };
     try {
-      const snapshot = this.snapshot?.slice(); // a copy: the worker's runtime takes it over
+      const snapshot = this.snapshot?.slice(); // a copy, handed over (transferred) to the worker
       const message = { urls: this.urls, cases: this.cases, snapshot, storedKey: await storedKey, makeSnapshot };
       const reply = await python.load(message, { stallMs: this.stallMs, onProgress });
       if (reply.snapshot) this.snapshot = reply.snapshot;
@@ -102,8 +102,9 @@ export class Runtime {
   }
 
   // Have a fresh runtime loading for the next Check; a failure is shown at once, and seen by that Check.
-  prepare() {
-    this.fresh = this.spawn();
+  // later: start it after this task, so that the Check that just ended gives its report first.
+  prepare({ later = false } = {}) {
+    this.fresh = later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn();
     this.fresh.catch((err) => this.onState("failed", err.message));
   }
 
@@ -156,7 +157,7 @@ export class Runtime {
       } finally {
         if (this.fresh === fresh) {
           clearTimeout(early);
-          this.prepare();
+          this.prepare({ later: true });
         }
       }
     } catch (err) {
