@@ -8,6 +8,7 @@ from server import ROOT
 from server.assets import engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
+from server.offline import service_worker_url
 from server.static import page_url, pyodide_url, static_url
 
 bp = Blueprint("page", __name__)
@@ -34,6 +35,7 @@ def page_config() -> dict:
         "loadLimitMs": current_app.config["LOAD_LIMIT_MS"],
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
+        "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "urls": {
             "worker": static_url("js/worker.js"),
             "pyodide": pyodide_url(),
