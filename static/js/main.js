@@ -3,6 +3,7 @@
 // the page is laid out and the editor's bundle (page.js, preloaded) is compiled and run.
 
 import { Runtime } from "./runtime.js";
+import { keepOffline } from "./offline.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -41,6 +42,7 @@ async function showFresh(state) {
 const runtime = new Runtime({ ...config, urls }, showState, showFresh);
 const ready = runtime.start();
 ready.catch(() => {}); // reported on the page by showState; callers see the rejection
+ready.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)), () => {});
 
 Promise.all([import("./page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime, ready }))
