@@ -103,9 +103,11 @@ def kept_offline(page):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
-def network_off(context, host, url):
+def network_off(context, host, url, page):
+    """Stop the server and set the browser offline; empty its HTTP cache, as an eviction would."""
     host.stop(url)
     context.set_offline(True)
+    context.new_cdp_session(page).send("Network.clearBrowserCache")  # so only the worker's cache is left
 
 
 def grades_and_draws(page):
@@ -128,9 +130,9 @@ def visit_then_revisit_offline(context, host, wsgi, path=""):
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, url)
     kept_offline(first)
+    network_off(context, host, base, first)
     first.close()
     assert_clean()
-    network_off(context, host, base)
     again, assert_clean_again = watched_page(context, {netloc(base)})
     responses = []
     again.on("response", lambda r: responses.append(r))
@@ -201,7 +203,7 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     }}""")
     assert SNAPSHOT_CACHE in page.evaluate("caches.keys()")
 
-    network_off(context, host, url)
+    network_off(context, host, url, page)
     requests.clear()
     reloaded(page)
     assert page.evaluate("document.documentElement.dataset.build") == "new"
