@@ -99,7 +99,7 @@ def reloaded(page):
 
 def kept_offline(page):
     """Wait until the service worker has cached this build and controls the page."""
-    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)").endswith("/sw.js")
+    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
@@ -190,6 +190,11 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     assert page.evaluate("document.documentElement.dataset.build") is None
 
     deploy.app = new_build_app(tmp_path / "build")
+    # The sign the page has changed hands: clients.claim() in the new worker's activate, after the
+    # old caches are deleted. Listened for from the start of each document, so it cannot be missed.
+    page.add_init_script(
+        "navigator.serviceWorker.addEventListener('controllerchange', () => (window.controllerChanged = true))"
+    )
     requests = []
     context.on("request", lambda r: requests.append((r.url, "sw" if r.service_worker else "page")))
     reloaded(page)  # one reload
@@ -197,10 +202,9 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     grades_and_draws(page)  # each Check in a worker started from the new worker bundle
     only_new(requests)
     # The new service worker has cached the new build and taken over; the old cache is gone, no other.
-    page.wait_for_function(f"""async () => {{
-        const ours = await ({OUR_CACHES})();
-        return ours.length === 1 && ours[0] !== {old_caches[0]!r};
-    }}""")
+    page.wait_for_function("() => window.controllerChanged")
+    new_caches = page.evaluate(OUR_CACHES)
+    assert len(new_caches) == 1 and new_caches != old_caches
     assert SNAPSHOT_CACHE in page.evaluate("caches.keys()")
 
     network_off(context, host, url, page)
@@ -221,8 +225,8 @@ def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
     page.evaluate(f"caches.open('{SNAPSHOT_CACHE}').then(() => true)")
     deploy.app = create_app({"TESTING": True, "OFFLINE": False})
     reloaded(page)
-    page.wait_for_function(f"""async () =>
-        !(await navigator.serviceWorker.getRegistration()) && (await ({OUR_CACHES})()).length === 0""")
+    expect(page.locator("html")).to_have_attribute("data-offline", "off")
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
     assert page.evaluate("caches.keys()") == [SNAPSHOT_CACHE]
     assert_clean()
 
@@ -245,6 +249,7 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
         expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
         note = "The playground is not kept for offline use: this browser has no service workers here"
         assert ("info", note) in notes  # logged once ready, before the Check
+        expect(page.locator("html")).to_have_attribute("data-offline", "unavailable")
         assert_clean()
     finally:
         other.close()
