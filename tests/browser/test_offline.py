@@ -192,7 +192,9 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     deploy.app = new_build_app(tmp_path / "build")
     # The sign the page has changed hands: clients.claim() in the new worker's activate, after the
     # old caches are deleted. Listened for from the start of each document, so it cannot be missed.
-    page.add_init_script("navigator.serviceWorker.oncontrollerchange = () => (window.controllerChanged = true)")
+    page.add_init_script(
+        "navigator.serviceWorker.oncontrollerchange = () => (window.controllerChanged = true)"
+    )
     requests = []
     context.on("request", lambda r: requests.append((r.url, "sw" if r.service_worker else "page")))
     reloaded(page)  # one reload
