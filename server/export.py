@@ -27,14 +27,16 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         config = page_config()
         html = render_page(config, meta_policy=content_security_policy(None))
         embed = page_url("embed.embed_js")  # beside the page, for course pages that embed it
-        worker = service_worker_script()  # beside the page too: its scope is the page's folder
-    names = ["index.html", "cases.json", config["urls"]["engine"], embed, "sw.js"]
+        worker = config["serviceWorker"] and service_worker_script()  # beside the page: its scope
+    names = ["index.html", "cases.json", config["urls"]["engine"], embed]
     written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
     written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
     written[2].write_bytes(engine_archive())
     written[3].write_bytes(embed_script())
-    written[4].write_text(worker, encoding="utf-8")
+    if worker:
+        written.append(directory / config["serviceWorker"])
+        written[-1].write_text(worker, encoding="utf-8")
     for prefix, folder in served_dirs().items():
         files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
         for source in files if compressed else [p for p in files if not is_variant(p)]:

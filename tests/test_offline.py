@@ -62,10 +62,13 @@ def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_pat
     assert old["marker"] not in data["files"]
 
 
-def test_switched_off_there_is_none_and_the_page_says_so():
-    client = create_app({"TESTING": True, "OFFLINE": False}).test_client()
+def test_switched_off_there_is_none_and_the_page_says_so(tmp_path):
+    app = create_app({"TESTING": True, "OFFLINE": False})
+    client = app.test_client()
     assert client.get("/sw.js").status_code == 404
     assert page_config(client)["serviceWorker"] is None
+    assert app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")]).exit_code == 0
+    assert (tmp_path / "site" / "index.html").exists() and not (tmp_path / "site" / "sw.js").exists()
 
 
 def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
