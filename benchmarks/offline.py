@@ -26,22 +26,9 @@ sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 from playwright.sync_api import Playwright, sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
+from benchmarks.load import READY_HOOK  # noqa: E402  (window.__readyAt: when ready resolves)
 from server import create_app  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
-
-# Before any script of the page: note when window.playground.ready resolves.
-READY_HOOK = """(() => {
-  let playground, settle;
-  window.__readyAt = new Promise((resolve, reject) => (settle = { resolve, reject }));
-  Object.defineProperty(window, "playground", {
-    configurable: true,
-    get: () => playground,
-    set(value) {
-      playground = value;
-      Promise.resolve(value?.ready).then(() => settle.resolve(performance.now()), settle.reject);
-    },
-  });
-})()"""
 
 MODES = {"service worker": "allow", "HTTP cache only": "block", "no network (service worker)": "allow"}
 
