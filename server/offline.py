@@ -11,7 +11,8 @@ import hashlib
 from flask import Blueprint, Flask, Response, abort, current_app, render_template
 
 from server.assets import engine_digest, revalidated
-from server.static import is_variant, page_url, served_dirs, static_url
+from server.page import page_config, render_page
+from server.static import is_variant, page_url, pyodide_url, served_dirs
 
 bp = Blueprint("offline", __name__)
 
@@ -27,12 +28,15 @@ def build_files() -> list[str]:
 
 
 def offline_data() -> dict:
-    """What sw.js needs: the build's id, the files to keep, how to tell this build's page."""
+    """What sw.js needs: the build's id, the files to keep, the versioned URLs this build's page names."""
     files = [page_url("static", filename=f) for f in current_app.extensions["build_files"]]
     files.append(page_url("assets.engine_zip", digest=engine_digest()))
-    marker = static_url("js/main.js")  # the page of this build, and only it, loads this bundle
-    build = hashlib.sha256("\n".join([marker, *files]).encode()).hexdigest()[:16]
-    return {"build": build, "files": files, "marker": marker}
+    # A page is this build's when it names all of these (its bundles, styles, icon, worker, engine,
+    # Pyodide): another build's page misses the ones that changed.
+    html = render_page(page_config())
+    names = [url for url in [*files, pyodide_url()] if url in html]
+    build = hashlib.sha256("\n".join([*files, "", *names]).encode()).hexdigest()[:16]
+    return {"build": build, "files": files, "page": names}
 
 
 def service_worker_script() -> str:
@@ -47,11 +51,6 @@ def service_worker() -> Response:
         abort(404)
     response = Response(service_worker_script(), mimetype="text/javascript")
     return revalidated(response)
-
-
-def service_worker_url() -> str | None:
-    """The service worker's URL for the page to register, or None when offline use is switched off."""
-    return page_url("offline.service_worker") if current_app.config["OFFLINE"] else None
 
 
 def init_app(app: Flask) -> None:

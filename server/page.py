@@ -8,7 +8,6 @@ from server import ROOT
 from server.assets import engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
-from server.offline import service_worker_url
 from server.static import page_url, pyodide_url, static_url
 
 bp = Blueprint("page", __name__)
@@ -42,6 +41,11 @@ def page_config() -> dict:
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
     }
+
+
+def service_worker_url() -> str | None:
+    """The service worker's URL (server/offline.py), or None when offline use is switched off."""
+    return page_url("offline.service_worker") if current_app.config["OFFLINE"] else None
 
 
 def render_page(config: dict, meta_policy: str | None = None) -> str:

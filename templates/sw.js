@@ -10,7 +10,7 @@
 //   engine-<hash>.zip): fetched on install (from the HTTP cache when the visit has just loaded them),
 //   then served cache first. A URL always means the same bytes, so a cached copy is never stale.
 // - the page: network first, so an online visit always gets the newest page; the cached copy is the
-//   fallback when the network fails. A page is kept only if it names this build's main bundle.
+//   fallback when the network fails. A page is kept only if it names this build's versioned files.
 //
 // Updates, and why skipWaiting + clients.claim rather than waiting:
 // - Files can only mix through the page: every other URL names its content, so a page can only ask for
@@ -18,8 +18,9 @@
 // - Online, a reload gets the new page from the network whichever worker is active, and the new
 //   files with it (not in the old cache: they come from the network). That same navigation makes the
 //   browser check sw.js; the new worker caches the whole new build, then takes over at once
-//   (skipWaiting), controls the open page (clients.claim) and deletes the old build's cache. So one
-//   reload gets the new build, and from then on it also works offline.
+//   (skipWaiting: the pages the old worker controlled, this one included; clients.claim: pages it
+//   did not) and deletes the old build's cache. So one reload gets the new build, and from then on
+//   it also works offline.
 // - Waiting instead would keep the old worker until every tab of the playground is closed (a reload
 //   does not end the wait, the old and new page overlap): offline, a learner would keep getting the
 //   old build after reloading. Nothing mixes either way.
@@ -33,9 +34,11 @@ const CACHE = `${PREFIX}${OFFLINE.build} ${PAGE}`;
 const isOurs = (name) => name.startsWith(PREFIX) && name.endsWith(` ${PAGE}`);
 const FILES = new Set(OFFLINE.files.map((url) => new URL(url, self.location).href));
 
-// Whether a response is this build's page: it names this build's main bundle.
+// Whether a response is this build's page: it names this build's bundles, worker, engine and Pyodide.
 async function isThisBuild(response) {
-  return response.ok && (await response.clone().text()).includes(OFFLINE.marker);
+  if (!response.ok) return false;
+  const html = await response.clone().text();
+  return OFFLINE.page.every((url) => html.includes(url));
 }
 
 // Cache this build: every file, and the page (the one the visit just loaded, when it is this build's).

@@ -45,7 +45,8 @@ def test_under_a_prefix_it_and_its_files_are_under_the_prefix(client):
     assert page_config(client, base_url=base)["serviceWorker"] == PREFIX + "/sw.js"
     data = offline_data(client.get("/sw.js", base_url=base).get_data(as_text=True))
     assert all(url.startswith(PREFIX + "/") for url in data["files"])
-    assert data["marker"].startswith(PREFIX + "/static/assets/main-")
+    assert any(url.startswith(PREFIX + "/static/assets/main-") for url in data["page"])
+    assert all(url.startswith(PREFIX + "/") for url in data["page"])
 
 
 def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_path):
@@ -55,11 +56,28 @@ def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_pat
     old = offline_data(again.decode())
     data = offline_data(new)
     assert data["build"] != old["build"]
-    assert (
-        "/static/assets/main-NEWBUILD.js" in data["files"]
-        and data["marker"] == "/static/assets/main-NEWBUILD.js"
-    )
-    assert old["marker"] not in data["files"]
+    old_main = next(url for url in old["files"] if "/main-" in url)
+    assert "/static/assets/main-NEWBUILD.js" in data["files"] and old_main not in data["files"]
+
+
+def test_tells_this_builds_page_from_another_builds(client, tmp_path):
+    data = offline_data(client.get("/sw.js").get_data(as_text=True))
+    html = client.get("/").get_data(as_text=True)
+    names = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"]}
+    assert {
+        "main",
+        "page",
+        "worker",
+        "style",
+        "graph",
+        "favicon",
+        "engine",
+        "",
+    } <= names  # "": Pyodide's folder
+    assert all(url in html for url in data["page"])
+    new_html = new_build_app(tmp_path / "build").test_client().get("/").get_data(as_text=True)
+    missing = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"] if url not in new_html}
+    assert missing == {"main", "worker"}  # what the new build changed
 
 
 def test_switched_off_there_is_none_and_the_page_says_so(tmp_path):
@@ -84,4 +102,4 @@ def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
     assert data["files"] and not any(url.startswith(("/", "http")) for url in data["files"])
     for url in data["files"]:
         assert (site / url).is_file(), url
-    assert f'src="{data["marker"]}"' in html
+    assert data["page"] and all(url in html for url in data["page"])

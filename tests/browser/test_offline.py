@@ -190,8 +190,9 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     assert page.evaluate("document.documentElement.dataset.build") is None
 
     deploy.app = new_build_app(tmp_path / "build")
-    # The sign the page has changed hands: clients.claim() in the new worker's activate, after the
-    # old caches are deleted. Listened for from the start of each document, so it cannot be missed.
+    # The sign the page has changed hands: the new worker starts activating (skipWaiting); once it is
+    # "activated", its activate handler has deleted the old caches. Listened for from the start of
+    # each document, so it cannot be missed.
     page.add_init_script(
         "navigator.serviceWorker.oncontrollerchange = () => (window.controllerChanged = true)"
     )
@@ -202,7 +203,9 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     grades_and_draws(page)  # each Check in a worker started from the new worker bundle
     only_new(requests)
     # The new service worker has cached the new build and taken over; the old cache is gone, no other.
-    page.wait_for_function("() => window.controllerChanged")
+    page.wait_for_function(
+        "() => window.controllerChanged && navigator.serviceWorker.controller.state === 'activated'"
+    )
     new_caches = page.evaluate(OUR_CACHES)
     assert len(new_caches) == 1 and new_caches != old_caches
     assert SNAPSHOT_CACHE in page.evaluate("caches.keys()")
