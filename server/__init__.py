@@ -18,6 +18,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SHOW_SOLUTION=False,  # on: the page offers the reference solution (teachers choose)
         FRAME_ANCESTORS="'self'",  # CSP frame-ancestors: who may show the page in an iframe
         CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
+        OFFLINE=True,  # a service worker keeps the page and its files for visits with no network
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
     )
     if test_config is None:
@@ -25,14 +26,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, page, static
+    from server import assets, embed, export, headers, offline, page, static
 
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)
+    app.register_blueprint(offline.bp)
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
+    offline.init_app(app)
     headers.init_app(app)
     if proxies := int(app.config["PROXY_FIX"]):
         app.wsgi_app = ProxyFix(

@@ -12,8 +12,9 @@ from flask.cli import with_appcontext
 from server.assets import engine_archive, graded_cases
 from server.embed import embed_script
 from server.headers import content_security_policy
+from server.offline import service_worker_script
 from server.page import page_config, render_page
-from server.static import page_url, served_dirs
+from server.static import is_variant, page_url, served_dirs
 
 
 def export_site(directory: Path, compressed: bool = True) -> list[Path]:
@@ -26,12 +27,16 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         config = page_config()
         html = render_page(config, meta_policy=content_security_policy(None))
         embed = page_url("embed.embed_js")  # beside the page, for course pages that embed it
+        worker = config["serviceWorker"] and service_worker_script()  # beside the page: its scope
     names = ["index.html", "cases.json", config["urls"]["engine"], embed]
     written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
     written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
     written[2].write_bytes(engine_archive())
     written[3].write_bytes(embed_script())
+    if worker:
+        written.append(directory / config["serviceWorker"])
+        written[-1].write_text(worker, encoding="utf-8")
     for prefix, folder in served_dirs().items():
         files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
         for source in files if compressed else [p for p in files if not is_variant(p)]:
@@ -53,11 +58,6 @@ def deflate(source: Path, target: Path) -> None:
             data = original.read(info)  # before changing compress_type, which read() follows
             info.compress_type = zipfile.ZIP_STORED if info.is_dir() else zipfile.ZIP_DEFLATED
             archive.writestr(info, data, compresslevel=9)
-
-
-def is_variant(path: Path) -> bool:
-    """Whether a file is a precompressed copy of another (.br, .gz)."""
-    return path.suffix in (".br", ".gz") and path.with_suffix("").exists()
 
 
 @click.command("export")

@@ -35,12 +35,18 @@ def page_config() -> dict:
         "loadBytes": pyodide_fetched_bytes() + len(engine_archive()),  # the progress bar's total
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
+        "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "urls": {
             "worker": static_url("js/worker.js"),
             "pyodide": pyodide_url(),
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
     }
+
+
+def service_worker_url() -> str | None:
+    """The service worker's URL (server/offline.py), or None when offline use is switched off."""
+    return page_url("offline.service_worker") if current_app.config["OFFLINE"] else None
 
 
 def render_page(config: dict, meta_policy: str | None = None) -> str:

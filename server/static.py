@@ -83,6 +83,11 @@ def served_dirs() -> dict[str, Path]:
     return {"assets/": BUILD / "assets", f"pyodide/{version}/": BUILD / "pyodide" / version}
 
 
+def is_variant(path: Path) -> bool:
+    """Whether a file is a precompressed copy of another (.br, .gz)."""
+    return path.suffix in (".br", ".gz") and path.with_suffix("").exists()
+
+
 def immutable(headers, path: str, url: str) -> None:
     """Let browsers keep every served file: each name is content-hashed or versioned."""
     headers["Cache-Control"] = IMMUTABLE

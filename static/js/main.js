@@ -3,6 +3,7 @@
 // the page is laid out and the editor's bundle (page.js, preloaded) is compiled and run.
 
 import { showLoad } from "./loading.js";
+import { keepOffline } from "./offline.js";
 import { Runtime } from "./runtime.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -27,6 +28,8 @@ const runtime = new Runtime(
   },
 );
 runtime.start().catch(() => {}); // reported on the page by onState; callers see window.playground.ready reject
+// The service worker that keeps this build's files for the next visit, offline too (offline.js).
+runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)));
 
 Promise.all([import("./page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime }))

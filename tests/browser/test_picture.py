@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground
+from tests.browser.conftest import open_playground, watched_page
 
 
 def checked(page, base_url, source):
@@ -107,7 +107,18 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
     expect(reuse.locator("svg .active")).to_have_count(0)
 
 
-def test_the_drawing_code_loads_only_when_a_picture_is_opened(page, base_url):
+@pytest.fixture
+def routed_page(browser, serve, base_url):
+    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
+    context = browser.new_context(service_workers="block")
+    page, assert_clean = watched_page(context, serve.origins)
+    yield page
+    assert_clean()
+    context.close()
+
+
+def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
+    page = routed_page
     checked(page, base_url, solutions.ITERATIVE)  # everything passes: every picture starts closed
     # the next Check's runtime has loaded its scripts: what loads from here on is the picture's
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready")
@@ -132,7 +143,8 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(page, base_url):
     expect(deep.locator("svg, table")).to_have_count(0)
 
 
-def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(page, base_url):
+def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(routed_page, base_url):
+    page = routed_page
     checked(page, base_url, solutions.ITERATIVE)
     page.route("**/*.js", lambda route: route.abort())
     chain = picture(page, "chain")

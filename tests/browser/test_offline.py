@@ -1,0 +1,258 @@
+"""Offline and updates: the service worker keeps the page and its files for a second visit with no
+network, and a new deploy is taken after one reload, never mixed with the old one.
+
+"No network" here is real: the server is shut down (its port refuses connections) and the browser is
+set offline. Playwright's offline switch alone does not reach a service worker's own fetches
+(microsoft/playwright#2311), so a worker that still asked the server would pass with it alone.
+"""
+
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from werkzeug.middleware.shared_data import SharedDataMiddleware
+from werkzeug.serving import make_server
+
+from server import create_app
+from server.export import export_site
+from server.headers import AddHeaders, response_headers
+from tests import solutions
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
+from tests.builds import new_build_app
+
+PREFIX = "/courses/ml/backprop"
+FILES_CACHE = "backprop-playground-files-"
+SNAPSHOT_CACHE = "backprop-playground-snapshot"  # the lead's cache: the worker must leave it alone
+OUR_CACHES = f"async () => (await caches.keys()).filter(n => n.startsWith('{FILES_CACHE}'))"
+
+
+class Host:
+    """Serve WSGI apps on free ports; stop one to take the network away from its pages."""
+
+    def __init__(self):
+        self.servers = {}
+
+    def start(self, wsgi) -> str:
+        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/"
+        self.servers[url] = server
+        return url
+
+    def stop(self, url: str) -> None:
+        server = self.servers.pop(url)
+        server.shutdown()
+        server.server_close()  # the port now refuses connections
+
+
+class Deploy:
+    """WSGI: whatever app is deployed now, at the same origin."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        return self.app(environ, start_response)
+
+
+def static_host(folder):
+    """A plain static file server for an exported site, sending the headers README asks a host for."""
+    files = SharedDataMiddleware(NotFound(), {"/": str(folder)})
+
+    def index(environ, start_response):  # a folder's URL serves its index.html, as static hosts do
+        if environ["PATH_INFO"].endswith("/"):
+            environ = {**environ, "PATH_INFO": environ["PATH_INFO"] + "index.html"}
+        return files(environ, start_response)
+
+    config = {"CONTENT_SECURITY_POLICY": None, "FRAME_ANCESTORS": "'self'", "CROSS_ORIGIN_ISOLATION": True}
+    return AddHeaders(index, response_headers(config))
+
+
+@pytest.fixture
+def host():
+    running = Host()
+    yield running
+    for url in list(running.servers):
+        running.stop(url)
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(service_workers="allow")  # the default, said out loud: these tests need it
+    yield context
+    context.close()
+
+
+def netloc(url):
+    return urlsplit(url).netloc
+
+
+def reloaded(page):
+    """Reload the page, once, and wait until Check grades."""
+    page.reload()
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+
+
+def kept_offline(page):
+    """Wait until the service worker has cached this build and controls the page."""
+    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def network_off(context, host, url, page):
+    """Stop the server and set the browser offline; empty its HTTP cache, as an eviction would."""
+    host.stop(url)
+    context.set_offline(True)
+    context.new_cdp_session(page).send("Network.clearBrowserCache")  # so only the worker's cache is left
+
+
+def grades_and_draws(page):
+    """A right Check passes, a wrong one fails, and the failing expression's picture is drawn."""
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True, report["error"]
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    report = page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
+    assert report["passed"] is False and report["error"] is None
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    picture = page.locator("[data-expr=reuse] [data-testid=graph]")
+    expect(picture).to_have_attribute("data-state", "ready")  # the drawing code: a lazy chunk
+    expect(picture.locator("svg [data-node]").first).to_be_visible()
+
+
+def visit_then_revisit_offline(context, host, wsgi, path=""):
+    """Visit the page, take the network away, visit it again; return the second page, ready."""
+    base = host.start(wsgi)
+    url = base + path
+    first, assert_clean = watched_page(context, {netloc(base)})
+    open_playground(first, url)
+    kept_offline(first)
+    network_off(context, host, base, first)
+    first.close()
+    assert_clean()
+    again, assert_clean_again = watched_page(context, {netloc(base)})
+    responses = []
+    again.on("response", lambda r: responses.append(r))
+    open_playground(again, url)
+    grades_and_draws(again)
+    assert [r.url for r in responses if not r.from_service_worker] == []
+    assert_clean_again()
+    return again
+
+
+def test_second_visit_works_with_the_network_off(context, host):
+    page = visit_then_revisit_offline(context, host, create_app({"TESTING": True}))
+    # The page and the worker's script came from the cache with their headers: Stop still interrupts.
+    assert page.evaluate("crossOriginIsolated") is True
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-stop", "interrupt")
+
+
+def test_second_visit_works_offline_under_a_sub_path(context, host):
+    app = DispatcherMiddleware(NotFound(), {PREFIX: create_app({"TESTING": True})})
+    page = visit_then_revisit_offline(context, host, app, PREFIX[1:] + "/")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith(PREFIX + "/sw.js")
+    assert page.evaluate("crossOriginIsolated") is True
+
+
+def test_second_visit_works_offline_from_a_static_export(context, host, tmp_path):
+    app = create_app({"TESTING": True})
+    with app.app_context():
+        export_site(tmp_path / "site")
+    page = visit_then_revisit_offline(context, host, static_host(tmp_path), "site/")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/site/sw.js")
+    assert page.evaluate("crossOriginIsolated") is True
+
+
+def bundles(requests, name):
+    """The hashed bundles of an entry point (main, worker) among the requests, by file name."""
+    return {url.rsplit("/", 1)[1] for url, _ in requests if f"/static/assets/{name}-" in url}
+
+
+def only_new(requests):
+    """Assert the page and its service worker asked for the new main and worker bundles, not the old."""
+    asked = [r for r in requests if "/static/assets/main-" in r[0] or "/static/assets/worker-" in r[0]]
+    assert bundles(requests, "main") == {"main-NEWBUILD.js"}, asked
+    assert bundles(requests, "worker") == {"worker-NEWBUILD.js"}, asked
+
+
+def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tmp_path):
+    deploy = Deploy(create_app({"TESTING": True}))
+    url = host.start(deploy)
+    page, assert_clean = watched_page(context, {netloc(url)})
+    open_playground(page, url)
+    kept_offline(page)
+    old_caches = page.evaluate(OUR_CACHES)
+    assert len(old_caches) == 1
+    page.evaluate(f"caches.open('{SNAPSHOT_CACHE}').then(() => true)")
+    assert page.evaluate("document.documentElement.dataset.build") is None
+
+    deploy.app = new_build_app(tmp_path / "build")
+    # The sign the page has changed hands: the new worker starts activating (skipWaiting); once it is
+    # "activated", its activate handler has deleted the old caches. Listened for from the start of
+    # each document, so it cannot be missed.
+    page.add_init_script(
+        "navigator.serviceWorker.oncontrollerchange = () => (window.controllerChanged = true)"
+    )
+    requests = []
+    context.on("request", lambda r: requests.append((r.url, "sw" if r.service_worker else "page")))
+    reloaded(page)  # one reload
+    assert page.evaluate("document.documentElement.dataset.build") == "new"
+    grades_and_draws(page)  # each Check in a worker started from the new worker bundle
+    only_new(requests)
+    # The new service worker has cached the new build and taken over; the old cache is gone, no other.
+    page.wait_for_function(
+        "() => window.controllerChanged && navigator.serviceWorker.controller.state === 'activated'"
+    )
+    new_caches = page.evaluate(OUR_CACHES)
+    assert len(new_caches) == 1 and new_caches != old_caches
+    assert SNAPSHOT_CACHE in page.evaluate("caches.keys()")
+
+    network_off(context, host, url, page)
+    requests.clear()
+    reloaded(page)
+    assert page.evaluate("document.documentElement.dataset.build") == "new"
+    grades_and_draws(page)
+    only_new(requests)
+    assert_clean()
+
+
+def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
+    deploy = Deploy(create_app({"TESTING": True}))
+    url = host.start(deploy)
+    page, assert_clean = watched_page(context, {netloc(url)})
+    open_playground(page, url)
+    kept_offline(page)
+    page.evaluate(f"caches.open('{SNAPSHOT_CACHE}').then(() => true)")
+    deploy.app = create_app({"TESTING": True, "OFFLINE": False})
+    reloaded(page)
+    expect(page.locator("html")).to_have_attribute("data-offline", "off")
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
+    assert page.evaluate("caches.keys()") == [SNAPSHOT_CACHE]
+    assert_clean()
+
+
+def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the_console(browser, host):
+    # http on a host that is not this machine's loopback: not a secure context, so no service workers
+    # (nor cross-origin isolation). The name maps to 127.0.0.1 inside this browser only.
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP playground.test 127.0.0.1"]
+    other = browser.browser_type.launch(executable_path=chromium_path(), args=args)
+    try:
+        port = urlsplit(host.start(create_app({"TESTING": True}))).port
+        url = f"http://playground.test:{port}/"
+        page, assert_clean = watched_page(other.new_context(), {netloc(url)})
+        notes = []
+        page.on("console", lambda m: notes.append((m.type, m.text)))
+        open_playground(page, url)
+        assert page.evaluate("isSecureContext") is False
+        report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+        assert report["passed"] is True
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+        note = "The playground is not kept for offline use: this browser has no service workers here"
+        assert ("info", note) in notes  # logged once ready, before the Check
+        expect(page.locator("html")).to_have_attribute("data-offline", "unavailable")
+        assert_clean()
+    finally:
+        other.close()

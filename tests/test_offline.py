@@ -1,0 +1,105 @@
+"""The service worker's script: where it is served, with which headers, and what it keeps for a build."""
+
+import json
+import re
+
+from server import create_app
+from tests.builds import new_build_app
+from tests.test_server import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+
+
+def offline_data(text):
+    """The data sw.js was rendered with."""
+    return json.loads(re.search(r"^const OFFLINE = (.*);$", text, re.M)[1])
+
+
+def test_served_beside_the_page_as_a_script_the_browser_revalidates(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    again = client.get("/sw.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    for name in SECURITY + ISOLATION:  # a worker answering for the page hands on responses that have them
+        assert name in response.headers, name
+    assert page_config(client)["serviceWorker"] == "/sw.js"
+
+
+def test_keeps_every_file_the_page_loads_and_only_files_kept_for_good(client):
+    files = offline_data(client.get("/sw.js").get_data(as_text=True))["files"]
+    for url in page_urls(client):
+        expected = (
+            [url + name for name in ("pyodide.mjs", "pyodide.asm.wasm")] if url.endswith("/") else [url]
+        )
+        assert set(expected) <= set(files), url
+    assert any("/static/assets/chunk-" in f for f in files)  # the picture's code, loaded lazily, too
+    assert not any(f.endswith((".map", ".br", ".gz")) for f in files)
+    for url in files:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["Cache-Control"] == IMMUTABLE, url
+
+
+def test_under_a_prefix_it_and_its_files_are_under_the_prefix(client):
+    base = "http://localhost" + PREFIX
+    assert page_config(client, base_url=base)["serviceWorker"] == PREFIX + "/sw.js"
+    data = offline_data(client.get("/sw.js", base_url=base).get_data(as_text=True))
+    assert all(url.startswith(PREFIX + "/") for url in data["files"])
+    assert any(url.startswith(PREFIX + "/static/assets/main-") for url in data["page"])
+    assert all(url.startswith(PREFIX + "/") for url in data["page"])
+
+
+def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_path):
+    again = create_app({"TESTING": True}).test_client().get("/sw.js").data
+    assert app.test_client().get("/sw.js").data == again
+    new = new_build_app(tmp_path / "build").test_client().get("/sw.js").get_data(as_text=True)
+    old = offline_data(again.decode())
+    data = offline_data(new)
+    assert data["build"] != old["build"]
+    old_main = next(url for url in old["files"] if "/main-" in url)
+    assert "/static/assets/main-NEWBUILD.js" in data["files"] and old_main not in data["files"]
+
+
+def test_tells_this_builds_page_from_another_builds(client, tmp_path):
+    data = offline_data(client.get("/sw.js").get_data(as_text=True))
+    html = client.get("/").get_data(as_text=True)
+    names = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"]}
+    assert {
+        "main",
+        "page",
+        "worker",
+        "style",
+        "graph",
+        "favicon",
+        "engine",
+        "",
+    } <= names  # "": Pyodide's folder
+    assert all(url in html for url in data["page"])
+    new_html = new_build_app(tmp_path / "build").test_client().get("/").get_data(as_text=True)
+    missing = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"] if url not in new_html}
+    assert missing == {"main", "worker"}  # what the new build changed
+
+
+def test_switched_off_there_is_none_and_the_page_says_so(tmp_path):
+    app = create_app({"TESTING": True, "OFFLINE": False})
+    client = app.test_client()
+    assert client.get("/sw.js").status_code == 404
+    assert page_config(client)["serviceWorker"] is None
+    assert app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")]).exit_code == 0
+    assert (tmp_path / "site" / "index.html").exists() and not (tmp_path / "site" / "sw.js").exists()
+
+
+def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    site = tmp_path / "site"
+    html = (site / "index.html").read_text()
+    config = json.loads(
+        re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1]
+    )
+    assert config["serviceWorker"] == "sw.js"
+    data = offline_data((site / "sw.js").read_text())
+    assert data["files"] and not any(url.startswith(("/", "http")) for url in data["files"])
+    for url in data["files"]:
+        assert (site / url).is_file(), url
+    assert data["page"] and all(url in html for url in data["page"])
