@@ -32,12 +32,14 @@ static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard st
 	npm run --silent build
 	$(COMPRESS) static/build/assets br gz
 
-# The runtime as is; the stdlib compiled to .pyc by Pyodide's own Python; a lock with no packages.
-$(PYODIDE_DIR)/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
+# The runtime as is; the stdlib split in two (what the first visit needs, the rest fetched when first
+# imported) and compiled to .pyc by Pyodide's own Python; a lock with no packages.
+STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt scripts/lazy_stdlib.py
+$(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) scripts/minimal-lock.mjs
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)
 	cp $(addprefix node_modules/pyodide/,$(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES))) $(PYODIDE_DIR)/
-	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip $(PYODIDE_DIR)/python_stdlib.zip
+	node scripts/compile-stdlib.mjs $(STDLIB_SOURCE) node_modules/pyodide/python_stdlib.zip scripts/stdlib-first-load.txt $(PYODIDE_DIR)
 	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $(PYODIDE_DIR)/pyodide-lock.json
 	touch $@
 
