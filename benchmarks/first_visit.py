@@ -1,14 +1,14 @@
 """Measure a first visit's bytes and time to ready, beside stock Pyodide's files as a CDN sends them.
 
-    .venv/bin/python benchmarks/first_visit.py [--rounds N] [--baseline DIR]
+    .venv/bin/python benchmarks/first_visit.py [--rounds N] [--baseline DIR ...]
 
 The stock figure: brotli-11 of the npm package's five files (pyodide.mjs, pyodide.asm.mjs,
 pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json), as a CDN that compresses with brotli
 sends them. Ours: each round opens the page in headless Chromium with a new, empty profile and waits
 for window.playground.ready; the bytes are counted on the server as the response bodies are sent
 (after compression), for every request of the visit. Prints medians, the files fetched, and the ratio.
---baseline DIR: also serve the app with DIR as its Pyodide folder (an older build of
-static/build/pyodide/<version>, say), and alternate the visits, so a busy machine slows both alike.
+--baseline DIR (may be repeated): also serve the app with DIR as its Pyodide folder (an older build
+of static/build/pyodide/<version>, say), and alternate the visits, so a busy machine slows all alike.
 """
 
 import argparse
@@ -76,9 +76,9 @@ def app_with_pyodide(folder: Path | None):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="first visits of each build (default 5)")
-    parser.add_argument("--baseline", type=Path, help="a Pyodide folder to compare with, served beside ours")
+    parser.add_argument("--baseline", type=Path, action="append", default=[], help="a Pyodide folder, too")
     args = parser.parse_args()
-    builds = {"ours": None} | ({"baseline": args.baseline} if args.baseline else {})
+    builds = {"ours": None} | {str(folder): folder for folder in args.baseline}
     sites = {}
     for name, folder in builds.items():
         meter = Meter(app_with_pyodide(folder))
@@ -104,7 +104,7 @@ def main() -> None:
     for name in builds:
         ours, ms = statistics.median(sent[name]), statistics.median(ready[name])
         print(
-            f"{name:9} ready, first visit (median of {args.rounds}) {ms:>7,.0f} ms;"
+            f"{name}: ready, first visit (median of {args.rounds}) {ms:>7,.0f} ms;"
             f" bytes {ours:>10,.0f}; ratio to stock {ours / stock:.2f} (target <= 0.80)"
         )
 

@@ -1,7 +1,8 @@
-// Split Pyodide's python_stdlib.zip in two and compile both to bytecode with Pyodide's own Python:
-// the modules that start-up, the grader and a learner's likely imports need, fetched at the first
-// visit (python_stdlib.zip, where Pyodide looks for it), and the rest, fetched the first time a
-// module of it is imported (python_stdlib_lazy-<hash>.zip; scripts/lazy_stdlib.py, installed by a
+// Split Pyodide's python_stdlib.zip and compile it to bytecode with Pyodide's own Python: the
+// modules that start-up, the grader and a learner's likely imports need, fetched at the first visit
+// (python_stdlib.zip, where Pyodide looks for it), and the rest, one archive per top-level module or
+// package in a folder named by a hash of them all (python_stdlib_lazy-<hash>/<name>.zip), each
+// fetched the first time a module of it is imported (scripts/lazy_stdlib.py, installed by a
 // sitecustomize in the first archive, does that). scripts/stdlib-first-load.txt lists the first.
 //
 //   node scripts/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>
@@ -12,9 +13,9 @@
 // (to compare: fewer bytes, slower imports). Entries are sorted with fixed dates and modes, so two
 // runs on the same input give the same bytes. Entries are stored, not deflated: brotli over the
 // whole archive (made at build time, sent by WhiteNoise) does far better than a deflated zip,
-// which cannot be compressed further. The static export deflates it for hosts that send files as
+// which cannot be compressed further. The static export deflates them for hosts that send files as
 // they are (server/export.py).
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
@@ -70,21 +71,27 @@ def split_zip(data, first_load, finder, keep_source):
             (first if module in wanted else lazy)[name] = (payload, info.external_attr >> 16 or 0o100644)
     if unknown := wanted - found:
         raise ValueError(f"not in the stdlib archive: {', '.join(sorted(unknown))}")
-    rest = archive(lazy)
-    rest_name = f"python_stdlib_lazy-{hashlib.sha256(rest).hexdigest()[:12]}.zip"
+    groups = {}  # the rest, by top-level module or package: a learner fetches only what they import
+    for name, entry in lazy.items():
+        groups.setdefault(name.split("/")[0].split(".")[0], {})[name] = entry
+    archives = {top: archive(files) for top, files in sorted(groups.items())}
+    digest = hashlib.sha256()
+    for top, data in archives.items():
+        digest.update(top.encode() + b"\\0" + data)
+    folder = f"python_stdlib_lazy-{digest.hexdigest()[:12]}"
     modules = sorted(filter(None, map(module_of, (n.removesuffix("c") for n in lazy))))
-    install = f"from _lazy_stdlib import install\\n\\ninstall({rest_name!r}, {modules!r})\\n"
+    install = f"from _lazy_stdlib import install\\n\\ninstall({folder!r}, {modules!r})\\n"
     for name, text in (("_lazy_stdlib.py", finder), ("sitecustomize.py", install)):
         name, payload = compiled(name, text.encode())
         first[name] = (payload, 0o100644)
-    return archive(first), rest, rest_name, importlib.util.MAGIC_NUMBER.hex()
+    return archive(first), archives, folder, importlib.util.MAGIC_NUMBER.hex()
 `;
 
-function write(path, bytes) {
+function write(path, bytes, quiet = false) {
   // Write beside the target, then rename: make never sees a half-written file.
   writeFileSync(`${path}.partial`, bytes);
   renameSync(`${path}.partial`, path);
-  console.log(`${path}: ${bytes.length} bytes`);
+  if (!quiet) console.log(`${path}: ${bytes.length} bytes`);
 }
 
 async function main(args) {
@@ -100,9 +107,12 @@ async function main(args) {
   const finder = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "lazy_stdlib.py"), "utf8");
   const source = new Uint8Array(readFileSync(input)); // a Uint8Array, which Pyodide converts; a Buffer it refuses
   const split = pyodide.globals.get("split_zip");
-  const [first, rest, restName, magic] = split(source, readFileSync(list, "utf8"), finder, keepSource).toJs();
+  const result = split(source, readFileSync(list, "utf8"), finder, keepSource);
+  const [first, rest, folder, magic] = result.toJs({ dict_converter: Object.fromEntries });
   write(join(outDir, "python_stdlib.zip"), first);
-  write(join(outDir, restName), rest);
+  mkdirSync(join(outDir, folder));
+  const sizes = Object.entries(rest).map(([top, bytes]) => (write(join(outDir, folder, `${top}.zip`), bytes, true), bytes.length));
+  console.log(`${join(outDir, folder)}/: ${sizes.length} archives, ${sizes.reduce((a, b) => a + b)} bytes`);
   console.log(keepSource ? "kept as source" : `pyc magic ${magic} (Pyodide ${pyodide.version})`);
 }
 

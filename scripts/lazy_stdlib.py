@@ -5,18 +5,19 @@ _lazy_stdlib, with a sitecustomize that calls install(): Python's start-up impor
 the finder is in place before the page snapshots the runtime. It holds no JavaScript object (a
 snapshot must hold none): `js` and `pyodide_js` are looked up at each fetch.
 
-The other modules are in one archive beside python_stdlib.zip (a name with its hash, so it can be
-kept for good). The first import of one of them reads it with a synchronous request (the runtime
-runs in a worker, where that is allowed), writes it to /lib and imports from it with zipimport.
-A runtime restored from a snapshot has no files: it fetches the archive again when it needs it
-(the browser's cache answers).
+The other modules are in a folder beside python_stdlib.zip (named with a hash of its contents, so it
+can be kept for good), one archive per top-level module or package: fractions.zip, email.zip... The
+first import of a module reads its archive with a synchronous request (the runtime runs in a worker,
+where that is allowed), writes it to /lib and imports from it with zipimport. A runtime restored
+from a snapshot has no files: it fetches an archive again when it needs it (the browser's cache
+answers).
 """
 
 import os
 import sys
 import zipimport
 
-MOUNT = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}-lazy.zip"
+MOUNT = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}-lazy"  # where the archives are written
 
 
 def fetch(url: str) -> bytes:
@@ -40,11 +41,11 @@ def fetch(url: str) -> bytes:
 
 
 class LazyStdlib:
-    """A meta path finder for the modules of the second archive: fetch it, then let zipimport load them."""
+    """A meta path finder for the modules not in the first archive: fetch theirs, let zipimport load them."""
 
-    def __init__(self, archive: str, modules: frozenset[str]) -> None:
-        self.archive = archive  # its file name, beside python_stdlib.zip
-        self.modules = modules  # every module in it, dotted
+    def __init__(self, folder: str, modules: frozenset[str]) -> None:
+        self.folder = folder  # its name, beside python_stdlib.zip
+        self.modules = modules  # every module in its archives, dotted
         self.fetches = 0
 
     def find_spec(self, fullname, path=None, target=None):
@@ -56,25 +57,31 @@ class LazyStdlib:
         return zipimport.zipimporter(where).find_spec(fullname)
 
     def mounted(self, fullname: str) -> str:
-        """The archive's path, fetched first when it is not there (a new runtime, or one restored)."""
-        if not os.path.exists(MOUNT):
+        """The path of the archive holding a module, fetched first when it is not there."""
+        top = fullname.partition(".")[0]
+        archive = f"{MOUNT}/{top}.zip"
+        if os.path.exists(archive):
+            return archive
+        try:
             import pyodide_js
+        except ImportError:  # Pyodide is starting: its own modules must all be in the first archive
+            raise ImportError(f"{fullname} is needed before Pyodide has started", name=fullname) from None
+        url = f"{pyodide_js._api.config.indexURL}{self.folder}/{top}.zip"
+        try:
+            data = fetch(url)
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the import fails, saying why
+            message = f"{fullname} is in Python's standard library, but it could not be downloaded"
+            raise ImportError(f"{message} ({exc})", name=fullname) from None
+        os.makedirs(MOUNT, exist_ok=True)
+        with open(archive, "wb") as f:
+            f.write(data)
+        zipimport._zip_directory_cache.pop(archive, None)
+        self.fetches += 1
+        return archive
 
-            url = pyodide_js._api.config.indexURL + self.archive
-            try:
-                data = fetch(url)
-            except Exception as exc:  # noqa: BLE001 - whatever failed, the import fails, saying why
-                message = f"{fullname} is in Python's standard library, but it could not be downloaded"
-                raise ImportError(f"{message} ({exc})", name=fullname) from None
-            with open(MOUNT, "wb") as f:
-                f.write(data)
-            zipimport._zip_directory_cache.pop(MOUNT, None)
-            self.fetches += 1
-        return MOUNT
 
-
-def install(archive: str, modules: list[str]) -> None:
-    """Put the finder before the path finder, so a module of the second archive never reaches it."""
-    finder = LazyStdlib(archive, frozenset(modules))
+def install(folder: str, modules: list[str]) -> None:
+    """Put the finder before the path finder, so a module left out of the first archive never reaches it."""
+    finder = LazyStdlib(folder, frozenset(modules))
     where = next((i for i, f in enumerate(sys.meta_path) if getattr(f, "__name__", "") == "PathFinder"), 0)
     sys.meta_path.insert(where, finder)

@@ -8,8 +8,8 @@
 // to import after }. Prints JSON: { graded: what was loaded once the sources were graded, imported:
 // the same once the imports were done, reports: [{passed, error: its kind}] one per source }. What
 // was loaded: { modules: {name: where} for every module in sys.modules that came from a file (where:
-// "first" for the stdlib archive loaded at start, "lazy" for the one fetched on demand, "other"),
-// fetches: how many times the second archive was fetched }.
+// "first" for the stdlib archive loaded at start, "lazy" for those fetched on demand, "other"),
+// fetches: how many archives were fetched on demand }.
 // tests/test_stdlib_split.py runs it on the split archive; scripts/stdlib-first-load.txt says how its
 // list was made with it.
 import { readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ def where(module):
     origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
     if origin.startswith("/lib/python314.zip/"):
         return "first"
-    if origin.startswith("/lib/python314-lazy.zip/"):
+    if origin.startswith("/lib/python314-lazy/"):
         return "lazy"
     return "other" if "/" in origin else None
 
@@ -42,22 +42,25 @@ reports = [{"passed": r["passed"], "error": r["error"] and r["error"]["kind"]} f
 json.dumps({"graded": graded, "imported": loaded(), "reports": reports})
 `;
 
-const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const indexURL = job.pyodide ? resolve(job.pyodide) + "/" : dirname(fileURLToPath(import.meta.resolve("pyodide"))) + "/";
-const pyodide = await loadPyodide({
-  indexURL,
-  lockFileContents: { info: { abi_version: JSON.parse(readFileSync(indexURL + "pyodide-lock.json")).info.abi_version }, packages: {} },
-  stdout: () => {},
-  stderr: (line) => console.error(line),
-});
-pyodide.unpackArchive(new Uint8Array(readFileSync(job.engine)), "zip");
-pyodide.globals.set(
-  "_job",
-  pyodide.toPy({ cases: JSON.stringify(job.cases), sources: JSON.stringify(job.sources ?? []), imports: JSON.stringify(job.imports ?? []) }),
-);
-try {
+async function main(jobFile) {
+  const job = JSON.parse(readFileSync(jobFile, "utf8"));
+  const stock = dirname(fileURLToPath(import.meta.resolve("pyodide"))) + "/";
+  const indexURL = job.pyodide ? resolve(job.pyodide) + "/" : stock;
+  const { info } = JSON.parse(readFileSync(stock + "pyodide-lock.json", "utf8"));
+  const pyodide = await loadPyodide({
+    indexURL,
+    lockFileContents: { info, packages: {} },
+    stdout: () => {},
+    stderr: (line) => console.error(line),
+  });
+  pyodide.unpackArchive(new Uint8Array(readFileSync(job.engine)), "zip");
+  const { cases, sources = [], imports = [] } = job;
+  const texts = { cases: JSON.stringify(cases), sources: JSON.stringify(sources), imports: JSON.stringify(imports) };
+  pyodide.globals.set("_job", pyodide.toPy(texts));
   console.log(pyodide.runPython(RUN));
-} catch (err) {
-  console.error(err.message); // not the stack: it quotes Pyodide's minified source
-  process.exit(1);
 }
+
+main(process.argv[2]).catch((err) => {
+  console.error(`trace-stdlib: ${err.message}`); // not the stack: it quotes Pyodide's minified source
+  process.exit(1);
+});

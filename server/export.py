@@ -46,8 +46,10 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
 
 
 def is_stdlib(path: Path) -> bool:
-    """Whether a file is one of the two stdlib archives (python_stdlib.zip, python_stdlib_lazy-<hash>.zip)."""
-    return path.name.startswith("python_stdlib") and path.suffix == ".zip"
+    """Whether a file is a stdlib archive: python_stdlib.zip, or one in python_stdlib_lazy-<hash>/."""
+    return path.name == "python_stdlib.zip" or (
+        path.suffix == ".zip" and path.parent.name.startswith("python_stdlib_lazy-")
+    )
 
 
 def deflate(source: Path, target: Path) -> None:

@@ -1,6 +1,8 @@
 // The grading worker: one Pyodide runtime that grades a single Check, then is terminated by the page.
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
+import lock from "../build/pyodide-lock.json"; // Pyodide's lock, no packages (Makefile): loadPyodide need not fetch it
+
 // Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
 const post = self.postMessage.bind(self);
 
@@ -56,6 +58,7 @@ const handlers = {
     const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
     pyodide = await loadPyodide({
       indexURL: urls.pyodide,
+      lockFileContents: lock,
       ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
       stdout: keep,
       stderr: keep,
