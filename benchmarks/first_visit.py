@@ -20,12 +20,11 @@ from pathlib import Path
 import brotli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside load.py
-from load import READY_HOOK, STOCK, STOCK_FILES, Meter, serve  # noqa: E402
+from load import STOCK, STOCK_FILES, Meter, serve, visit  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import server.static  # noqa: E402
 from server import create_app  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 
 def stock_cdn_bytes() -> int:
@@ -45,18 +44,9 @@ def stock_cdn_bytes() -> int:
 
 def first_visit(p, url: str, meter: Meter) -> tuple[float, list[dict]]:
     """Open url in Chromium with an empty profile; return ms to ready and the responses sent."""
+    start = len(meter.log)
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            context.add_init_script(READY_HOOK)
-            page = context.pages[0] if context.pages else context.new_page()
-            start = len(meter.log)
-            page.goto(url, wait_until="commit")
-            ready = page.evaluate("window.__readyAt")
-        finally:
-            context.close()
+        ready = visit(p, profile, url, meter, editor=False, checks=0)["ready"]
     return ready, meter.log[start:]
 
 
