@@ -27,18 +27,25 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Bundles with content-hashed names; esbuild's metafile tells the server which name each entry got.
-static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard static/js/*.js static/css/*.css) static/favicon.svg
+static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard static/js/*.js static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
 	rm -rf static/build/assets
 	npm run --silent build
 	$(COMPRESS) static/build/assets br gz
 
-# The runtime as is; the stdlib compiled to .pyc by Pyodide's own Python; a lock with no packages.
-$(PYODIDE_DIR)/.copied: node_modules/.installed scripts/compile-stdlib.mjs scripts/minimal-lock.mjs
+# A Pyodide lock with no packages: the worker's bundle holds it (lockFileContents), so no request for it.
+static/build/pyodide-lock.json: node_modules/.installed scripts/minimal-lock.mjs
+	mkdir -p static/build
+	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $@
+
+# The runtime as is; the stdlib split in two (what the first visit needs, the rest fetched when first
+# imported) and compiled to .pyc by Pyodide's own Python; the lock, for loadPyodide() without it.
+STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt scripts/lazy_stdlib.py
+$(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyodide-lock.json
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)
 	cp $(addprefix node_modules/pyodide/,$(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES))) $(PYODIDE_DIR)/
-	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip $(PYODIDE_DIR)/python_stdlib.zip
-	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $(PYODIDE_DIR)/pyodide-lock.json
+	cp static/build/pyodide-lock.json $(PYODIDE_DIR)/
+	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip scripts/stdlib-first-load.txt $(PYODIDE_DIR)
 	touch $@
 
 $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed

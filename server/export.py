@@ -42,7 +42,7 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         for source in files if compressed else [p for p in files if not is_variant(p)]:
             target = directory / "static" / prefix / source.relative_to(folder)
             target.parent.mkdir(parents=True, exist_ok=True)
-            if source.name == "python_stdlib.zip":
+            if is_stdlib(source):
                 deflate(source, target)
             else:
                 shutil.copyfile(source, target)
@@ -50,9 +50,16 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
     return written
 
 
+def is_stdlib(path: Path) -> bool:
+    """Whether a file is a stdlib archive: python_stdlib.zip, or one in python_stdlib_lazy-<hash>/."""
+    return path.name == "python_stdlib.zip" or (
+        path.suffix == ".zip" and path.parent.name.startswith("python_stdlib_lazy-")
+    )
+
+
 def deflate(source: Path, target: Path) -> None:
-    """Copy the stdlib archive deflated (4.5 MB, not 10.5), for hosts that send files as they are."""
-    # The build stores the entries, so brotli over the whole file can do better (2.9 MB) on our server.
+    """Copy a stdlib archive deflated (about a third of its size), for hosts that send files as they are."""
+    # The build stores the entries, so brotli over the whole file can do better on our server.
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as archive:
         for info in original.infolist():
             data = original.read(info)  # before changing compress_type, which read() follows

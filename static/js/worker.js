@@ -1,6 +1,7 @@
 // The grading worker: one Pyodide runtime that grades a single Check, then is terminated by the page.
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
+import lock from "../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
 import { storedSnapshot } from "./stored-snapshot.js";
 
 // Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
@@ -103,6 +104,7 @@ const handlers = {
       }
       pyodide = await loadPyodide({
         indexURL: urls.pyodide,
+        lockFileContents: lock,
         ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
         stdout: keep,
         stderr: keep,
