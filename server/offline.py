@@ -16,15 +16,32 @@ from server.static import is_variant, page_url, pyodide_url, served_dirs
 
 bp = Blueprint("offline", __name__)
 
+# The stdlib modules a first visit does not load, one archive per package (scripts/compile-stdlib.mjs):
+# kept when a learner's code first imports them, not fetched on install (2.3 MB nobody may need).
+LAZY = "python_stdlib_lazy-"
+
 
 def build_files() -> list[str]:
     """The files under static/ a visit may load: bundles, chunks (the lazy ones too), Pyodide's."""
     files = []
     for prefix, folder in served_dirs().items():
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
-            if path.suffix != ".map" and not is_variant(path):  # source maps: only for developer tools
-                files.append(prefix + path.relative_to(folder).as_posix())
+            name = path.relative_to(folder).as_posix()
+            if (
+                path.suffix != ".map" and not is_variant(path) and not name.startswith(LAZY)
+            ):  # maps: dev tools
+                files.append(prefix + name)
     return files
+
+
+def lazy_folders() -> list[str]:
+    """The URL paths under static/ of the folders of lazy stdlib archives."""
+    return [
+        prefix + path.name + "/"
+        for prefix, folder in served_dirs().items()
+        for path in sorted(folder.glob(LAZY + "*"))
+        if path.is_dir()
+    ]
 
 
 def offline_data() -> dict:
@@ -36,7 +53,8 @@ def offline_data() -> dict:
     html = render_page(page_config())
     names = [url for url in [*files, pyodide_url()] if url in html]
     build = hashlib.sha256("\n".join([*files, "", *names]).encode()).hexdigest()[:16]
-    return {"build": build, "files": files, "page": names}
+    lazy = [page_url("static", filename=f) for f in lazy_folders()]
+    return {"build": build, "files": files, "page": names, "lazy": lazy}
 
 
 def service_worker_script() -> str:

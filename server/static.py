@@ -5,6 +5,7 @@ hashed output) and precompresses them (.br, .gz). Every URL here is immutable: a
 names, so browsers may keep the files for a year without asking again.
 """
 
+import hashlib
 import json
 import os
 from functools import cache
@@ -61,9 +62,24 @@ def preload_urls(entry: str) -> list[str]:
     return [page_url("static", filename=f) for f in current_app.extensions["manifest"][entry]["imports"]]
 
 
+@cache
+def pyodide_path() -> str:
+    """The Pyodide folder's URL path under /static/: the version and a hash of the folder's files.
+
+    A rebuild at the same version (a new stdlib split, a new lock) gets a new URL, so browsers that
+    keep the old files for a year, and the service worker, never mix them with the new ones.
+    """
+    folder = BUILD / "pyodide" / pyodide_version()
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.name.startswith(".") and not is_variant(path):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"pyodide/{pyodide_version()}-{digest.hexdigest()[:12]}/"
+
+
 def pyodide_url(filename: str = "") -> str:
     """A Pyodide file's URL, or with no filename the directory the worker loads Pyodide from."""
-    return page_url("static", filename=f"pyodide/{pyodide_version()}/{filename}")
+    return page_url("static", filename=pyodide_path() + filename)
 
 
 # The Pyodide files the worker fetches (it imports the .mjs ones): their bytes fill the progress bar.
@@ -79,8 +95,7 @@ def pyodide_fetched_bytes() -> int:
 
 def served_dirs() -> dict[str, Path]:
     """The folders WhiteNoise serves, by URL path under /static/."""
-    version = pyodide_version()
-    return {"assets/": BUILD / "assets", f"pyodide/{version}/": BUILD / "pyodide" / version}
+    return {"assets/": BUILD / "assets", pyodide_path(): BUILD / "pyodide" / pyodide_version()}
 
 
 def is_variant(path: Path) -> bool:

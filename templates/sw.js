@@ -6,9 +6,10 @@
 // What it keeps, one cache per build and page ("backprop-playground-files-<build> <page's URL>": an
 // origin may host several playgrounds under different paths; "backprop-playground-snapshot" and any
 // other cache are never touched):
-// - every versioned file (hashed bundles and chunks, the worker bundle, static/pyodide/<version>/,
+// - every versioned file (hashed bundles and chunks, the worker bundle, static/pyodide/<version>-<hash>/,
 //   engine-<hash>.zip): fetched on install (from the HTTP cache when the visit has just loaded them),
-//   then served cache first. A URL always means the same bytes, so a cached copy is never stale.
+//   then served cache first; the lazy stdlib archives only once a learner's code imports them. A URL
+//   always means the same bytes, so a cached copy is never stale.
 // - the page: network first, so an online visit always gets the newest page; the cached copy is the
 //   fallback when the network fails. A page is kept only if it names this build's versioned files.
 //
@@ -33,6 +34,7 @@ const PAGE = new URL("./", self.location).href; // the page is at the scope's ro
 const CACHE = `${PREFIX}${OFFLINE.build} ${PAGE}`;
 const isOurs = (name) => name.startsWith(PREFIX) && name.endsWith(` ${PAGE}`);
 const FILES = new Set(OFFLINE.files.map((url) => new URL(url, self.location).href));
+const LAZY = OFFLINE.lazy.map((url) => new URL(url, self.location).href); // folders of archives kept on use
 
 // Whether a response is this build's page: it names this build's bundles, worker, engine and Pyodide.
 async function isThisBuild(response) {
@@ -96,6 +98,16 @@ async function cacheFirst(request) {
   return (await caches.match(request, { cacheName: CACHE, ignoreVary: true })) ?? fetch(request);
 }
 
+// A lazy stdlib archive (versioned too): fetched the first time a learner's code imports its module,
+// kept from then on, so that import works offline on the next visit.
+async function keptOnUse(request) {
+  const cached = await caches.match(request, { cacheName: CACHE, ignoreVary: true });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && (await caches.has(CACHE))) await (await caches.open(CACHE)).put(request, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;
@@ -103,4 +115,5 @@ self.addEventListener("fetch", (event) => {
   url.hash = "";
   if (request.mode === "navigate" && isPage(url)) event.respondWith(networkFirst(event));
   else if (FILES.has(url.href)) event.respondWith(cacheFirst(request));
+  else if (LAZY.some((folder) => url.href.startsWith(folder))) event.respondWith(keptOnUse(request));
 });

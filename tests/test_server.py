@@ -13,11 +13,11 @@ import brotli
 import pytest
 
 from server import create_app
-from server.static import BUILD, pyodide_version
+from server.static import BUILD, pyodide_path, pyodide_version
 from tests import servers, solutions
 
 PREFIX = "/courses/ml/backprop"
-PYODIDE = f"/static/pyodide/{pyodide_version()}/"
+PYODIDE = f"/static/{pyodide_path()}"
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
 ISOLATION = ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy", "Cross-Origin-Resource-Policy")
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -207,7 +207,7 @@ def test_mime_types_for_the_bundles(client):
 
 def test_wasm_is_sent_precompressed(client):
     url = PYODIDE + "pyodide.asm.wasm"
-    raw = (BUILD / url.removeprefix("/static/")).read_bytes()
+    raw = (BUILD / "pyodide" / pyodide_version() / "pyodide.asm.wasm").read_bytes()
     br = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
     assert br.headers["Content-Encoding"] == "br" and br.mimetype == "application/wasm"
     assert br.headers["Vary"] == "Accept-Encoding"

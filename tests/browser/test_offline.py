@@ -256,3 +256,25 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
         assert_clean()
     finally:
         other.close()
+
+
+def test_a_module_first_imported_online_is_kept_for_offline_visits(context, host):
+    fractions = "from fractions import Fraction\nprint(Fraction(1, 3))\n" + solutions.CORRECT
+    base = host.start(create_app({"TESTING": True}))
+    first, assert_clean = watched_page(context, {netloc(base)})
+    open_playground(first, base)
+    kept_offline(first)
+    report = first.evaluate("s => window.playground.check(s)", fractions)  # fetches fractions' archive
+    assert report["passed"] is True and report["output"]["text"].startswith("1/3"), report["error"]
+    network_off(context, host, base, first)
+    first.close()
+    assert_clean()
+    again, assert_clean_again = watched_page(context, {netloc(base)})
+    open_playground(again, base)
+    report = again.evaluate("s => window.playground.check(s)", fractions)
+    assert report["passed"] is True and report["output"]["text"].startswith("1/3"), report["error"]
+    # A module never imported online cannot come offline: the learner is told why, in their terms.
+    report = again.evaluate("s => window.playground.check(s)", "import statistics\n" + solutions.CORRECT)
+    assert report["error"]["kind"] == "runtime" and "could not be downloaded" in report["error"]["message"]
+    assert report["error"]["line"] == 1
+    assert_clean_again()
