@@ -148,28 +148,25 @@ def indent(text: str, spaces: int) -> str:
 
 
 def page_for(serve, browser, isolated: bool):
+    """A playground page, cross-origin isolated or not, kept for a module's tests."""
     url = serve(TIME_LIMIT_MS=LIMIT_MS, CROSS_ORIGIN_ISOLATION=isolated)
     context = browser.new_context()
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
     page.isolated = isolated
-    return context, page, assert_clean
+    yield page
+    context.close()
+    assert_clean()
 
 
 @pytest.fixture(scope="module")
 def isolated(serve, browser):
-    context, page, assert_clean = page_for(serve, browser, True)
-    yield page
-    context.close()
-    assert_clean()
+    yield from page_for(serve, browser, True)
 
 
 @pytest.fixture(scope="module")
 def not_isolated(serve, browser):
-    context, page, assert_clean = page_for(serve, browser, False)
-    yield page
-    context.close()
-    assert_clean()
+    yield from page_for(serve, browser, False)
 
 
 def check(page, source=None):
