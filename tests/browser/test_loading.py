@@ -58,9 +58,9 @@ def test_a_progress_bar_counts_the_bytes_until_python_is_ready(page, serve):
 
 
 def test_a_slow_line_gets_there_with_no_overall_deadline(page, serve):
-    # The stdlib comes in 96 KB pieces a quarter of a second apart: ten seconds and more in all, never
+    # The wasm (3.5 MB gzipped) comes in 96 KB pieces 0.3 s apart: ten seconds and more in all, never
     # long without bytes. (The stall limit leaves room for starting Python once the bytes are in.)
-    url = hosted(serve, lambda app: Trickle(app, "python_stdlib", 96 * 1024, 0.25), LOAD_STALL_MS=4000)
+    url = hosted(serve, lambda app: Trickle(app, "pyodide.asm.wasm", 96 * 1024, 0.3), LOAD_STALL_MS=4000)
     started = time.monotonic()
     page.goto(url)
     expect(status(page)).to_have_attribute("data-state", "ready", timeout=READY_MS)
