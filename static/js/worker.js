@@ -2,6 +2,7 @@
 // Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
 
 import lock from "../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
+import { takenInOneStep } from "./interrupt.js";
 import { storedSnapshot } from "./stored-snapshot.js";
 
 // Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
@@ -124,7 +125,7 @@ const handlers = {
       if (makeSnapshot) made = takeSnapshot();
     }
     gradeJson = pyodide.globals.get("_grade_json");
-    if (interrupt) pyodide.setInterruptBuffer(interrupt); // the page writes 2 (SIGINT) to stop code
+    if (interrupt) pyodide.setInterruptBuffer(takenInOneStep(interrupt)); // the page writes 2 (SIGINT) to stop code
     return { type: "loaded", from, snapshot: made };
   },
 
