@@ -4,7 +4,7 @@ import time
 from json import dumps, loads  # bound now: learner code that replaces json's functions cannot reach these
 
 from engine.compare import close
-from engine.diagnose import diagnose, number, picture, too_deep
+from engine.diagnose import MAX_PICTURE, diagnose, number, picture, too_deep
 from engine.errors import (
     FILENAME,
     describe,
@@ -110,9 +110,10 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
     """Add the diagnosis and the picture of one value set (the first wrong one) to the expression."""
     if trace is None:
         return
-    labelled = trace.labelled(expr["leaves"])
     expr["size"] = len(trace.values)
     wrong = not expr["cases"][index]["passed"]
+    drawn = len(trace.values) <= MAX_PICTURE
+    labelled = trace.labelled(expr["leaves"]) if drawn or (err is None and wrong) else []  # names cost time
     if err is None and wrong:
         expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
     elif err is not None and err["message"].startswith("RecursionError"):

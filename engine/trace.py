@@ -1,5 +1,7 @@
 """Watch a backward pass: every value of the graph, every _backward call, what each value received."""
 
+import functools
+
 from engine import extras
 from engine.cases import EXTRAS
 
@@ -8,11 +10,9 @@ SHORT = {"+": "s", "*": "p", "tanh": "t"}  # long formulas get a short name: s1,
 MAX_LABEL = 6  # characters: "x1·w1" stays a formula, "tanh(x·w)" becomes t1
 
 
-def op_of(value) -> str | None:
-    """Name the operation that made value, from its _backward's qualified name; None for a leaf."""
-    if not value._prev:
-        return None
-    parts = getattr(value._backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
+def op_of(backward) -> str:
+    """Name the operation a value's own _backward comes from, by its qualified name."""
+    parts = getattr(backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
     return OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
 
 
@@ -42,19 +42,30 @@ class Trace:
         index = {id(v): i for i, v in enumerate(values)}
         self.out = index[id(out)]
         self.children = [[index[id(c)] for c in v._prev] for v in values]
-        self.ops = [op_of(v) for v in values]
-        self.uses = [0] * len(values)  # how many times each value is an input (a·a counts twice)
-        for kids in self.children:
-            for k in kids:
-                self.uses[k] += 1
         self.received = [0] * len(values)  # contributions passed on to each value so far
         self.given = [0.0] * len(values)  # gradient the _backward calls added to each value
         self.runs = [0] * len(values)  # how many times each value's _backward ran
         self.calls: list[dict] = []
         self.start: list[float] = []  # every grad just before the first call
+        self.backwards = [v._backward for v in values]  # the engine's own, before they are watched
         for i, v in enumerate(values):
             if self.children[i]:
                 v._backward = self.watch(i, v._backward)
+
+    @functools.cached_property
+    def ops(self) -> list[str | None]:
+        """The operation that made each value (None for a leaf), as the graph was built: read only for a
+        picture or labels, so learner code may have changed the values since."""
+        return [op_of(b) if kids else None for b, kids in zip(self.backwards, self.children, strict=True)]
+
+    @functools.cached_property
+    def uses(self) -> list[int]:
+        """How many times each value is an input (a·a counts twice): read only for a diagnosis."""
+        uses = [0] * len(self.values)
+        for kids in self.children:
+            for k in kids:
+                uses[k] += 1
+        return uses
 
     def watch(self, i: int, backward):
         """Wrap one value's _backward so each call is recorded with what it changed."""
