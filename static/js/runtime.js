@@ -29,6 +29,7 @@ export class Runtime {
     Object.assign(this, { onState, onFresh, onProgress });
     this.isolated = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.snapshot = null; // the first runtime's memory, grader imported: later ones start from it
+    this.compiled = null; // the first runtime's WebAssembly.Module: later ones share its machine code
     this.startedFrom = null; // "stored" (the snapshot this browser kept) or "full"
     this.fresh = null; // Promise of the next runtime, loaded and never used
     this.current = null; // the Check under way, if any
@@ -89,9 +90,11 @@ export class Runtime {
     };
     try {
       const snapshot = this.snapshot?.slice(); // a copy, handed over (transferred) to the worker
-      const message = { urls: this.urls, cases: this.cases, snapshot, storedKey: await storedKey, makeSnapshot };
+      const { compiled } = this;
+      const message = { urls: this.urls, cases: this.cases, snapshot, storedKey: await storedKey, makeSnapshot, compiled };
       const reply = await python.load(message, { stallMs: this.stallMs, onProgress });
       if (reply.snapshot) this.snapshot = reply.snapshot;
+      if (reply.compiled) this.compiled = reply.compiled; // later workers instantiate it: no compile of their own
       python.from = reply.from;
       if (!python.ended) this.onFresh("ready");
       return python;
