@@ -109,10 +109,8 @@ def change(d: dict) -> dict:
     return {"node": d["node"], "before": number(d["before"]), "after": number(d["after"])}
 
 
-def picture(trace: Trace, labelled: list[tuple[str, str | None]], expected: list | None) -> dict | None:
-    """Describe the graph and the calls for the page's picture, or None when it is too big to draw."""
-    if len(trace.values) > MAX_PICTURE:
-        return None
+def picture(trace: Trace, labelled: list[tuple[str, str | None]], expected: list | None) -> dict:
+    """Describe the graph and the calls for the page's picture (one of at most MAX_PICTURE values)."""
     numbers = trace.call_numbers()
     start = trace.start or [v.grad for v in trace.values]  # no call ran: the grads as they are
     nodes = []

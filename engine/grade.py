@@ -118,9 +118,8 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
         expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
     elif err is not None and err["message"].startswith("RecursionError"):
         expr["diagnosis"] = [too_deep(trace, fence.recursion_limit)]
-    graph = picture(trace, labelled, case.get("expected_nodes"))
-    if graph is not None:
-        expr["graph"] = {"case": index, **graph}
+    if drawn:  # a larger graph is explained in words only
+        expr["graph"] = {"case": index, **picture(trace, labelled, case.get("expected_nodes"))}
 
 
 def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
