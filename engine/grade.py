@@ -22,6 +22,10 @@ from engine.trace import Trace, watched_build
 
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
+# The exception that ended the last Check, with the frames (and all the learner's code built) it holds:
+# kept until the next Check, so its report is not held up by freeing millions of objects (seconds in
+# the browser, whose runtime is thrown away after the Check anyway).
+left_behind: list[BaseException] = []
 
 
 def run_learner(source: str, fence: Fence) -> tuple[dict, dict | None]:
@@ -130,6 +134,7 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
     code: the page then knows Python is writing the report, not running (or catching) the learner's.
     """
     start = time.perf_counter()
+    left_behind.clear()
     output = CappedOutput(sink)
     reason = refusal(source)
     if reason:
@@ -144,6 +149,7 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
                 stopping()
             note = " (raised outside your code, while the grader read what it left behind)"
             report = {"passed": False, "expressions": [], "error": learner_error(exc, source, fence, note)}
+            left_behind.append(exc)
     report["output"] = output.report()
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     return report

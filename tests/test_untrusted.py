@@ -4,9 +4,10 @@ import builtins
 import json
 import sys
 import time
+import traceback
 
 from engine.fence import MAX_RECURSION
-from engine.grade import grade, grader
+from engine.grade import grade, grader, left_behind
 from engine.output import MAX_CHARS, MAX_LINES
 from tests import solutions
 
@@ -48,6 +49,17 @@ def test_sys_exit_is_reported(cases):
 def test_keyboard_interrupt_is_reported(cases):
     report = grade("def backward(out):\n    raise KeyboardInterrupt\n", cases)
     assert report["error"]["message"] == "KeyboardInterrupt" and report["error"]["line"] == 2
+
+
+def test_what_stopped_code_built_is_freed_by_the_next_check_not_before_the_report(cases):
+    # Freeing a list of millions of values takes seconds in the browser: the report must not wait for it.
+    source = "class Big(list):\n    pass\ndef backward(out):\n    big = Big()\n    raise KeyboardInterrupt\n"
+    grade(source, cases)
+    (stopped,) = left_behind
+    kept = [frame.f_locals.get("big") for frame, _ in traceback.walk_tb(stopped.__traceback__)]
+    assert any(type(x).__name__ == "Big" for x in kept)  # still alive after the report
+    grade(solutions.CORRECT, cases)
+    assert left_behind == []
 
 
 def test_infinite_recursion_is_a_recursion_error_at_the_learners_line(cases):
