@@ -21,9 +21,12 @@ MOUNT = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}-lazy"  # where t
 
 
 def fetch(url: str) -> bytes:
-    """Read a URL synchronously: XMLHttpRequest in a browser's worker, the file system in Node."""
+    """Read a URL synchronously: through the page, or XMLHttpRequest, in a browser's worker; in Node the file."""
     import js
 
+    read = getattr(js, "backpropPlaygroundRead", None)  # static/js/worker.js: the page fetches it
+    if read is not None and (data := read(url)) is not None:
+        return data.to_bytes()
     if hasattr(js, "XMLHttpRequest"):
         request = js.XMLHttpRequest.new()
         request.open("GET", url, False)

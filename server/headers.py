@@ -8,15 +8,21 @@ from collections.abc import Callable, Iterable, Mapping
 
 from flask import Flask
 
+from server.runner import bootstrap_hash
+
 # What the page needs, found by running it in Chromium with the policy on (tests/browser/test_hosting.py):
 # - script-src 'wasm-unsafe-eval': Pyodide compiles its WebAssembly (WebAssembly.instantiateStreaming).
 # - style-src 'unsafe-inline': CodeMirror mounts its styles as <style> elements in the document.
 #   A nonce (EditorView.cspNonce) would make every page different, so no ETag, no 304 and no
 #   static export; with scripts locked to this origin, inline styles cannot run code.
-# Everything else (bundles, worker, Pyodide, the engine archive, the favicon) comes from 'self'.
+# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (server/runner.py): its one inline
+#   script, allowed by its hash, imports the runner from a blob: URL, and its workers start from blob:
+#   URLs, since an opaque origin can load neither from this server's cache nor through its service worker.
+# Everything else (bundles, Pyodide, the engine archive, the favicon) comes from 'self'.
 POLICY = (
     "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
+    f"script-src 'self' 'wasm-unsafe-eval' {bootstrap_hash()} blob:",
+    "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "object-src 'none'",
     "base-uri 'none'",

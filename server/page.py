@@ -4,13 +4,17 @@ import inspect
 
 from flask import Blueprint, Response, current_app, make_response, render_template
 
+from engine.output import MAX_CHARS
 from server import ROOT
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
-from server.static import page_url, pyodide_fetched_bytes, pyodide_url, static_url
+from server.runner import runner_document
+from server.static import RUNTIME_FILES, page_url, pyodide_fetched_bytes, pyodide_url, static_size, static_url
 
 bp = Blueprint("page", __name__)
+
+RUNTIME_BUNDLES = ("js/runner.js", "js/worker.js")  # fetched by the page for the runner frame
 
 
 def read(path: str) -> str:
@@ -31,12 +35,19 @@ def page_config() -> dict:
         "starter": read("engine/starter.py"),
         "cases": graded_cases(),
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
+        "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
-        "loadBytes": pyodide_fetched_bytes() + len(engine_archive()),  # the progress bar's total
+        # the progress bar's total: every file the page fetches for the runtime
+        "loadBytes": pyodide_fetched_bytes()
+        + len(engine_archive())
+        + sum(static_size(entry) for entry in RUNTIME_BUNDLES),
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
+        "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
+        "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
         "urls": {
+            "runner": static_url("js/runner.js"),
             "worker": static_url("js/worker.js"),
             "pyodide": pyodide_url(),
             "engine": page_url("assets.engine_zip", digest=engine_digest()),

@@ -17,7 +17,10 @@ from whitenoise import WhiteNoise
 from server import ROOT
 
 BUILD = ROOT / "static" / "build"
-METAFILE = BUILD / "meta.json"  # esbuild's metafile: which hashed file each entry point became
+# esbuild's metafiles, which name the hashed file each entry point became: the page's bundles (ESM,
+# split into chunks), the runner frame's (ESM, one file: it is imported from a blob: URL) and the
+# worker's (a classic script: an opaque origin cannot start a module worker).
+METAFILES = ("meta.json", "meta-runner.json", "meta-worker.json")
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
@@ -27,16 +30,18 @@ def pyodide_version() -> str:
     return json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
 
 
-def read_manifest(metafile: Path) -> dict[str, dict]:
+def read_manifest(build: Path) -> dict[str, dict]:
     """Map each entry point (`js/main.js`) to its hashed file and the chunks it imports at once."""
-    meta = json.loads(metafile.read_text())
+    outputs = {}
+    for name in METAFILES:
+        outputs.update(json.loads((build / name).read_text())["outputs"])
     root = ROOT / "static"
 
     def served(output: str) -> str:  # esbuild's paths are relative to the folder it ran in, ROOT
-        return Path(os.path.normpath(ROOT / output)).relative_to(BUILD).as_posix()
+        return Path(os.path.normpath(ROOT / output)).relative_to(build).as_posix()
 
     manifest = {}
-    for output, info in meta["outputs"].items():
+    for output, info in outputs.items():
         if "entryPoint" in info:
             entry = Path(os.path.normpath(ROOT / info["entryPoint"])).relative_to(root).as_posix()
             imports = [served(i["path"]) for i in info.get("imports", []) if i["kind"] == "import-statement"]
@@ -82,15 +87,20 @@ def pyodide_url(filename: str = "") -> str:
     return page_url("static", filename=pyodide_path() + filename)
 
 
-# The Pyodide files the worker fetches (it imports the .mjs ones): their bytes fill the progress bar.
-FETCHED = ("pyodide.asm.wasm", "python_stdlib.zip")
+# The Pyodide files the page fetches and hands to the runner frame, whose own requests are not cached.
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 
 
 @cache
 def pyodide_fetched_bytes() -> int:
-    """How many bytes the worker's fetches of Pyodide's files bring, as the worker counts them (decoded)."""
+    """How many bytes the page's fetches of Pyodide's files bring, as it counts them (decoded)."""
     folder = BUILD / "pyodide" / pyodide_version()
-    return sum((folder / name).stat().st_size for name in FETCHED)
+    return sum((folder / name).stat().st_size for name in RUNTIME_FILES)
+
+
+def static_size(entry: str) -> int:
+    """The size of an entry point's bundle, as fetched (decoded)."""
+    return (current_app.extensions["build"] / current_app.extensions["manifest"][entry]["file"]).stat().st_size
 
 
 def served_dirs() -> dict[str, Path]:
@@ -110,13 +120,16 @@ def immutable(headers, path: str, url: str) -> None:
 
 def init_app(app: Flask) -> None:
     """Serve static/build/ with WhiteNoise in front of the app; let url_for build its URLs."""
-    missing = [p for p in (METAFILE, *served_dirs().values()) if not p.exists()]
+    missing = [p for p in (*(BUILD / name for name in METAFILES), *served_dirs().values()) if not p.exists()]
     if missing:
         raise RuntimeError(f"{', '.join(map(str, missing))} missing: run `make setup` to build them")
-    app.extensions["manifest"] = read_manifest(METAFILE)
+    app.extensions["manifest"] = read_manifest(BUILD)
+    app.extensions["build"] = BUILD  # as it was when the app was made
     app.add_url_rule("/static/<path:filename>", endpoint="static", build_only=True)
     app.jinja_env.globals.update(static_url=static_url, preload_urls=preload_urls, pyodide_url=pyodide_url)
-    files = WhiteNoise(app.wsgi_app, allow_all_origins=False, add_headers_function=immutable)
+    # allow_all_origins: a runner frame (an opaque origin) that cannot share memory reads the stdlib's lazy
+    # archives itself, with a CORS request (static/js/worker.js).
+    files = WhiteNoise(app.wsgi_app, allow_all_origins=True, add_headers_function=immutable)
     for prefix, folder in served_dirs().items():
         files.add_files(folder, prefix=f"static/{prefix}")
     app.wsgi_app = files

@@ -23,9 +23,9 @@ def copy_build(target: Path) -> Path:
     version = static.pyodide_version()
     (target / "pyodide").mkdir()
     (target / "pyodide" / version).symlink_to(static.BUILD / "pyodide" / version)
-    meta = json.loads(static.METAFILE.read_text())
+    metas = {name: json.loads((static.BUILD / name).read_text()) for name in static.METAFILES}
     renamed = {}  # esbuild's path (relative to the repository) -> the absolute path in target
-    for output in meta["outputs"]:
+    for output in (o for meta in metas.values() for o in meta["outputs"]):
         old = target / "assets" / Path(output).name
         name, _, rest = old.name.partition("-")  # main-LNNGCH7N.js -> main, LNNGCH7N.js
         if name in CHANGED and rest.endswith(".js"):
@@ -35,11 +35,12 @@ def copy_build(target: Path) -> Path:
                 variant.unlink()
             old = new
         renamed[output] = str(old)
-    outputs = {}
-    for output, info in meta["outputs"].items():
-        imports = [{**i, "path": renamed.get(i["path"], i["path"])} for i in info.get("imports", [])]
-        outputs[renamed[output]] = {**info, "imports": imports}
-    (target / "meta.json").write_text(json.dumps({**meta, "outputs": outputs}))
+    for name, meta in metas.items():
+        outputs = {}
+        for output, info in meta["outputs"].items():
+            imports = [{**i, "path": renamed.get(i["path"], i["path"])} for i in info.get("imports", [])]
+            outputs[renamed[output]] = {**info, "imports": imports}
+        (target / name).write_text(json.dumps({**meta, "outputs": outputs}))
     return target
 
 
@@ -48,5 +49,4 @@ def new_build_app(target: Path, **config) -> Flask:
     build = copy_build(target)
     with pytest.MonkeyPatch.context() as patch:  # the app reads its files when created, and keeps them
         patch.setattr(static, "BUILD", build)
-        patch.setattr(static, "METAFILE", build / "meta.json")
         return create_app({"TESTING": True, **config})

@@ -13,6 +13,7 @@ import brotli
 import pytest
 
 from server import create_app
+from server.runner import bootstrap_hash
 from server.static import BUILD, pyodide_path, pyodide_version
 from tests import servers, solutions
 
@@ -122,7 +123,9 @@ def test_policy_allows_only_this_origin(client):
     policy = client.get("/").headers["Content-Security-Policy"]
     directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
     assert directives["default-src"] == "'self'"
-    assert directives["script-src"] == "'self' 'wasm-unsafe-eval'"
+    # the runner frame's one inline script, by its hash, and the blob: URLs of its runner and workers
+    assert directives["script-src"] == f"'self' 'wasm-unsafe-eval' {bootstrap_hash()} blob:"
+    assert directives["worker-src"] == "'self' blob:"
     assert directives["frame-ancestors"] == "'self'"
     assert directives["object-src"] == "'none'"
     assert "http" not in policy and "*" not in policy

@@ -1,99 +1,80 @@
-// One Python runtime in a worker, seen from the page: load it, grade once, interrupt it, end it.
+// One Python runtime, seen from the page: a worker in the runner frame (sandbox.js). Load it, grade
+// once, interrupt it, ask its state, end it.
 
-// Unguessable ids, so code in the worker cannot forge a reply with postMessage.
+// Unguessable ids: a worker is named by one, and so is each message to it and its reply.
 function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const SIGINT = 2;
-// The phase of a grade, written by the worker where memory is shared (worker.js uses the same numbers).
-export const PHASE = { running: 1, stopping: 2, reported: 3 };
-
 export class Python {
-  // isolated: the page may share memory with the worker, so an interrupt can reach Python.
-  constructor(workerUrl, isolated) {
-    this.interruptBuffer = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    this.phase = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  constructor(sandbox) {
+    this.sandbox = sandbox;
+    this.name = newId();
     this.pending = new Map(); // id -> { resolve, reject, onMessage }
     this.ended = false;
-    this.worker = new Worker(workerUrl, { type: "module" });
-    this.worker.onmessage = ({ data }) => this.settle(data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.end(new Error(`the worker failed: ${event.message || "it could not start"}`));
-    };
+    this.lastState = null; // { taken, finishing } when last asked
   }
 
-  // Load Pyodide and the grader; resolves to the worker's reply (with a snapshot when one was asked).
-  // onProgress({ bytes } | { step }) hears each piece that arrives. No deadline while it moves: the
-  // load fails when nothing has arrived for stallMs, or at once when a file cannot be fetched.
-  load(message, { stallMs, onProgress = () => {} }) {
+  // Start the worker and load Pyodide and the grader; resolves to the worker's reply (with the
+  // snapshot it took, when asked for one). Fails when nothing happens for stallMs.
+  load(message, { stallMs }) {
+    const id = newId();
     let timer = null;
-    const stalled = () => this.end(new Error(`nothing arrived for ${stallMs / 1000} s`));
-    const moved = () => (clearTimeout(timer), (timer = setTimeout(stalled, stallMs)));
-    moved();
-    const onMessage = (data) => {
-      if (data.failed) return this.end(new Error(String(data.failed)));
-      moved();
-      onProgress(data.step ? { step: String(data.step) } : { bytes: Number(data.bytes) || 0 });
+    const moved = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.end(new Error(`nothing happened for ${stallMs / 1000} s`)), stallMs);
     };
-    const transfer = message.snapshot ? [message.snapshot.buffer] : []; // handed over, not copied again
-    const loading = this.call(
-      { type: "load", ...message, interrupt: this.interruptBuffer, phase: this.phase },
-      { onMessage, transfer },
-    );
+    moved();
+    const loading = this.wait(id, moved);
+    this.sandbox.spawn(this.name, { ...message, id }, { onMessage: (data) => this.settle(data), onError: (err) => this.end(err) });
     return loading.finally(() => clearTimeout(timer));
   }
 
-  // Grade source; resolves to the report, rejects when the runtime fails or is ended.
+  // Grade source; resolves to { report (parsed), taken }, rejects when the runtime fails or is ended.
   async grade(source, onOutput) {
-    const { report } = await this.call({ type: "grade", source }, { onMessage: (data) => onOutput(String(data.text)) });
-    return report;
+    const id = newId();
+    const graded = this.wait(id, (data) => onOutput(String(data.text)));
+    this.sandbox.grade(this.name, id, source);
+    const { json, taken } = await graded;
+    return { report: JSON.parse(json), taken };
   }
 
-  // Ask Python to raise KeyboardInterrupt where it is (only where the page is cross-origin isolated).
+  // Ask Python to raise KeyboardInterrupt where it is (only where the runner is cross-origin isolated).
   interrupt() {
-    if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, SIGINT);
+    if (!this.ended) this.sandbox.interrupt(this.name);
   }
 
-  // Whether Python has taken the interrupt: it resets the buffer when it raises KeyboardInterrupt.
-  get interruptTaken() {
-    return this.interruptBuffer !== null && Atomics.load(this.interruptBuffer, 0) === 0;
+  // Resolves to { taken, finishing }: whether Python took the interrupt, whether it has left the
+  // learner's code for good (stopped, writing the report, or done). Null when the runner did not answer.
+  async state(waitMs) {
+    this.lastState = this.ended ? this.lastState : await this.sandbox.state(this.name, waitMs);
+    return this.lastState;
   }
 
-  // Whether Python has left the learner's code for good (stopped, writing the report, or done with it):
-  // seen at once, even while the report's message waits behind the page's other tasks.
-  get finishing() {
-    return this.phase !== null && Atomics.load(this.phase, 0) >= PHASE.stopping;
-  }
-
-  // Terminate the worker: whatever it runs stops at once; what waits on it is rejected.
+  // End the worker: whatever it runs stops at once; what waits on it is rejected.
   end(error = new Error("the runtime was ended")) {
     if (this.ended) return;
     this.ended = true;
-    this.worker.terminate();
+    this.sandbox.end(this.name);
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
 
-  // Send a message; resolves to the reply with its id. onMessage hears the messages on the way
-  // (output while grading, progress while loading).
-  call(message, { onMessage, transfer = [] } = {}) {
+  // Resolves to the reply with this id; onMessage hears the messages on the way.
+  wait(id, onMessage) {
     if (this.ended) return Promise.reject(new Error("the runtime was ended"));
-    const id = newId();
     return new Promise((resolve, reject) => {
       const done = (settle) => (value) => (this.pending.delete(id), settle(value));
       this.pending.set(id, { resolve: done(resolve), reject: done(reject), onMessage });
-      this.worker.postMessage({ ...message, id }, transfer);
     });
   }
 
   settle(data) {
     const waiter = this.pending.get(data?.id);
-    if (!waiter) return; // not a reply of ours (learner code can post messages too)
+    if (!waiter) return; // not a reply to anything asked
     if (data.type === "output" || data.type === "progress") waiter.onMessage?.(data);
-    else if (data.type === "failed") waiter.reject(Object.assign(new Error(String(data.message)), { line: data.line }));
+    else if (data.type === "failed") waiter.reject(Object.assign(new Error(data.message), { line: data.line }));
     else waiter.resolve(data);
   }
 }

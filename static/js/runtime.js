@@ -1,15 +1,19 @@
 // The page's side of the runtime: a fresh Python for every Check, a time limit, and Stop.
 //
-// The first worker loads Pyodide, imports the grader and takes a snapshot of its memory (or, on a
-// returning visit, starts from the snapshot this browser kept: stored-snapshot.js). Every Check
-// then runs in a worker that has never run learner code, started from that snapshot (well under a
-// second) while the learner reads the last report, and terminated when the Check is over. So nothing
-// one Check does (patched modules, builtins, sys settings, timers, tasks, JavaScript globals)
-// reaches the next, by construction, and runaway code is ended by terminating its worker. Where the
-// page is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
+// Workers run in the runner frame (sandbox.js, runner.js), an opaque origin: learner code there can
+// write nothing the page or a later visit reads. The page fetches the runtime's files and hands them
+// over. The first worker loads Pyodide, imports the grader, takes a snapshot of its memory and is
+// ended (on a returning visit, the snapshot this browser kept is used instead: stored-snapshot.js).
+// Every Check then runs in a worker that has never run learner code, started from that snapshot (well
+// under a second) while the learner reads the last report, and ended when the Check is over. So
+// nothing one Check does (patched modules, builtins, sys settings, timers, tasks, JavaScript globals)
+// reaches the next, by construction, and runaway code is ended by ending its worker. Where the frame
+// is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
 
+import { fetchFiles } from "./files.js";
 import { Python } from "./python.js";
-import { keepSnapshot, snapshotKey } from "./stored-snapshot.js";
+import { Sandbox } from "./sandbox.js";
+import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
 const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
@@ -20,17 +24,22 @@ export class Runtime {
   // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
   // onFresh(state): "loading" | "ready", whether the next Check's runtime is ready to start at once.
   // onProgress(received, expected): bytes of the first load's files so far, of those expected.
-  constructor({ urls, cases, timeLimitMs, loadStallMs, loadBytes }, { onState, onFresh = () => {}, onProgress = () => {} }) {
-    this.urls = urls;
-    this.cases = cases;
-    this.timeLimitMs = timeLimitMs;
-    this.stallMs = loadStallMs;
-    this.loadBytes = loadBytes;
+  constructor(config, { onState, onFresh = () => {}, onProgress = () => {} }) {
+    this.urls = config.urls;
+    this.cases = config.cases;
+    this.timeLimitMs = config.timeLimitMs;
+    this.stallMs = config.loadStallMs;
+    this.loadBytes = config.loadBytes;
+    this.pyodideFiles = config.pyodideFiles;
+    this.runnerDocument = config.runner;
+    this.limits = { outputChars: config.outputChars };
     Object.assign(this, { onState, onFresh, onProgress });
-    this.isolated = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function";
-    this.snapshot = null; // the first runtime's memory, grader imported: later ones start from it
-    this.compiled = null; // the first runtime's WebAssembly.Module: later ones share its machine code
-    this.startedFrom = null; // "stored" (the snapshot this browser kept) or "full"
+    this.isolated = false; // whether the runner frame is cross-origin isolated: known once it answers
+    this.files = null; // the runtime's files as Blobs, fetched once
+    this.sandbox = null; // Promise of the runner frame (sandbox.js), made again if it stops answering
+    this.opened = null; // the runner frame, once open
+    this.snapshot = null; // a Blob of the snapshot every runtime that runs a Check starts from
+    this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
     this.fresh = null; // Promise of the next runtime, loaded and never used
     this.current = null; // the Check under way, if any
     this.loaded = new Promise((resolve) => (this.firstReady = resolve)); // the first time Check can grade
@@ -59,48 +68,98 @@ export class Runtime {
     return this.ready;
   }
 
-  // The first runtime: from a snapshot (this session's, after a Retry, or the one this browser kept
-  // for this build), else in full, taking the snapshot later runtimes start from and keeping it for
-  // the next visit. A kept snapshot that does not restore is replaced by a full start's.
+  // The first runtime. Every Check runs in a runtime restored from a snapshot that no learner code
+  // has touched: the one this browser kept for this build (checked against its digest), or one taken
+  // now by a runtime started in full, which then is ended without running anything else.
   async first() {
-    const key = this.snapshot ? null : snapshotKey(this.urls, this.cases); // a Promise: the worker starts meanwhile
-    let python;
-    try {
-      python = await this.spawn({ storedKey: key, makeSnapshot: true, progress: true });
-    } catch (err) {
-      if (!err.restoring) throw err;
-      console.info(`The snapshot kept in this browser did not restore (${err.message}); starting in full.`);
-      python = await this.spawn({ makeSnapshot: true, progress: true });
+    if (this.snapshot) return this.spawn().then((python) => ((this.startedFrom = "memory"), python)); // a Retry
+    const key = await snapshotKey(this.urls, this.cases);
+    this.snapshot = await storedSnapshot(key);
+    if (this.snapshot) {
+      try {
+        const python = await this.spawn();
+        this.startedFrom = "stored";
+        return python;
+      } catch (err) {
+        console.info(`The snapshot kept in this browser did not restore (${err.message}); starting in full.`);
+        this.snapshot = null;
+        await forgetSnapshot();
+      }
     }
-    this.startedFrom = python.from;
-    if (python.from === "full" && this.snapshot) key?.then((k) => k && keepSnapshot(k, this.snapshot)); // not awaited
+    const boot = await this.spawn({ makeSnapshot: true });
+    boot.end();
+    if (boot.made) {
+      this.snapshot = new Blob([boot.made]);
+      if (key) keepSnapshot(key, boot.made); // not awaited
+    }
+    const python = await this.spawn(); // from the snapshot (in full, where none could be taken)
+    this.startedFrom = "full";
     return python;
   }
 
-  // Start a runtime in a new worker; resolves to it once it can grade. progress: report the bytes;
-  // storedKey: (a Promise of) the key of the snapshot this browser may have kept.
-  async spawn({ makeSnapshot = false, storedKey = null, progress = false } = {}) {
-    const python = new Python(this.urls.worker, this.isolated);
-    this.onFresh("loading");
+  // The runner frame, with the runtime's files handed to it; opened again when it stopped answering.
+  openSandbox() {
+    if (this.sandbox && !this.opened?.broken) return this.sandbox;
+    this.opened = null;
+    this.sandbox = (async () => {
+      const files = await this.fetchFiles();
+      const sandbox = await Sandbox.open({
+        document: this.runnerDocument,
+        runnerCode: files.runner.text(),
+        onRead: (url) => this.readLazy(url),
+      });
+      const { runner, worker, ...runtime } = files;
+      sandbox.setup({ files: runtime, script: worker, limits: this.limits });
+      this.isolated = sandbox.isolated;
+      return sandbox;
+    })();
+    this.sandbox.then(
+      (sandbox) => (this.opened = sandbox),
+      () => (this.sandbox = null), // a Retry opens it again
+    );
+    return this.sandbox;
+  }
+
+  // The runtime's files, fetched once by the page (counted for the progress bar).
+  async fetchFiles() {
+    if (this.files) return this.files;
+    const urls = { runner: this.urls.runner, worker: this.urls.worker, engine: this.urls.engine };
+    for (const name of this.pyodideFiles) urls[name] = this.urls.pyodide + name;
     let received = 0;
-    let restoring = false; // from the snapshot this browser kept
-    const onProgress = ({ bytes = 0, step }) => {
-      if (step === "restoring") restoring = true;
-      if (progress) this.onProgress((received += bytes), this.loadBytes);
-    };
+    const onBytes = (bytes) => this.onProgress((received += bytes), this.loadBytes);
+    this.files = await fetchFiles(urls, { stallMs: this.stallMs, onBytes });
+    return this.files;
+  }
+
+  // A worker reads one of the stdlib's lazy archives: only those, fetched here (the service worker
+  // keeps them, for offline visits).
+  async readLazy(url) {
+    const wanted = new URL(url);
+    const folder = `${this.urls.pyodide}python_stdlib_lazy-`;
+    if (!wanted.href.startsWith(folder) || !wanted.pathname.endsWith(".zip") || wanted.search || wanted.hash) {
+      throw new Error("only the standard library's archives can be read");
+    }
+    const response = await fetch(wanted.href);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.arrayBuffer();
+  }
+
+  // Start a runtime in a new worker; resolves to it once it can grade. makeSnapshot: start in full
+  // and take the snapshot (python.made); otherwise start from this.snapshot, or in full without one.
+  async spawn({ makeSnapshot = false } = {}) {
+    this.onFresh("loading");
+    let python = null;
     try {
-      const snapshot = this.snapshot?.slice(); // a copy, handed over (transferred) to the worker
-      const { compiled } = this;
-      const message = { urls: this.urls, cases: this.cases, snapshot, storedKey: await storedKey, makeSnapshot, compiled };
-      const reply = await python.load(message, { stallMs: this.stallMs, onProgress });
-      if (reply.snapshot) this.snapshot = reply.snapshot;
-      if (reply.compiled) this.compiled = reply.compiled; // later workers instantiate it: no compile of their own
-      python.from = reply.from;
+      python = new Python(await this.openSandbox());
+      const snapshot = makeSnapshot ? null : this.snapshot;
+      const message = { indexURL: this.urls.pyodide, cases: this.cases, snapshot, makeSnapshot };
+      const reply = await python.load(message, { stallMs: this.stallMs });
+      python.made = reply.snapshot;
       if (!python.ended) this.onFresh("ready");
       return python;
     } catch (err) {
-      python.end();
-      throw Object.assign(new Error(`The Python runtime could not load: ${err.message}.`), { restoring });
+      python?.end();
+      throw new Error(`The Python runtime could not load: ${err.message}.`);
     }
   }
 
@@ -122,9 +181,11 @@ export class Runtime {
     // Ended after a grace period, unless Python has left the learner's code (its report is being
     // written, or on its way): then it has up to REPORT_MS. An interrupt taken but not yet out of the
     // learner's code gets a second grace (a busy machine); code that catches it is ended after that.
-    const grace = (waited) => {
+    const grace = async (waited) => {
       const { python } = run;
-      const more = python.finishing ? waited < REPORT_MS : python.interruptTaken && waited < 2 * GRACE_MS;
+      const state = await python.state(GRACE_MS); // null: the runner frame did not answer, and is gone
+      if (python.ended) return;
+      const more = state && (state.finishing ? waited < REPORT_MS : state.taken && waited < 2 * GRACE_MS);
       if (more) run.killTimer = setTimeout(() => grace(waited + GRACE_MS), GRACE_MS);
       else python.end();
     };
@@ -175,9 +236,11 @@ export class Runtime {
   async run(run, source, started) {
     const limit = setTimeout(() => this.stop("timeout"), this.timeLimitMs);
     try {
-      const report = await run.python.grade(source, (text) => (run.output += text));
+      // What the page keeps of the output is capped here too, whatever path it came by.
+      const onOutput = (text) => (run.output = (run.output + text).slice(0, this.limits.outputChars));
+      const { report, taken } = await run.python.grade(source, onOutput);
       if (!isReport(report)) throw new Error("the worker sent something that is not a report");
-      if (run.reason && run.python.interruptTaken) {
+      if (run.reason && taken) {
         // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
         const interrupted = report.error?.message.startsWith("KeyboardInterrupt");
         const message = this.stopMessage(run, interrupted ? report.error.line : null, interrupted ? "interrupted" : "finished");
@@ -187,8 +250,8 @@ export class Runtime {
     } catch (err) {
       const output = { text: run.output, cut_chars: 0 };
       if (run.reason) {
-        const { python } = run;
-        const how = !this.isolated ? "ended" : python.finishing ? "slow" : python.interruptTaken ? "caught" : "busy";
+        const state = run.python.lastState; // as the last grace period found it
+        const how = !this.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
         return { ...errorReport("timeout", this.stopMessage(run, null, how), started), output };
       }
       return { ...crashReport(err, started), output };
@@ -198,7 +261,7 @@ export class Runtime {
   }
 
   // Say what happened to stopped code: interrupted (at a line), caught the interrupt, busy, slow to
-  // report, or ended.
+  // report, stopped answering, or ended.
   stopMessage(run, line, how) {
     const at = line ? ` at line ${line}` : "";
     const what =
@@ -213,6 +276,7 @@ export class Runtime {
       finished: `${what}: it caught the KeyboardInterrupt and carried on to the end, so it does not count.${hint}`,
       slow: `${what}. Python stopped it, but did not finish writing the report in time, so its runtime was ended.${hint}`,
       busy: `${what}: it was busy in one long operation that cannot be interrupted, so its runtime was ended.${hint}`,
+      died: `${what}, and its runtime stopped answering (it may have run out of memory), so it was ended.${hint}`,
       ended: `${what}. This page cannot interrupt Python (it is not cross-origin isolated), so its runtime was ended and the line it was running is not known.${hint}`,
     }[how];
   }

@@ -1,12 +1,20 @@
-// The grading worker: one Pyodide runtime that grades a single Check, then is terminated by the page.
-// Messages from the page are tagged with `type` and `id`; each reply carries the same `id`.
+// The grading worker: one Pyodide runtime that grades a single Check, then is ended by the runner.
+//
+// It runs in the runner frame's opaque origin (server/runner.py), started by the runner from a blob:
+// URL as a classic script (an opaque origin cannot start module workers). Its first message brings
+// everything: a private MessagePort that carries every later message both ways, the files (Blobs the
+// page fetched), the shared words. Learner code reaches this worker's globals through `import js`,
+// never this script's scope: the port, the captured functions and the output cap live here, so the
+// reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
 import lock from "../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
 import { takenInOneStep } from "./interrupt.js";
-import { storedSnapshot } from "./stored-snapshot.js";
 
-// Replies use this, bound now: learner code can reach `self` through `import js` and replace it.
-const post = self.postMessage.bind(self);
+// Bound before any learner code runs. A call through these looks nothing up at call time.
+const uncurry = (fn) => Function.prototype.call.bind(fn);
+const portPost = uncurry(MessagePort.prototype.postMessage);
+const { store, load: atomicLoad, wait } = Atomics;
+const toText = String;
 
 // Cap the runtime's memory. Past it, Python raises MemoryError at once, where the browser would
 // otherwise grow the heap by gigabytes, slowly, or die trying.
@@ -17,65 +25,69 @@ WebAssembly.Memory.prototype.grow = function (pages) {
   return grow.call(this, pages);
 };
 
+let port = null; // the runner's private channel: learner code cannot reach it
 let pyodide = null;
 let gradeJson = null; // Python: (source, sink, stopping) -> the report as JSON text
-let phase = null; // shared with the page, where it is cross-origin isolated: how far the grade has got
-const PHASE = { running: 1, stopping: 2, reported: 3 }; // as python.js numbers them
-const setPhase = (value) => phase && Atomics.store(phase, 0, value);
+let phase = null; // shared with the runner, where it is cross-origin isolated: how far the grade has got
+let limits = null; // from the page's config: { outputChars }
+let PHASE = null; // the phase numbers, from the runner
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
+let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
 
-async function bytes(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.arrayBuffer();
-}
+const post = (message, transfer = []) => portPost(port, message, transfer);
+const setPhase = (value) => phase && store(phase, 0, value);
+const scriptUrl = (blob) => URL.createObjectURL(new Blob([blob], { type: "text/javascript" }));
 
-// While the runtime loads, every fetch (Pyodide's wasm and stdlib, the engine) is counted for the
-// page's progress bar, and one that fails is reported at once. The response itself goes on untouched
-// (a clone is read to count), so the browser still compiles the wasm while it streams and caches it.
-function countFetches(id) {
+// While the runtime loads, Pyodide's fetches of its own files (the wasm, the stdlib) are answered
+// from the Blobs the page handed over: the frame's opaque origin has no cache of its own.
+function serveFiles(indexURL, files) {
   const original = self.fetch;
-  const name = (url) => new URL(url, self.location.href).pathname.split("/").pop();
-  const progress = (detail) => post({ type: "progress", id, ...detail });
-  self.fetch = async (input, init) => {
-    const url = String(input?.url ?? input);
-    let response;
-    try {
-      response = await original(input, init);
-    } catch (err) {
-      progress({ failed: `${name(url)} could not be fetched (${err?.message ?? err})` });
-      throw err;
+  const types = { "pyodide.asm.wasm": "application/wasm" };
+  self.fetch = (input, init) => {
+    const url = toText(input?.url ?? input);
+    const name = url.startsWith(indexURL) ? url.slice(indexURL.length) : null;
+    if (name && files[name]) {
+      const headers = { "Content-Type": types[name] ?? "application/octet-stream" };
+      return Promise.resolve(new Response(files[name], { headers }));
     }
-    if (!response.ok) {
-      progress({ failed: `${name(url)} could not be fetched (HTTP ${response.status})` });
-      return response;
-    }
-    const reader = response.clone().body?.getReader();
-    const count = () =>
-      reader?.read().then(({ done, value }) => {
-        if (done) return;
-        progress({ bytes: value.byteLength });
-        return count();
-      });
-    count()?.catch(() => {}); // the response's own reader sees the same failure
-    return response;
+    return original(input, init);
   };
   return () => (self.fetch = original);
 }
 
 // Pyodide compiles its wasm with WebAssembly.instantiateStreaming. The first worker keeps the compiled
-// module and hands it to the page; later workers instantiate that module instead of compiling their own.
-// Workers of one page then share the machine code, including what V8 has optimised since, so a Check
-// runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
+// module and hands it to the runner; later workers instantiate that module instead of compiling their
+// own. Workers of one runner then share the machine code, including what V8 has optimised since, so a
+// Check runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
 function shareCompiled(compiled) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
-    if (compiled) return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
+    if (compiled) {
+      Promise.resolve(source).catch(() => {}); // not needed: the module is compiled already
+      return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
+    }
     const result = await instantiateStreaming(source, imports);
     compiled = result.module;
     return result;
   };
   return () => compiled;
+}
+
+// Read a file synchronously (the stdlib's lazy archives, scripts/lazy_stdlib.py): the runner asks
+// the page, which fetches it (from its service worker's cache when offline) and hands it back through
+// shared memory. Null where memory cannot be shared: the caller requests it from the server itself.
+function readSync(url) {
+  if (!phase) return null;
+  reading ??= new SharedArrayBuffer(8, { maxByteLength: 32 * 2 ** 20 });
+  const head = new Int32Array(reading, 0, 2);
+  store(head, 0, 0);
+  post({ type: "read", url: toText(url), buffer: reading });
+  wait(head, 0, 0, 30_000);
+  const status = atomicLoad(head, 0);
+  const length = atomicLoad(head, 1);
+  const bytes = new Uint8Array(reading, 8, length).slice();
+  if (status === 1) return bytes;
+  throw new Error(status === 2 ? new TextDecoder().decode(bytes) : "no answer in 30 s");
 }
 
 function keep(line) {
@@ -99,70 +111,67 @@ del sys
 `;
 
 const handlers = {
-  // Load Pyodide from a snapshot: the page's (in memory), or the one this browser kept (storedKey);
-  // without one, import the grader and snapshot this runtime when asked, for the workers that follow.
-  // Replies with where it started from ("memory", "stored", "full") and the snapshot the page lacks.
-  // compiled: the module an earlier worker compiled (none for the first).
-  async load({ id, urls, cases, interrupt, phase: shared, snapshot, storedKey, makeSnapshot, compiled }) {
-    phase = shared ?? null;
+  // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
+  // Replies with the snapshot it took, and the compiled module (for the runner to keep).
+  async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
     const module = shareCompiled(compiled ?? null);
-    const uncount = countFetches(id);
-    const engine = bytes(urls.engine);
-    engine.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
-    let from = snapshot ? "memory" : "full";
+    const unserve = serveFiles(indexURL, files);
     try {
-      const [{ loadPyodide }, stored] = await Promise.all([
-        import(urls.pyodide + "pyodide.mjs"),
-        snapshot ? null : storedSnapshot(storedKey),
+      const [{ loadPyodide }, asm] = await Promise.all([
+        import(scriptUrl(files["pyodide.mjs"])),
+        import(scriptUrl(files["pyodide.asm.mjs"])),
       ]);
-      if (stored) {
-        from = "stored";
-        snapshot = stored.arrayBuffer().then((buffer) => new Uint8Array(buffer)); // read while the wasm compiles
-        post({ type: "progress", id, step: "restoring" });
-      }
+      const restore = snapshot ? snapshot.arrayBuffer().then((buffer) => new Uint8Array(buffer)) : null;
       pyodide = await loadPyodide({
-        indexURL: urls.pyodide,
+        indexURL,
+        createPyodideModule: asm.default,
         lockFileContents: lock,
-        ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: Boolean(makeSnapshot) }),
+        ...(restore ? { _loadSnapshot: restore } : { _makeSnapshot: Boolean(makeSnapshot) }),
         stdout: keep,
         stderr: keep,
       });
-      pyodide.unpackArchive(await engine, "zip"); // the file system is not in a snapshot
+      pyodide.unpackArchive(await files.engine.arrayBuffer(), "zip"); // the file system is not in a snapshot
     } finally {
-      uncount();
+      unserve();
     }
-    post({ type: "progress", id, step: "started" }); // the grader's import (no snapshot) has no bytes to count
+    post({ type: "progress", id, step: "started" });
     let made = null;
     if (snapshot) {
       pyodide.runPython(AFTER_RESTORE);
-      if (from === "stored") made = await snapshot; // the page starts later runtimes from it
     } else {
       pyodide.globals.set("_cases_json", JSON.stringify(cases));
       pyodide.runPython(GRADER);
       if (makeSnapshot) made = takeSnapshot();
     }
     gradeJson = pyodide.globals.get("_grade_json");
-    if (interrupt) pyodide.setInterruptBuffer(takenInOneStep(interrupt)); // the page writes 2 (SIGINT) to stop code
-    return { type: "loaded", from, snapshot: made, compiled: compiled ? null : module() };
+    return { type: "loaded", snapshot: made, compiled: compiled ? null : module() };
   },
 
   // Grade one source, synchronously; what it prints is posted as it goes, so a stopped run keeps it.
+  // Output past the cap is dropped here too, however it is written (learner code can reach the sink).
   grade({ id, source }) {
     if (!gradeJson) throw new Error("the runtime is not loaded yet");
     written = [];
-    const sink = (text) => post({ type: "output", id, text });
+    let sent = 0;
+    const sink = (text) => {
+      if (sent >= limits.outputChars) return;
+      const part = toText(text).slice(0, limits.outputChars - sent);
+      sent += part.length;
+      post({ type: "output", id, text: part });
+    };
     setPhase(PHASE.running);
+    let json;
     try {
-      const report = JSON.parse(gradeJson(source, sink, () => setPhase(PHASE.stopping)));
-      setPhase(PHASE.reported);
-      return { type: "report", report };
+      json = gradeJson(source, sink, () => setPhase(PHASE.stopping));
     } catch (err) {
       // grade() turns every exception of the learner's code into a report: this is the runtime dying
       // (the browser's stack overflowed, say). Pyodide wrote the Python stack: find the learner's line.
-      const stack = written.join("\n");
-      const line = /File "<editor>", line (\d+)/.exec(stack)?.[1];
-      throw Object.assign(new Error(String(err?.message ?? err)), { line: line ? Number(line) : null });
+      const line = /File "<editor>", line (\d+)/.exec(written.join("\n"))?.[1];
+      return { type: "failed", id, message: toText(err?.message ?? err), line: line ? Number(line) : null };
     }
+    setPhase(PHASE.reported);
+    if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
+    return { type: "report", id, json };
   },
 };
 
@@ -170,40 +179,50 @@ function takeSnapshot() {
   try {
     return pyodide.makeMemorySnapshot();
   } catch (err) {
-    console.warn("worker: no snapshot:", err?.message ?? err); // the page starts each worker in full
+    console.warn("worker: no snapshot:", err?.message ?? err); // every later worker starts in full
     return null;
   }
 }
 
-// Learner code can reach this scope through `import js`; closing the worker would leave the page
+// Learner code can reach this scope through `import js`; closing the worker would leave the runner
 // waiting for a reply that never comes, so refuse it with a clear message instead.
 self.close = () => {
   throw new Error("close() is not allowed in the playground's worker");
 };
 
 // A failed load leaves some of Pyodide's parallel fetches rejected with no one awaiting them;
-// the load's own error already says what failed, so keep these off the page's error console.
+// the load's own error already says what failed, so keep these off the console as errors.
 self.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();
   console.warn("worker:", event.reason?.message ?? event.reason);
 });
 
-self.onmessage = async ({ data }) => {
-  const { type, id } = data;
-  try {
-    const handler = handlers[type];
-    if (!handler) throw new Error(`unknown message type: ${type}`);
-    // A grade is answered before this task ends: nothing its code scheduled (a timer, a task) can run first.
-    const result = handler(data);
-    const reply = { ...(result instanceof Promise ? await result : result), id };
-    const transfer = reply.snapshot ? [reply.snapshot.buffer] : [];
-    try {
-      post(reply, transfer);
-    } catch (err) {
-      if (!reply.compiled) throw err;
-      post({ ...reply, compiled: null }, transfer); // a browser that cannot pass a module on: each worker compiles
-    }
-  } catch (err) {
-    post({ type: "failed", id, message: String(err?.message ?? err), line: err?.line ?? null });
-  }
+// The runner's first message: the private port and what every later message needs.
+self.onmessage = ({ data }) => {
+  self.onmessage = null;
+  ({ port, limits, phases: PHASE } = data);
+  phase = data.phase ?? null;
+  self.backpropPlaygroundRead = readSync; // for scripts/lazy_stdlib.py
+  port.onmessage = ({ data: message }) => answer(message, data);
 };
+
+// Answer one message from the runner. A grade is answered before this task ends: nothing its code
+// scheduled (a timer, a task, a promise callback) runs before the reply is posted.
+function answer(message, start) {
+  const { type, id } = message;
+  if (type === "grade") return post(handlers.grade(message));
+  if (type !== "load") return post({ type: "failed", id, message: `unknown message type: ${type}`, line: null });
+  handlers.load(message).then(
+    (reply) => {
+      if (start.interrupt) pyodide.setInterruptBuffer(takenInOneStep(start.interrupt)); // the runner writes 2 (SIGINT)
+      const transfer = reply.snapshot ? [reply.snapshot.buffer] : [];
+      try {
+        post({ ...reply, id }, transfer);
+      } catch (err) {
+        if (!reply.compiled) throw err;
+        post({ ...reply, id, compiled: null }, transfer); // a browser that cannot pass a module on
+      }
+    },
+    (err) => post({ type: "failed", id, message: toText(err?.message ?? err), line: null }),
+  );
+}

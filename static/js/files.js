@@ -1,0 +1,46 @@
+// The runtime's files, fetched by the page: the runner frame's opaque origin has no HTTP cache of its
+// own and no service worker, so the page fetches them (from its caches when it has them, offline too)
+// and hands them over as Blobs. Every byte is counted for the progress bar. No deadline while bytes
+// arrive: the fetch fails when nothing has arrived for stallMs, or at once when a file cannot be fetched.
+
+const name = (url) => new URL(url).pathname.split("/").pop();
+
+// Fetch every URL; resolve to a Blob per key, or reject with an Error naming what failed.
+export async function fetchFiles(urls, { stallMs, onBytes = () => {} }) {
+  const abort = new AbortController();
+  let timer = null;
+  const moved = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => abort.abort(new Error(`nothing arrived for ${stallMs / 1000} s`)), stallMs);
+  };
+  const one = async ([key, url]) => {
+    let response;
+    try {
+      response = await fetch(url, { signal: abort.signal });
+    } catch (err) {
+      throw abort.signal.aborted ? abort.signal.reason : new Error(`${name(url)} could not be fetched (${err.message})`);
+    }
+    if (!response.ok) throw new Error(`${name(url)} could not be fetched (HTTP ${response.status})`);
+    const parts = [];
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read().catch((err) => {
+        throw abort.signal.aborted ? abort.signal.reason : err;
+      });
+      if (done) break;
+      parts.push(value);
+      moved();
+      onBytes(value.byteLength);
+    }
+    return [key, new Blob(parts, { type: response.headers.get("Content-Type") ?? "" })];
+  };
+  moved();
+  try {
+    return Object.fromEntries(await Promise.all(Object.entries(urls).map(one)));
+  } catch (err) {
+    abort.abort(err); // the other downloads stop too
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}

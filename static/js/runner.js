@@ -1,0 +1,131 @@
+// The runner: runs in the sandboxed frame beside the page (server/runner.py), an opaque origin with
+// no storage, no cookies and no service worker. It starts and ends the workers in which learner code
+// runs, so that code can write nothing the page, a later Check or a later visit reads.
+//
+// It talks to the page over one MessagePort (the page's, handed over with this code) and to each
+// worker over a private port of its own. Workers only ever talk to the runner; the runner passes on
+// to the page only messages of the shapes below, rebuilt field by field, with output capped here
+// too. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
+// (the page's Stop and time limit) and the phase of its grade.
+
+const SIGINT = 2;
+// How far a grade has got, written by the worker where memory is shared.
+const PHASE = { running: 1, stopping: 2, reported: 3 };
+
+export function start(page) {
+  const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  const workers = new Map(); // the page's id for a worker -> { worker, port, interrupt, phase, output }
+  let setup = null; // from the page: { files, script (a blob: URL), limits }
+  let compiled = null; // the first worker's WebAssembly.Module: later ones instantiate it
+  const reads = new Map(); // request number -> the buffer a worker waits on
+  let nextRead = 1;
+
+  const word = () => (isolated ? new Int32Array(new SharedArrayBuffer(4)) : null);
+
+  function spawn({ worker: name, load }) {
+    const worker = new Worker(setup.script); // a classic worker: an opaque origin cannot start module ones
+    const channel = new MessageChannel();
+    const entry = { worker, port: channel.port1, interrupt: word(), phase: word(), output: 0 };
+    workers.set(name, entry);
+    worker.onmessage = null; // the worker's own channel is not listened to: learner code can post there
+    worker.onerror = (event) => {
+      event.preventDefault();
+      page.postMessage({ type: "error", worker: name, message: String(event.message || "it could not start") });
+    };
+    entry.port.onmessage = ({ data }) => fromWorker(name, entry, data);
+    const { interrupt, phase } = entry;
+    worker.postMessage({ port: channel.port2, interrupt, phase, phases: PHASE, limits: setup.limits }, [channel.port2]);
+    entry.port.postMessage({ ...load, type: "load", files: setup.files, compiled });
+  }
+
+  // A message from a worker, passed on only in a shape the page expects.
+  function fromWorker(name, entry, data) {
+    const id = typeof data?.id === "string" ? data.id : null;
+    const send = (message) => page.postMessage({ type: "from", worker: name, message: { ...message, id } });
+    switch (data?.type) {
+      case "progress":
+        return send({ type: "progress", step: String(data.step) });
+      case "output": {
+        const room = setup.limits.outputChars - entry.output;
+        if (room <= 0 || typeof data.text !== "string") return;
+        const text = data.text.slice(0, room);
+        entry.output += text.length;
+        return send({ type: "output", text });
+      }
+      case "loaded": {
+        if (data.compiled instanceof WebAssembly.Module) compiled ??= data.compiled;
+        const snapshot = data.snapshot instanceof Uint8Array ? data.snapshot : null;
+        return page.postMessage(
+          { type: "from", worker: name, message: { type: "loaded", id, snapshot } },
+          snapshot ? [snapshot.buffer] : [],
+        );
+      }
+      case "report":
+        return send({ type: "report", json: String(data.json), taken: interruptTaken(entry) });
+      case "failed":
+        return send({ type: "failed", message: String(data.message), line: Number.isInteger(data.line) ? data.line : null });
+      case "read":
+        if (!(data.buffer instanceof SharedArrayBuffer) || !data.buffer.growable) return;
+        reads.set(nextRead, data.buffer);
+        return page.postMessage({ type: "read", worker: name, request: nextRead++, url: String(data.url) });
+    }
+  }
+
+  // The page's answer to a worker's read: the bytes, or why not, through the buffer the worker waits on.
+  function answerRead({ request, bytes, error }) {
+    const buffer = reads.get(request);
+    reads.delete(request);
+    if (!buffer) return;
+    const body = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new TextEncoder().encode(String(error));
+    const head = new Int32Array(buffer, 0, 2);
+    try {
+      if (buffer.byteLength < 8 + body.length) buffer.grow(8 + body.length);
+      new Uint8Array(buffer, 8, body.length).set(body);
+      Atomics.store(head, 1, body.length);
+      Atomics.store(head, 0, bytes instanceof ArrayBuffer ? 1 : 2);
+    } catch {
+      Atomics.store(head, 1, 0);
+      Atomics.store(head, 0, 2);
+    }
+    Atomics.notify(head, 0);
+  }
+
+  // Python resets the interrupt word when it raises KeyboardInterrupt.
+  const interruptTaken = (entry) => entry.interrupt !== null && Atomics.load(entry.interrupt, 0) === 0;
+
+  function end(name) {
+    const entry = workers.get(name);
+    if (!entry) return;
+    workers.delete(name);
+    entry.worker.terminate();
+    entry.port.close();
+  }
+
+  page.onmessage = ({ data }) => {
+    const entry = workers.get(data?.worker);
+    switch (data?.type) {
+      case "setup":
+        if (setup) URL.revokeObjectURL(setup.script);
+        setup = { files: data.files, limits: data.limits, script: URL.createObjectURL(data.script) };
+        return;
+      case "spawn":
+        return spawn(data);
+      case "grade":
+        if (!entry) return;
+        entry.output = 0;
+        return entry.port.postMessage({ type: "grade", id: data.id, source: data.source });
+      case "interrupt":
+        return entry?.interrupt && Atomics.store(entry.interrupt, 0, SIGINT);
+      case "state": {
+        const finishing = entry?.phase ? Atomics.load(entry.phase, 0) >= PHASE.stopping : false;
+        const taken = entry ? interruptTaken(entry) : false;
+        return page.postMessage({ type: "state", id: data.id, taken, finishing });
+      }
+      case "end":
+        return end(data.worker);
+      case "read":
+        return answerRead(data);
+    }
+  };
+  page.postMessage({ type: "hello", isolated });
+}
