@@ -21,7 +21,7 @@ MOUNT = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}-lazy"  # where t
 
 
 def fetch(url: str) -> bytes:
-    """Read a URL synchronously: through the page, or XMLHttpRequest, in a browser's worker; in Node the file."""
+    """Read a URL synchronously: through the page or by XMLHttpRequest in a browser; the file in Node."""
     import js
 
     read = getattr(js, "backpropPlaygroundRead", None)  # static/js/worker.js: the page fetches it

@@ -15,9 +15,9 @@ from server.runner import bootstrap_hash
 # - style-src 'unsafe-inline': CodeMirror mounts its styles as <style> elements in the document.
 #   A nonce (EditorView.cspNonce) would make every page different, so no ETag, no 304 and no
 #   static export; with scripts locked to this origin, inline styles cannot run code.
-# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (server/runner.py): its one inline
-#   script, allowed by its hash, imports the runner from a blob: URL, and its workers start from blob:
-#   URLs, since an opaque origin can load neither from this server's cache nor through its service worker.
+# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (server/runner.py): its
+#   one inline script, allowed by its hash, imports the runner from a blob: URL, and its workers start
+#   from blob: URLs: an opaque origin can load neither from this server's cache nor its service worker.
 # Everything else (bundles, Pyodide, the engine archive, the favicon) comes from 'self'.
 POLICY = (
     "default-src 'self'",

@@ -100,7 +100,8 @@ def pyodide_fetched_bytes() -> int:
 
 def static_size(entry: str) -> int:
     """The size of an entry point's bundle, as fetched (decoded)."""
-    return (current_app.extensions["build"] / current_app.extensions["manifest"][entry]["file"]).stat().st_size
+    build = current_app.extensions["build"]
+    return (build / current_app.extensions["manifest"][entry]["file"]).stat().st_size
 
 
 def served_dirs() -> dict[str, Path]:
