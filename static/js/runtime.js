@@ -309,7 +309,7 @@ function crashReport(err, started) {
   const at = err.line ? ` while running line ${err.line} of your code` : "";
   const message =
     `The Python runtime died${at} (${err.message}). This happens when code recurses through __repr__, ` +
-    "__del__ or a builtin such as map() deeper than the browser's stack. Your code is still in the editor; " +
-    "the next Check runs in a fresh runtime.";
+    "__del__, a builtin such as map() or calls into JavaScript deeper than the browser's stack. " +
+    "Your code is still in the editor; the next Check runs in a fresh runtime.";
   return errorReport("crash", message, started, err.line ?? null);
 }

@@ -33,6 +33,7 @@ let limits = null; // from the page's config: { outputChars }
 let PHASE = null; // the phase numbers, from the runner
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
 let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
+let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
 const post = (message, transfer = []) => portPost(port, message, transfer);
 const setPhase = (value) => phase && store(phase, 0, value);
@@ -131,6 +132,14 @@ const handlers = {
         stderr: keep,
       });
       pyodide.unpackArchive(await files.engine.arrayBuffer(), "zip"); // the file system is not in a snapshot
+      // Pyodide's fatal error (the browser's stack overflowed under Python, say) is noted first thing:
+      // its own handler can fail on the same exhausted stack, and Python may then carry on as if not.
+      const api = pyodide._api;
+      const fatalError = api.fatal_error;
+      api.fatal_error = (err) => {
+        fatal ??= err ?? new Error("Pyodide's fatal error");
+        return fatalError(err);
+      };
     } finally {
       unserve();
     }
@@ -164,10 +173,14 @@ const handlers = {
     try {
       json = gradeJson(source, sink, () => setPhase(PHASE.stopping));
     } catch (err) {
+      fatal ??= err;
+    }
+    if (fatal) {
       // grade() turns every exception of the learner's code into a report: this is the runtime dying
-      // (the browser's stack overflowed, say). Pyodide wrote the Python stack: find the learner's line.
+      // (the browser's stack overflowed, say), even where grade() went on to report something after it.
+      // Pyodide wrote the Python stack: find the learner's line.
       const line = /File "<editor>", line (\d+)/.exec(written.join("\n"))?.[1];
-      return { type: "failed", id, message: toText(err?.message ?? err), line: line ? Number(line) : null };
+      return { type: "failed", id, message: toText(fatal?.message ?? fatal), line: line ? Number(line) : null };
     }
     setPhase(PHASE.reported);
     if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
