@@ -8,7 +8,6 @@ import traceback
 
 from engine.fence import MAX_RECURSION
 from engine.grade import grade, grader, left_behind
-from engine.output import MAX_CHARS, MAX_LINES
 from tests import solutions
 
 
@@ -22,14 +21,15 @@ def test_output_is_capped_and_the_cut_is_counted(cases):
     report = grade("for i in range(100_000):\n    print(i)\n" + solutions.CORRECT, cases)
     assert report["passed"]
     text = report["output"]["text"]
-    assert text.count("\n") == MAX_LINES and text.startswith("0\n1\n")
-    assert report["output"]["cut_chars"] == sum(len(f"{i}\n") for i in range(MAX_LINES, 100_000))
+    # the numbers the README promises, not the constants: a lower cap fails here
+    assert text.count("\n") == 2_000 and text.startswith("0\n1\n")
+    assert report["output"]["cut_chars"] == sum(len(f"{i}\n") for i in range(2_000, 100_000))
 
 
 def test_long_lines_are_capped_by_size(cases):
     report = grade('print("x" * 1_000_000)\n' + solutions.CORRECT, cases)
-    assert len(report["output"]["text"]) == MAX_CHARS
-    assert report["output"]["cut_chars"] == 1_000_001 - MAX_CHARS
+    assert len(report["output"]["text"]) == 200_000  # as the README says
+    assert report["output"]["cut_chars"] == 1_000_001 - 200_000
 
 
 def test_100k_prints_take_well_under_a_second(cases):

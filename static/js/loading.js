@@ -32,9 +32,11 @@ export function showLoad(runtime) {
       retry.hidden = state !== "failed";
       if (state === "loading") this.progress(0, 0);
     },
-    // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading").
-    fresh(state) {
+    // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading"), and
+    // whether that runtime shares the first one's compiled WebAssembly ("shared") or compiled its own.
+    fresh(state, python) {
       status.dataset.fresh = state;
+      if (python) status.dataset.wasm = python.sharedWasm ? "shared" : "compiled";
     },
     progress(received, expected) {
       const total = Math.max(received, expected);

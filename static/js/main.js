@@ -23,7 +23,7 @@ const runtime = new Runtime(
   { ...config, urls },
   {
     onState: (state, detail) => whenParsed((view) => view.state(state, detail)),
-    onFresh: (state) => whenParsed((view) => view.fresh(state)),
+    onFresh: (state, python) => whenParsed((view) => view.fresh(state, python)),
     onProgress: (received, expected) => load?.progress(received, expected), // none before the body is there
   },
 );

@@ -4,8 +4,7 @@
 //
 // It talks to the page over one MessagePort (the page's, handed over with this code) and to each
 // worker over a private port of its own. Workers only ever talk to the runner; the runner passes on
-// to the page only messages of the shapes below, rebuilt field by field, with output capped here
-// too. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
+// to the page only messages of the shapes below, rebuilt field by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
 // (the page's Stop and time limit) and the phase of its grade.
 
 const SIGINT = 2;
@@ -14,7 +13,7 @@ const PHASE = { running: 1, stopping: 2, reported: 3 };
 
 export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
-  const workers = new Map(); // the page's id for a worker -> { worker, port, interrupt, phase, output }
+  const workers = new Map(); // the page's id for a worker -> { worker, port, interrupt, phase }
   let setup = null; // from the page: { files, script (a blob: URL), limits }
   let compiled = null; // the first worker's WebAssembly.Module: later ones instantiate it
   const reads = new Map(); // request number -> the buffer a worker waits on
@@ -25,7 +24,7 @@ export function start(page) {
   function spawn({ worker: name, load }) {
     const worker = new Worker(setup.script); // a classic worker: an opaque origin cannot start module ones
     const channel = new MessageChannel();
-    const entry = { worker, port: channel.port1, interrupt: word(), phase: word(), output: 0 };
+    const entry = { worker, port: channel.port1, interrupt: word(), phase: word() };
     workers.set(name, entry);
     worker.onmessage = null; // the worker's own channel is not listened to: learner code can post there
     worker.onerror = (event) => {
@@ -45,18 +44,13 @@ export function start(page) {
     switch (data?.type) {
       case "progress":
         return send({ type: "progress", step: String(data.step) });
-      case "output": {
-        const room = setup.limits.outputChars - entry.output;
-        if (room <= 0 || typeof data.text !== "string") return;
-        const text = data.text.slice(0, room);
-        entry.output += text.length;
-        return send({ type: "output", text });
-      }
+      case "output":
+        return typeof data.text === "string" && send({ type: "output", text: data.text });
       case "loaded": {
         if (data.compiled instanceof WebAssembly.Module) compiled ??= data.compiled;
         const snapshot = data.snapshot instanceof Uint8Array ? data.snapshot : null;
         return page.postMessage(
-          { type: "from", worker: name, message: { type: "loaded", id, snapshot } },
+          { type: "from", worker: name, message: { type: "loaded", id, snapshot, shared: data.shared === true } },
           snapshot ? [snapshot.buffer] : [],
         );
       }
@@ -111,9 +105,7 @@ export function start(page) {
       case "spawn":
         return spawn(data);
       case "grade":
-        if (!entry) return;
-        entry.output = 0;
-        return entry.port.postMessage({ type: "grade", id: data.id, source: data.source });
+        return entry?.port.postMessage({ type: "grade", id: data.id, source: data.source });
       case "interrupt":
         return entry?.interrupt && Atomics.store(entry.interrupt, 0, SIGINT);
       case "state": {

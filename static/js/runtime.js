@@ -22,7 +22,7 @@ const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with 
 
 export class Runtime {
   // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
-  // onFresh(state): "loading" | "ready", whether the next Check's runtime is ready to start at once.
+  // onFresh(state, python): "loading" | "ready", whether the next Check's runtime is ready to start at once.
   // onProgress(received, expected): bytes of the first load's files so far, of those expected.
   constructor(config, { onState, onFresh = () => {}, onProgress = () => {} }) {
     this.urls = config.urls;
@@ -155,7 +155,8 @@ export class Runtime {
       const message = { indexURL: this.urls.pyodide, cases: this.cases, snapshot, makeSnapshot };
       const reply = await python.load(message, { stallMs: this.stallMs });
       python.made = reply.snapshot;
-      if (!python.ended) this.onFresh("ready");
+      python.sharedWasm = reply.shared; // it instantiated the first runtime's compiled module
+      if (!python.ended) this.onFresh("ready", python);
       return python;
     } catch (err) {
       python?.end();

@@ -62,16 +62,18 @@ function serveFiles(indexURL, files) {
 // Check runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
 function shareCompiled(compiled) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
+  const used = { module: null, shared: false }; // what this runtime instantiated, and whether it was shared
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (compiled) {
       Promise.resolve(source).catch(() => {}); // not needed: the module is compiled already
+      Object.assign(used, { module: compiled, shared: true });
       return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
     }
     const result = await instantiateStreaming(source, imports);
-    compiled = result.module;
+    used.module = result.module;
     return result;
   };
-  return () => compiled;
+  return used;
 }
 
 // Read a file synchronously (the stdlib's lazy archives, scripts/lazy_stdlib.py): the runner asks
@@ -115,7 +117,7 @@ const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
   // Replies with the snapshot it took, and the compiled module (for the runner to keep).
   async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
-    const module = shareCompiled(compiled ?? null);
+    const wasm = shareCompiled(compiled ?? null);
     const unserve = serveFiles(indexURL, files);
     try {
       const [{ loadPyodide }, asm] = await Promise.all([
@@ -153,7 +155,7 @@ const handlers = {
       if (makeSnapshot) made = takeSnapshot();
     }
     gradeJson = pyodide.globals.get("_grade_json");
-    return { type: "loaded", snapshot: made, compiled: compiled ? null : module() };
+    return { type: "loaded", snapshot: made, compiled: wasm.shared ? null : wasm.module, shared: wasm.shared };
   },
 
   // Grade one source, synchronously; what it prints is posted as it goes, so a stopped run keeps it.

@@ -127,6 +127,40 @@ HOSTILE = {
         "raise KeyboardInterrupt", Outcome("runtime", 1, says="KeyboardInterrupt")
     ),
     "closes the worker": Hostile("import js\njs.close()", Outcome("runtime", 2, says="not allowed")),
+    # Pasted code that would take over the playground: it runs in the runner frame's opaque origin,
+    # where the page's storage is not there to write (server/runner.py).
+    "holds the reply open": Hostile(
+        "import js\nfrom pyodide.ffi import create_proxy, to_js\n"
+        "always = {'value': create_proxy(lambda x: True), 'configurable': True}\n"
+        "always = to_js(always, dict_converter=js.Object.fromEntries)\n"
+        "js.Object.defineProperty(js.Promise, js.Symbol.hasInstance, always)\n"
+        "js.Object.prototype.then = create_proxy(lambda *a: None)",
+        Outcome(None, passed=True),
+    ),
+    "floods the page with messages": Hostile(
+        "import js\nbig = js.Array.new()\nfor i in range(5000):\n    big.push(js.Object.new())\n"
+        "for i in range(20):\n    js.postMessage(big)",
+        Outcome(None, passed=True),
+    ),
+    "writes Cache Storage": Hostile(
+        "import js\njs.caches.open('backprop-playground-snapshot')", Outcome("runtime", 2, says="caches")
+    ),
+    "opens IndexedDB": Hostile("import js\njs.indexedDB.open('x')", Outcome("runtime", 2, says="SecurityError")),
+    "writes local storage": Hostile(
+        "import js\njs.localStorage.setItem('backprop-playground:progress', '{}')",
+        Outcome("runtime", 2, says="localStorage"),
+    ),
+    "calls the output sink past the cap": Hostile(
+        "import sys\nfor i in range(10**6):\n    try:\n        sys.stdout.sink('x' * 100_000)\n"
+        "    except Exception:\n        pass",
+        Outcome("timeout", "body"),  # what reaches the page is capped (run_hostile checks: 200,000)
+        stops=True,
+    ),
+    "recursion through JavaScript": Hostile(
+        "import js\nfrom pyodide.ffi import create_proxy\n"
+        "again = create_proxy(lambda *a: js.Reflect.apply(again, None, js.Array.new()))\nagain()",
+        Outcome("crash", says="runtime died"),
+    ),
     "pyodide fatal error": Hostile(
         "import pyodide_js\npyodide_js._api.fatal_error(pyodide_js._api.__class__)", Outcome("crash")
     ),
@@ -221,6 +255,7 @@ def run_hostile(page, name, where):
     elif outcome.line is not None:
         assert error["line"] == first + outcome.line - 1, (error, first)
     assert report["output"]["text"].startswith(outcome.output)
+    assert len(report["output"]["text"]) <= 200_000  # the README's cap, however the code wrote
     if outcome.kind == "timeout":
         grace = GRACE_S * outcome.graces if page.isolated else 0
         assert LIMIT_MS / 1000 <= seconds < LIMIT_MS / 1000 + grace + 1, seconds

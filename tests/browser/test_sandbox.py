@@ -1,0 +1,321 @@
+"""Pasted code cannot take over the playground: it runs where the page's origin is not its own.
+
+Learner code runs in workers of the runner frame, a sandboxed iframe with an opaque origin
+(server/runner.py): the origin's Cache Storage, IndexedDB, local storage, cookies and service worker
+are not there to write. These tests try it as an attacker would, in every hosting mode, and then
+come back as the learner does: a reload and a browser restart on the same profile, where nothing
+the code could have written is trusted, and a right Check passes and a wrong one fails.
+"""
+
+import json
+import threading
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from werkzeug.serving import make_server
+
+from server import create_app
+from tests import solutions
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
+from tests.browser.test_hosting import PREFIX, Dispatch, Proxy, course_page, exported, host  # noqa: F401
+from tests.builds import new_build_app
+
+# Learner code that reaches for everything of the page's origin, and says what it got.
+PROBE = """import js
+def attempt(what, reach):
+    try:
+        got = reach()
+    except Exception as exc:
+        print(what, "refused", type(exc).__name__)
+    else:
+        print(what, "reached" if got is not None else "refused (absent)")
+attempt("caches", lambda: js.caches)
+attempt("indexedDB", lambda: js.indexedDB.open("probe"))
+attempt("localStorage", lambda: js.localStorage)
+attempt("cookies", lambda: js.document.cookie)
+attempt("service worker", lambda: js.navigator.serviceWorker)
+attempt("the page", lambda: js.parent.document)
+print("origin", js.self.origin)
+"""
+REACHES = ("caches", "indexedDB", "localStorage", "cookies", "service worker", "the page")
+
+# Pasted code that tries to leave something behind for later Checks and visits: at module level, in
+# backward, and in a timer that would run after the report if its worker were not ended.
+ATTACK = """import js
+from pyodide.ffi import create_proxy
+def attack(*_):
+    for leave in (
+        lambda: js.caches.open("backprop-playground-snapshot"),
+        lambda: js.indexedDB.open("pwned"),
+        lambda: js.localStorage.setItem("backprop-playground:code", "pwned"),
+        lambda: js.self.postMessage(js.JSON.parse('{"type": "report", "passed": true}')),
+    ):
+        try:
+            leave()
+        except Exception:
+            pass
+attack()
+js.setTimeout(create_proxy(attack), 0)
+""" + solutions.CORRECT.replace("def backward(out):\n", "def backward(out):\n    attack()\n", 1)
+
+
+def check(page, source):
+    return page.evaluate("s => window.playground.check(s)", source)
+
+
+def honest(page):
+    """A right Check passes and a wrong one fails."""
+    assert check(page, solutions.CORRECT)["passed"] is True
+    report = check(page, solutions.NOT_REVERSED)
+    assert report["passed"] is False and report["error"] is None
+
+
+def sees_no_storage(page):
+    """Run PROBE in the page's playground: every reach refused, an opaque origin; then honest Checks."""
+    report = check(page, PROBE + solutions.CORRECT)
+    assert report["passed"] is True, report["error"]
+    said = dict(line.split(" ", 1) for line in report["output"]["text"].splitlines() if " " in line)
+    lines = report["output"]["text"].splitlines()
+    for what in REACHES:
+        line = next(line for line in lines if line.startswith(what + " "))
+        assert " refused" in line, line
+    assert said["origin"] == "null", report["output"]["text"]
+    honest(page)
+
+
+def test_learner_code_sees_none_of_the_origins_storage(page, base_url):
+    open_playground(page, base_url)
+    sees_no_storage(page)
+
+
+def test_under_a_prefix_too(host, context):  # noqa: F811
+    base = host(DispatcherMiddleware(NotFound(), {PREFIX: create_app({"TESTING": True})}))
+    page, assert_clean = watched_page(context, {base.split("/")[2]})
+    open_playground(page, base + PREFIX[1:] + "/")
+    sees_no_storage(page)
+    assert_clean()
+
+
+def test_behind_a_proxy_too(host, context):  # noqa: F811
+    base = host(Proxy(create_app({"TESTING": True, "PROXY_FIX": 1}), PREFIX))
+    page, assert_clean = watched_page(context, {base.split("/")[2]})
+    open_playground(page, base + PREFIX[1:] + "/")
+    sees_no_storage(page)
+    assert_clean()
+
+
+def test_in_a_static_export_too(exported, context):  # noqa: F811
+    page, assert_clean = watched_page(context, {exported.split("/")[2]})
+    open_playground(page, exported)
+    sees_no_storage(page)
+    assert_clean()
+
+
+@pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
+def test_embedded_cross_site_too(host, context, isolated):  # noqa: F811
+    course = Dispatch()
+    course_url = host(course)
+    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
+    course.app = course_page(playground, isolated)
+    page, assert_clean = watched_page(context, {course_url.split("/")[2], playground.split("/")[2]})
+    page.goto(course_url)
+    frame = page.frame(url=playground)
+    frame.wait_for_function("() => window.playground !== undefined")
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    sees_no_storage(frame)
+    assert_clean()
+
+
+def test_embedded_same_site_too(host, context):  # noqa: F811
+    # The course page and the playground on one origin: what the playground's page could write
+    # there, the course page would trust. Learner code still reaches none of it.
+    playground = create_app({"TESTING": True})
+    site = Dispatch()
+    base = host(site)
+    embedding = course_page(base + "playground/", isolated=True)
+    site.app = DispatcherMiddleware(embedding, {"/playground": playground})
+    page, assert_clean = watched_page(context, {base.split("/")[2]})
+    page.goto(base + "course")
+    frame = page.frame(url=base + "playground/")
+    frame.wait_for_function("() => window.playground !== undefined")
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    sees_no_storage(frame)
+    assert_clean()
+
+
+def test_the_first_check_runs_in_the_same_kind_of_runtime_as_the_next(page, base_url):
+    # The runtime that took the snapshot never runs learner code: Check 1 and Check 2 see the same.
+    open_playground(page, base_url)
+    first, second = (check(page, PROBE + solutions.CORRECT) for _ in range(2))
+    assert first["output"]["text"] == second["output"]["text"]
+    assert first["passed"] is second["passed"] is True
+
+
+def test_later_runtimes_share_the_first_ones_compiled_webassembly(page, base_url):
+    # Each later runtime instantiates the module the first one compiled (a compile per runtime made
+    # every Check about 3x slower): the status line says which the next Check's runtime did.
+    open_playground(page, base_url)
+    status = page.get_by_test_id("runtime-status")
+    for _ in range(2):
+        honest(page)
+        expect(status).to_have_attribute("data-fresh", "ready")
+        expect(status).to_have_attribute("data-wasm", "shared")
+
+
+def test_the_worker_hands_python_the_interrupt_view(page, base_url):
+    # Pyodide reads the interrupt word through a view that reads and clears it in one step
+    # (static/js/interrupt.js), never the plain buffer, whose stops a busy loop can lose.
+    open_playground(page, base_url)
+    probe = "import pyodide_js\nprint(pyodide_js._module.Py_EmscriptenSignalBuffer.constructor.name)\n"
+    report = check(page, probe + solutions.CORRECT)
+    assert report["output"]["text"] == "Object\n", report["output"]["text"]
+
+
+def chain_expected() -> list[float]:
+    """The chain expression's expected gradients, which the grader's cases hold (in the snapshot too)."""
+    from server.assets import graded_cases
+
+    return [g for case in graded_cases() if case["expr"] == "chain" for g in case["expected"]]
+
+
+# In the kept snapshot, set every double equal to one of `values` to 1e300: a snapshot that still
+# restores, whose grader then expects other gradients (as the issue's attack did).
+TAMPER = """async (values) => {
+  const cache = await caches.open("backprop-playground-snapshot");
+  const [request] = await cache.keys();
+  const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+  const view = new DataView(bytes.buffer);
+  let changed = 0;
+  for (let i = 0; i + 8 <= bytes.length; i += 8) {
+    if (values.includes(view.getFloat64(i, true))) {
+      view.setFloat64(i, 1e300, true);
+      changed += 1;
+    }
+  }
+  await cache.put(request, new Response(bytes));
+  return changed;
+}"""
+
+KEPT = "() => localStorage.getItem('backprop-playground:snapshot') !== null"
+
+
+def persistent(browser, profile):
+    """A browser on a profile kept on disk: a restart is a learner's next visit."""
+    return browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=chromium_path(), args=CHROMIUM_ARGS
+    )
+
+
+def visit(context, url, origins):
+    page, assert_clean = watched_page(context, origins)
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+    open_playground(page, url)
+    page.messages = messages
+    return page, assert_clean
+
+
+def start_of(page):
+    return page.get_by_test_id("runtime-status").get_attribute("data-start")
+
+
+def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browser, serve, tmp_path):
+    url = serve(TIME_LIMIT_MS=2000)
+    context = persistent(browser, tmp_path / "profile")
+    page, assert_clean = visit(context, url, serve.origins)
+    page.wait_for_function(KEPT)
+    assert page.evaluate(TAMPER, chain_expected()) > 0  # the grader's expected gradients are in it
+    page.reload()
+    page.wait_for_function("() => window.playground !== undefined")
+    page.evaluate("window.playground.ready")
+    assert start_of(page) == "full"  # not the tampered snapshot
+    assert any("does not match its digest" in m for m in page.messages), page.messages
+    honest(page)  # graded against the right gradients
+    page.wait_for_function(KEPT)
+    context.close()
+    context = persistent(browser, tmp_path / "profile")  # the next visit: a new snapshot, kept right
+    page, assert_clean = visit(context, url, serve.origins)
+    assert start_of(page) == "stored"
+    honest(page)
+    context.close()
+    assert_clean()
+
+
+def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, tmp_path):
+    url = serve(TIME_LIMIT_MS=2000)
+    context = persistent(browser, tmp_path / "profile")
+    page, assert_clean = visit(context, url, serve.origins)
+    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
+    page.wait_for_function(KEPT)
+    kept = page.evaluate("() => localStorage.getItem('backprop-playground:snapshot')")
+    caches = page.evaluate("async () => (await caches.keys()).sort()")
+    page.evaluate("s => window.playground.setCode(s)", ATTACK)
+    report = page.evaluate("() => window.playground.check()")
+    assert report["passed"] is True, report["error"]
+    honest(page)
+    checks = 3
+    for step in ("reload", "restart"):
+        if step == "reload":
+            page.reload()
+            page.wait_for_function("() => window.playground !== undefined")
+            page.evaluate("window.playground.ready")
+        else:
+            context.close()
+            context = persistent(browser, tmp_path / "profile")
+            page, assert_clean = visit(context, url, serve.origins)
+        assert start_of(page) == "stored", step
+        assert page.evaluate("window.playground.getCode()") == ATTACK  # the learner's code, kept
+        assert page.evaluate("() => localStorage.getItem('backprop-playground:snapshot')") == kept
+        assert page.evaluate("async () => (await caches.keys()).sort()") == caches
+        assert page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)") == []
+        progress = json.loads(page.evaluate("() => localStorage.getItem('backprop-playground:progress')"))
+        assert progress["attempts"] == checks, progress  # counted by the page, never written by the code
+        honest(page)
+        checks += 2
+    context.close()
+    assert_clean()
+
+
+@pytest.fixture
+def switchable():
+    """One origin whose app a test can swap: a deploy, as a returning learner meets it."""
+    site = Dispatch()
+    server = make_server("127.0.0.1", 0, site, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield site, f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+def neuron_cases(report) -> int:
+    return len(next(e for e in report["expressions"] if e["name"] == "neuron")["cases"])
+
+
+def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_old_snapshot(
+    switchable, context, monkeypatch, tmp_path
+):
+    site, url = switchable
+    site.app = create_app({"TESTING": True})
+    page, assert_clean = watched_page(context, {url.split("/")[2]})
+    open_playground(page, url)
+    page.wait_for_function(KEPT)
+    before = neuron_cases(check(page, solutions.CORRECT))
+    # A deploy that adds a value set: the old snapshot's grader holds the old cases.
+    from server import assets, page as page_module
+
+    cases = assets.graded_cases()
+    more = [*cases, {**next(c for c in cases if c["expr"] == "neuron"), "example": False}]
+    monkeypatch.setattr(page_module, "graded_cases", lambda: more)
+    site.app = create_app({"TESTING": True})
+    open_playground(page, url)
+    assert start_of(page) == "full"
+    assert neuron_cases(check(page, solutions.CORRECT)) == before + 1
+    page.wait_for_function(KEPT)
+    monkeypatch.undo()
+    # A deploy that changes only the worker's bundle.
+    site.app = new_build_app(tmp_path / "build")
+    open_playground(page, url)
+    assert start_of(page) == "full"
+    honest(page)
+    assert_clean()
