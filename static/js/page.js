@@ -63,6 +63,7 @@ export function startPage({ config, runtime }) {
     const run = queue.then(async () => {
       const code = source ?? editor.getCode();
       const fromEditor = code === editor.getCode();
+      if (fromEditor) save(code); // kept before it runs: a runtime that takes the tab down loses nothing
       checkButton.disabled = true;
       checkButton.textContent = "Checking…";
       stopButton.hidden = false;
