@@ -107,6 +107,7 @@ export class Runtime {
         document: this.runnerDocument,
         runnerCode: files.runner.text(),
         onRead: (url) => this.readLazy(url),
+        waitMs: this.stallMs,
       });
       const { runner, worker, ...runtime } = files;
       sandbox.setup({ files: runtime, script: worker, limits: this.limits });

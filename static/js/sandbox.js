@@ -9,7 +9,9 @@ const HELLO = "backprop-playground:runner";
 export class Sandbox {
   // Create the frame and start the runner in it; resolves once it answers, saying whether it is
   // cross-origin isolated (so Stop can interrupt Python).
-  static async open({ document: doc, runnerCode, onRead }) {
+  // Where the frame cannot start (a policy that does not allow its script, say), nothing runs
+  // anywhere else: the load fails after waitMs, saying so.
+  static async open({ document: doc, runnerCode, onRead, waitMs }) {
     const frame = document.createElement("iframe");
     frame.sandbox = "allow-scripts"; // no allow-same-origin: an opaque origin, no storage of the page's
     frame.allow = "cross-origin-isolated *";
@@ -35,12 +37,19 @@ export class Sandbox {
       };
     });
     document.documentElement.append(frame);
+    let timer = null;
+    const late = new Promise((_, reject) => {
+      const message = "the sandboxed frame that runs your code did not start (does the page's policy allow it?)";
+      timer = setTimeout(() => reject(new Error(message)), waitMs);
+    });
     try {
-      const isolated = await hello;
+      const isolated = await Promise.race([hello, late]);
       return new Sandbox(frame, channel.port1, isolated, onRead);
     } catch (err) {
       frame.remove();
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -145,7 +145,9 @@ HOSTILE = {
     "writes Cache Storage": Hostile(
         "import js\njs.caches.open('backprop-playground-snapshot')", Outcome("runtime", 2, says="caches")
     ),
-    "opens IndexedDB": Hostile("import js\njs.indexedDB.open('x')", Outcome("runtime", 2, says="SecurityError")),
+    "opens IndexedDB": Hostile(
+        "import js\njs.indexedDB.open('x')", Outcome("runtime", 2, says="SecurityError")
+    ),
     "writes local storage": Hostile(
         "import js\njs.localStorage.setItem('backprop-playground:progress', '{}')",
         Outcome("runtime", 2, says="localStorage"),

@@ -16,7 +16,8 @@ from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 
-from server import create_app
+from server import assets, create_app
+from server import page as page_view
 from tests import solutions
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
 from tests.browser.test_hosting import PREFIX, Dispatch, Proxy, course_page, exported, host  # noqa: F401
@@ -175,9 +176,7 @@ def test_the_worker_hands_python_the_interrupt_view(page, base_url):
 
 def chain_expected() -> list[float]:
     """The chain expression's expected gradients, which the grader's cases hold (in the snapshot too)."""
-    from server.assets import graded_cases
-
-    return [g for case in graded_cases() if case["expr"] == "chain" for g in case["expected"]]
+    return [g for case in assets.graded_cases() if case["expr"] == "chain" for g in case["expected"]]
 
 
 # In the kept snapshot, set every double equal to one of `values` to 1e300: a snapshot that still
@@ -302,11 +301,9 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
     page.wait_for_function(KEPT)
     before = neuron_cases(check(page, solutions.CORRECT))
     # A deploy that adds a value set: the old snapshot's grader holds the old cases.
-    from server import assets, page as page_module
-
     cases = assets.graded_cases()
     more = [*cases, {**next(c for c in cases if c["expr"] == "neuron"), "example": False}]
-    monkeypatch.setattr(page_module, "graded_cases", lambda: more)
+    monkeypatch.setattr(page_view, "graded_cases", lambda: more)
     site.app = create_app({"TESTING": True})
     open_playground(page, url)
     assert start_of(page) == "full"
