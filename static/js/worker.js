@@ -93,6 +93,19 @@ function readSync(url) {
   throw new Error(status === 2 ? new TextDecoder().decode(bytes) : "no answer in 30 s");
 }
 
+// Pyodide's loader refuses classic workers, which it tells by importScripts working (with a data: URL,
+// which the policy refuses anyway, reporting a violation each time). This is a worker all the same,
+// and Pyodide's scripts are imported, not loaded with importScripts.
+async function loaderOfPyodide(blob) {
+  const { importScripts } = self;
+  self.importScripts = undefined;
+  try {
+    return await import(scriptUrl(blob));
+  } finally {
+    self.importScripts = importScripts;
+  }
+}
+
 function keep(line) {
   written.push(line);
   if (written.length > 200) written = written.slice(-100);
@@ -121,7 +134,7 @@ const handlers = {
     const unserve = serveFiles(indexURL, files);
     try {
       const [{ loadPyodide }, asm] = await Promise.all([
-        import(scriptUrl(files["pyodide.mjs"])),
+        loaderOfPyodide(files["pyodide.mjs"]),
         import(scriptUrl(files["pyodide.asm.mjs"])),
       ]);
       const restore = snapshot ? snapshot.arrayBuffer().then((buffer) => new Uint8Array(buffer)) : null;

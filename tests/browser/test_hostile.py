@@ -138,8 +138,8 @@ HOSTILE = {
         Outcome(None, passed=True),
     ),
     "floods the page with messages": Hostile(
-        "import js\nbig = js.Array.new()\nfor i in range(5000):\n    big.push(js.Object.new())\n"
-        "for i in range(20):\n    js.postMessage(big)",
+        "import js\nbig = js.Array.new()\nfor i in range(1000):\n    big.push(js.Object.new())\n"
+        "for i in range(10):\n    js.postMessage(big)",
         Outcome(None, passed=True),
     ),
     "writes Cache Storage": Hostile(

@@ -139,7 +139,7 @@ def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
     report = page.evaluate("s => window.playground.check(s)", EVAL)
     assert "EvalError" in report["output"]["text"]
     app.wait_for(lambda r: r["blocked-uri"] == "eval" and r["effective-directive"] == "script-src")
-    assert [r for r in app.reports if r["blocked-uri"] != "eval"] == []
+    assert [r for r in app.reports if r["blocked-uri"] != "eval"] == [], json.dumps(app.reports, indent=1)[:3000]
     assert page.evaluate("window.violations") == []
     assert_clean()
 
@@ -151,7 +151,7 @@ def test_without_wasm_unsafe_eval_pyodide_cannot_start(host, context):
     page, _ = page_with_violations(context, {netloc(url)})
     page.goto(url)
     report = app.wait_for(lambda r: r["blocked-uri"] == "wasm-eval")
-    assert report["source-file"].endswith("pyodide.mjs") or "pyodide" in report["source-file"]
+    assert report["source-file"] == "blob"  # Pyodide's loader, in the runner frame's worker
     assert "could not load" in page.evaluate("window.playground.ready.then(() => 'ready', e => e.message)")
 
 
@@ -206,7 +206,7 @@ def test_returning_visit_asks_only_for_the_page(host, context):
 
 
 def assert_under(requests, base):
-    outside = [r.url for r in requests if not r.url.startswith(base)]
+    outside = [r.url for r in requests if not r.url.startswith((base, "blob:"))]  # blob: is in the browser
     assert outside == [], f"requests outside {base}: {outside}"
 
 
