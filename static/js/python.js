@@ -1,4 +1,4 @@
-// One Python runtime, seen from the page: a worker in the runner frame (sandbox.js). Load it, grade
+// One Python runtime, seen from the page: a worker in the runner frame (runner-frame.js). Load it, grade
 // once, interrupt it, ask its state, end it.
 
 // Unguessable ids: a worker is named by one, and so is each message to it and its reply.
@@ -8,8 +8,8 @@ function newId() {
 }
 
 export class Python {
-  constructor(sandbox) {
-    this.sandbox = sandbox;
+  constructor(frame) {
+    this.frame = frame;
     this.name = newId();
     this.pending = new Map(); // id -> { resolve, reject, onMessage }
     this.ended = false;
@@ -27,7 +27,7 @@ export class Python {
     };
     moved();
     const loading = this.wait(id, moved);
-    this.sandbox.spawn(this.name, { ...message, id }, { onMessage: (data) => this.settle(data), onError: (err) => this.end(err) });
+    this.frame.spawn(this.name, { ...message, id }, { onMessage: (data) => this.settle(data), onError: (err) => this.end(err) });
     return loading.finally(() => clearTimeout(timer));
   }
 
@@ -35,20 +35,20 @@ export class Python {
   async grade(source, onOutput) {
     const id = newId();
     const graded = this.wait(id, (data) => onOutput(String(data.text)));
-    this.sandbox.grade(this.name, id, source);
+    this.frame.grade(this.name, id, source);
     const { json, taken } = await graded;
     return { report: JSON.parse(json), taken };
   }
 
   // Ask Python to raise KeyboardInterrupt where it is (only where the runner is cross-origin isolated).
   interrupt() {
-    if (!this.ended) this.sandbox.interrupt(this.name);
+    if (!this.ended) this.frame.interrupt(this.name);
   }
 
   // Resolves to { taken, finishing }: whether Python took the interrupt, whether it has left the
   // learner's code for good (stopped, writing the report, or done). Null when the runner did not answer.
   async state(waitMs) {
-    this.lastState = this.ended ? this.lastState : await this.sandbox.state(this.name, waitMs);
+    this.lastState = this.ended ? this.lastState : await this.frame.state(this.name, waitMs);
     return this.lastState;
   }
 
@@ -56,7 +56,7 @@ export class Python {
   end(error = new Error("the runtime was ended")) {
     if (this.ended) return;
     this.ended = true;
-    this.sandbox.end(this.name);
+    this.frame.end(this.name);
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }

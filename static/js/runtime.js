@@ -1,6 +1,6 @@
 // The page's side of the runtime: a fresh Python for every Check, a time limit, and Stop.
 //
-// Workers run in the runner frame (sandbox.js, runner.js), an opaque origin: learner code there can
+// Workers run in the runner frame (runner-frame.js, runner.js), an opaque origin: learner code there can
 // write nothing the page or a later visit reads. The page fetches the runtime's files and hands them
 // over. The first worker loads Pyodide, imports the grader, takes a snapshot of its memory and is
 // ended (on a returning visit, the snapshot this browser kept is used instead: stored-snapshot.js).
@@ -12,7 +12,7 @@
 
 import { fetchFiles } from "./files.js";
 import { Python } from "./python.js";
-import { Sandbox } from "./sandbox.js";
+import { RunnerFrame } from "./runner-frame.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
 
 const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
@@ -36,7 +36,7 @@ export class Runtime {
     Object.assign(this, { onState, onFresh, onProgress });
     this.isolated = false; // whether the runner frame is cross-origin isolated: known once it answers
     this.files = null; // the runtime's files as Blobs, fetched once
-    this.sandbox = null; // Promise of the runner frame (sandbox.js), made again if it stops answering
+    this.frame = null; // Promise of the runner frame (runner-frame.js), made again if it stops answering
     this.opened = null; // the runner frame, once open
     this.snapshot = null; // a Blob of the snapshot every runtime that runs a Check starts from
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
@@ -98,27 +98,27 @@ export class Runtime {
   }
 
   // The runner frame, with the runtime's files handed to it; opened again when it stopped answering.
-  openSandbox() {
-    if (this.sandbox && !this.opened?.broken) return this.sandbox;
+  openFrame() {
+    if (this.frame && !this.opened?.broken) return this.frame;
     this.opened = null;
-    this.sandbox = (async () => {
+    this.frame = (async () => {
       const files = await this.fetchFiles();
-      const sandbox = await Sandbox.open({
+      const frame = await RunnerFrame.open({
         document: this.runnerDocument,
         runnerCode: files.runner.text(),
         onRead: (url) => this.readLazy(url),
         waitMs: this.stallMs,
       });
       const { runner, worker, ...runtime } = files;
-      sandbox.setup({ files: runtime, script: worker, limits: this.limits });
-      this.isolated = sandbox.isolated;
-      return sandbox;
+      frame.setup({ files: runtime, script: worker, limits: this.limits });
+      this.isolated = frame.isolated;
+      return frame;
     })();
-    this.sandbox.then(
-      (sandbox) => (this.opened = sandbox),
-      () => (this.sandbox = null), // a Retry opens it again
+    this.frame.then(
+      (frame) => (this.opened = frame),
+      () => (this.frame = null), // a Retry opens it again
     );
-    return this.sandbox;
+    return this.frame;
   }
 
   // The runtime's files, fetched once by the page (counted for the progress bar).
@@ -151,7 +151,7 @@ export class Runtime {
     this.onFresh("loading");
     let python = null;
     try {
-      python = new Python(await this.openSandbox());
+      python = new Python(await this.openFrame());
       const snapshot = makeSnapshot ? null : this.snapshot;
       const message = { indexURL: this.urls.pyodide, cases: this.cases, snapshot, makeSnapshot };
       const reply = await python.load(message, { stallMs: this.stallMs });

@@ -6,7 +6,7 @@
 
 const HELLO = "backprop-playground:runner";
 
-export class Sandbox {
+export class RunnerFrame {
   // Create the frame and start the runner in it; resolves once it answers, saying whether it is
   // cross-origin isolated (so Stop can interrupt Python).
   // Where the frame cannot start (a policy that does not allow its script, say), nothing runs
@@ -44,7 +44,7 @@ export class Sandbox {
     });
     try {
       const isolated = await Promise.race([hello, late]);
-      return new Sandbox(frame, channel.port1, isolated, onRead);
+      return new RunnerFrame(frame, channel.port1, isolated, onRead);
     } catch (err) {
       frame.remove();
       throw err;
