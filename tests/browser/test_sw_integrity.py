@@ -1,0 +1,149 @@
+"""Nothing the service worker kept is trusted blindly.
+
+Cache Storage belongs to the origin: code that runs there (pasted learner code, through any hole in
+the runtime's sandbox) can rewrite what the service worker keeps. Here the test plays that code, from
+page.evaluate, in a browser with a profile on disk, then reloads and restarts the browser on it.
+"""
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from server import create_app
+from tests import solutions
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
+from tests.browser.test_offline import FILES_CACHE, Host, kept_offline
+
+# What an attacker's code does: append code of its own to the kept worker bundle and page script,
+# the headers as they were. Each leaves a mark where the test can see it: a cache named after it.
+TAMPER = """async (prefix) => {
+  const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+  const cache = await caches.open(name);
+  const script = document.querySelector('script[src*="/main-"]').src;
+  const config = JSON.parse(document.getElementById("config").textContent);
+  const worker = new URL(config.urls.worker, document.baseURI).href;
+  const altered = {
+    [script]: ';document.title = "pwned"; caches.open("pwned-main");',
+    [worker]: ';caches.open("pwned-worker");',
+  };
+  for (const [url, code] of Object.entries(altered)) {
+    const kept = await cache.match(url);
+    await cache.put(url, new Response((await kept.text()) + code, { headers: kept.headers }));
+  }
+  return [script, worker];
+}"""
+
+ALTERED_PAGE = """async (prefix) => {
+  const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+  const cache = await caches.open(name);
+  const page = new URL("./", location.href).href;
+  const html = (await (await cache.match(page)).text()).replace(/<title>[^<]*/, "<title>pwned");
+  await cache.put(page, new Response(html, { headers: { "Content-Type": "text/html" } }));
+  return page;
+}"""
+
+
+class Browser:
+    """Chromium on a profile kept on disk: close it and launch it again, as a learner restarts theirs."""
+
+    def __init__(self, playwright_browser, profile):
+        self.type = playwright_browser.browser_type
+        self.profile = profile
+        self.context = None
+        self.warnings = []  # console.warn from any page or service worker of the profile
+
+    def launch(self):
+        self.context = self.type.launch_persistent_context(
+            str(self.profile), executable_path=chromium_path(), args=CHROMIUM_ARGS, service_workers="allow"
+        )
+        self.context.on("console", lambda m: m.type == "warning" and self.warnings.append(m.text))
+        return self.context
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def host():
+    running = Host()
+    yield running
+    for url in list(running.servers):
+        running.stop(url)
+
+
+@pytest.fixture
+def profile(browser, tmp_path):
+    chromium = Browser(browser, tmp_path / "profile")
+    yield chromium
+    if chromium.context:
+        chromium.close()
+
+
+def netloc(url):
+    return urlsplit(url).netloc
+
+
+def grades(page):
+    """Check still judges: a right backward passes, a wrong one fails."""
+    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
+    assert report["passed"] is True, report["error"]
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    report = page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
+    assert report["passed"] is False and report["error"] is None
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+
+
+def untouched(page, title):
+    """The altered code never ran: the page's title is its own, and no cache bears its marks."""
+    assert page.title() == title
+    assert not [name for name in page.evaluate("caches.keys()") if name.startswith("pwned")]
+
+
+def warned_about(chromium, urls):
+    """The service worker said, once per URL, that the kept copy was altered."""
+    for url in urls:
+        said = [
+            w
+            for w in chromium.warnings
+            if w.startswith(f"The copy of {url} kept for offline use was altered")
+        ]
+        assert len(said) == 1, (url, chromium.warnings)
+
+
+def test_altered_files_in_the_cache_are_never_served(profile, host):
+    url = host.start(create_app({"TESTING": True}))
+    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    open_playground(page, url)
+    kept_offline(page)
+    title = page.title()
+    altered = page.evaluate(TAMPER, FILES_CACHE)
+
+    page.reload()  # the kept page script and worker bundle are the altered ones now
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    grades(page)
+    untouched(page, title)
+    warned_about(profile, altered)
+    assert_clean()
+
+    # Altered again, then the browser restarts: a new service worker, with none of the last one's memory.
+    page.evaluate(TAMPER, FILES_CACHE)
+    profile.close()
+    profile.warnings.clear()
+    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    open_playground(page, url)
+    grades(page)
+    untouched(page, title)
+    warned_about(profile, altered)
+    kept_offline(page)
+    assert_clean()
+
+    # The kept page, the one offline visits get, altered: with the network gone it is not shown either.
+    kept_page = page.evaluate(ALTERED_PAGE, FILES_CACHE)
+    host.stop(url)
+    profile.context.set_offline(True)
+    with pytest.raises(Exception, match="ERR_"):  # no page at all rather than an altered one
+        page.reload()
+    warned_about(profile, [kept_page])
+    assert page.title() != "pwned"
