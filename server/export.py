@@ -47,12 +47,13 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
             else:
                 shutil.copyfile(source, target)
             written.append(target)
-    if config["serviceWorker"]:  # beside the page (its scope), once the files it hashes are written
-        with current_app.test_request_context("/"):
-            g.relative_urls = True
-            worker = service_worker_script(html, exported=directory)
-        written.append(directory / config["serviceWorker"])
-        written[-1].write_text(worker, encoding="utf-8")
+    # Beside the page (its scope), once the files it hashes are written; with offline use off, the
+    # worker that removes itself, for browsers an earlier export gave the worker to.
+    with current_app.test_request_context("/"):
+        g.relative_urls = True
+        worker = service_worker_script(html, exported=directory)
+    written.append(directory / "sw.js")
+    written[-1].write_text(worker, encoding="utf-8")
     return written
 
 

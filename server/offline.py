@@ -6,13 +6,17 @@ page's (the worker serves a kept copy only when its body still has that digest: 
 writable by any script of the origin, sw.js is not), and a build id made from them, so a new deploy
 changes its bytes and browsers install it. It is served at the page's scope (beside the page:
 `/sw.js`, `<prefix>/sw.js`, `sw.js` in a static export) and revalidated on every check.
+
+With offline use switched off, sw.js is a script that deletes this page's caches (and the stored
+snapshot) and unregisters itself (templates/sw-off.js): the browser fetches it on the next visit of
+every learner who had the worker, whatever the page's own scripts do.
 """
 
 import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template
+from flask import Blueprint, Flask, Response, current_app, render_template
 
 from server.assets import engine_archive, engine_digest, revalidated
 from server.page import page_config, render_page
@@ -20,8 +24,10 @@ from server.static import is_variant, page_url, served_dirs
 
 bp = Blueprint("offline", __name__)
 
-# The worker's caches are "<prefix><build> <page URL>".
+# Cache Storage names: the worker's caches are "<prefix><build> <page URL>"; the snapshot's is
+# static/js/stored-snapshot.js's, removed with the worker when offline use is switched off.
 CACHE_PREFIX = "backprop-playground-files-"
+SNAPSHOT_CACHE = "backprop-playground-snapshot"
 
 # The stdlib modules a first visit does not load, one archive per package (scripts/compile-stdlib.mjs):
 # kept when a learner's code first imports them, not fetched on install (2.3 MB nobody may need).
@@ -115,11 +121,14 @@ def offline_data(page: str, exported: Path | None = None) -> dict:
 
 
 def service_worker_script(page: str | None = None, exported: Path | None = None) -> str:
-    """Render sw.js for this build.
+    """Render sw.js for this build; with offline use off, the one that removes itself.
 
     page: the page's HTML as it is sent (None: rendered as the server sends it); exported: the
     folder of a static export, its files already written (see offline_data).
     """
+    if not current_app.config["OFFLINE"]:
+        names = {"cachePrefix": CACHE_PREFIX, "snapshotCache": SNAPSHOT_CACHE}
+        return render_template("sw-off.js", names=names)
     page = render_page(page_config()) if page is None else page
     return render_template("sw.js", offline=offline_data(page, exported))
 
@@ -127,8 +136,6 @@ def service_worker_script(page: str | None = None, exported: Path | None = None)
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """Send the service worker, at the page's scope, checked by the browser on every visit."""
-    if not current_app.config["OFFLINE"]:
-        abort(404)
     response = Response(service_worker_script(), mimetype="text/javascript")
     return revalidated(response)
 

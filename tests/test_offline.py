@@ -103,13 +103,32 @@ def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client,
     assert slower_data["build"] != data["build"]
 
 
-def test_switched_off_there_is_none_and_the_page_says_so(tmp_path):
+def removal_script(text):
+    """Whether sw.js is the one that removes itself: no fetch handler, no claim, unregister, the caches."""
+    names = json.loads(re.search(r"^const NAMES = (.*);$", text, re.M)[1])
+    assert names == {
+        "cachePrefix": "backprop-playground-files-",
+        "snapshotCache": "backprop-playground-snapshot",
+    }
+    return (
+        "self.registration.unregister()" in text
+        and "caches.delete" in text
+        and "skipWaiting" in text
+        and not re.search(r"addEventListener\(\"fetch\"|clients\.claim|navigate\(", text)
+    )
+
+
+def test_switched_off_it_is_a_worker_that_removes_itself(tmp_path):
     app = create_app({"TESTING": True, "OFFLINE": False})
     client = app.test_client()
-    assert client.get("/sw.js").status_code == 404
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert removal_script(response.get_data(as_text=True))
     assert page_config(client)["serviceWorker"] is None
     assert app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")]).exit_code == 0
-    assert (tmp_path / "site" / "index.html").exists() and not (tmp_path / "site" / "sw.js").exists()
+    assert (tmp_path / "site" / "index.html").exists()
+    assert removal_script((tmp_path / "site" / "sw.js").read_text())
 
 
 def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):

@@ -1,4 +1,4 @@
-"""Nothing the service worker kept is trusted blindly.
+"""Nothing the service worker kept is trusted blindly, and switching offline use off really removes it.
 
 Cache Storage belongs to the origin: code that runs there (pasted learner code, through any hole in
 the runtime's sandbox) can rewrite what the service worker keeps. Here the test plays that code, from
@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from server import create_app
 from tests import solutions
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
-from tests.browser.test_offline import FILES_CACHE, Host, kept_offline
+from tests.browser.test_offline import FILES_CACHE, SNAPSHOT_CACHE, Deploy, Host, kept_offline
 
 # What an attacker's code does: append code of its own to the kept worker bundle and page script,
 # the headers as they were. Each leaves a mark where the test can see it: a cache named after it.
@@ -147,3 +147,37 @@ def test_altered_files_in_the_cache_are_never_served(profile, host):
         page.reload()
     warned_about(profile, [kept_page])
     assert page.title() != "pwned"
+
+
+def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
+    deploy = Deploy(create_app({"TESTING": True}))
+    url = host.start(deploy)
+    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    open_playground(page, url)
+    kept_offline(page)
+    page.wait_for_function(f"async () => (await caches.keys()).includes('{SNAPSHOT_CACHE}')")
+    assert any(name.startswith(FILES_CACHE) for name in page.evaluate("caches.keys()"))
+    page.evaluate("caches.open('another-cache-of-the-site').then(() => true)")
+    profile.close()
+
+    # The server restarts with offline use off; the learner comes back.
+    deploy.app = create_app({"TESTING": True, "OFFLINE": False})
+    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    open_playground(page, url)
+    # This page was loaded through the old worker: its caches and registration are gone, though the
+    # browser keeps the page with the worker that took it over (which has no fetch handler).
+    expect(page.locator("html")).to_have_attribute("data-offline", "removed")
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
+    assert page.evaluate("caches.keys()") == ["another-cache-of-the-site"]
+    grades(page)
+    assert_clean()
+
+    page.reload()
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    expect(page.locator("html")).to_have_attribute("data-offline", "off")
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
+    assert not [name for name in page.evaluate("caches.keys()") if name.startswith(FILES_CACHE)]
+    grades(page)
+    assert_clean()
