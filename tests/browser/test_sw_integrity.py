@@ -5,7 +5,11 @@ the runtime's sandbox) can rewrite what the service worker keeps. Here the test 
 page.evaluate, in a browser with a profile on disk, then reloads and restarts the browser on it.
 """
 
-from urllib.parse import urlsplit
+import io
+import json
+import re
+import zipfile
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -180,4 +184,36 @@ def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
     assert not [name for name in page.evaluate("caches.keys()") if name.startswith(FILES_CACHE)]
     grades(page)
+    assert_clean()
+
+
+def planted_archive():
+    """A stdlib archive as an attacker would plant it before its first import: statistics.mean is 42."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("statistics.py", "def mean(data):\n    return 42\n")
+    return list(buffer.getvalue())
+
+
+def test_a_stdlib_archive_planted_before_its_first_import_is_not_imported(profile, host):
+    app = create_app({"TESTING": True})
+    sw = app.test_client().get("/sw.js").get_data(as_text=True)
+    digests = json.loads(re.search(r"^const OFFLINE = (.*);$", sw, re.M)[1])["digests"]
+    url = host.start(app)
+    archive = urljoin(url, next(u for u in digests if u.endswith("/statistics.zip")))
+    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    open_playground(page, url)
+    kept_offline(page)
+    page.evaluate(
+        """async ([prefix, url, bytes]) => {
+          const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+          const headers = { "Content-Type": "application/zip" };
+          await (await caches.open(name)).put(url, new Response(new Uint8Array(bytes), { headers }));
+        }""",
+        [FILES_CACHE, archive, planted_archive()],
+    )
+    source = "import statistics\nprint(statistics.mean([1, 2]))\n" + solutions.CORRECT
+    report = page.evaluate("s => window.playground.check(s)", source)
+    assert report["passed"] is True and report["output"]["text"].startswith("1.5"), report
+    warned_about(profile, [archive])
     assert_clean()
