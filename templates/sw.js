@@ -101,7 +101,11 @@ async function precache() {
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+  const failed = async (err) => {
+    await caches.delete(CACHE); // what it kept before failing: nothing serves from it
+    throw err;
+  };
+  event.waitUntil(precache().then(() => self.skipWaiting(), failed));
 });
 
 self.addEventListener("activate", (event) => {

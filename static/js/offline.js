@@ -47,8 +47,11 @@ export async function keepOffline(url) {
   try {
     if (!("serviceWorker" in navigator)) throw new Error("this browser has no service workers here");
     if (url) {
-      await navigator.serviceWorker.register(url, { updateViaCache: "none" });
-      await navigator.serviceWorker.ready; // installed: the build is in the cache
+      const registration = await navigator.serviceWorker.register(url, { updateViaCache: "none" });
+      const worker = registration.installing ?? registration.waiting ?? registration.active;
+      await settled(worker); // installed: the build is in the cache; or its install failed
+      if (worker.state === "redundant") throw new Error("its service worker could not keep this build");
+      await navigator.serviceWorker.ready;
       return done("kept");
     }
     done(await removeWorker());

@@ -217,3 +217,36 @@ def test_a_stdlib_archive_planted_before_its_first_import_is_not_imported(profil
     assert report["passed"] is True and report["output"]["text"].startswith("1.5"), report
     warned_about(profile, [archive])
     assert_clean()
+
+
+class Rewriter:
+    """WSGI: a proxy that rewrites the page on its way (a comment added, as some inject scripts)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if environ["PATH_INFO"] != "/":
+            return self.app(environ, start_response)
+        sent = {}
+        body = b"".join(
+            self.app(environ, lambda status, headers, exc_info=None: sent.update(s=status, h=headers))
+        )
+        body += b"<!-- rewritten on the way -->"
+        headers = [(k, v) for k, v in sent["h"] if k.lower() not in ("content-length", "etag")]
+        start_response(sent["s"], [*headers, ("Content-Length", str(len(body)))])
+        return [body]
+
+
+def test_a_page_rewritten_on_its_way_is_not_kept_and_the_page_says_so(context, host):
+    url = host.start(Rewriter(create_app({"TESTING": True})))
+    page, assert_clean = watched_page(context, {netloc(url)})
+    notes = []
+    page.on("console", lambda m: notes.append(m.text))
+    open_playground(page, url)
+    grades(page)
+    expect(page.locator("html")).to_have_attribute("data-offline", "unavailable")
+    note = "The playground is not kept for offline use: its service worker could not keep this build"
+    assert note in notes
+    assert not [name for name in page.evaluate("caches.keys()") if name.startswith(FILES_CACHE)]
+    assert_clean()
