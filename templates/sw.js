@@ -71,7 +71,8 @@ async function keptCopy(url, request = url) {
   if (await isRight(url, cached)) return cached; // checked a clone: this one still has the same body
   if (!warned.has(url)) {
     warned.add(url);
-    console.warn(`The copy of ${url} kept for offline use was altered: it was deleted, and is fetched from the network instead.`);
+    const what = "it was deleted, and is fetched from the network instead";
+    console.warn(`The copy of ${url} kept for offline use was altered: ${what}.`);
   }
   await (await caches.open(CACHE)).delete(request, { ignoreVary: true });
   return null;
@@ -80,7 +81,9 @@ async function keptCopy(url, request = url) {
 // Keep a response for url when it is this build's, and the cache is still there (caches.open would
 // make it again after the page has deleted it: offline use switched off, static/js/offline.js).
 async function keep(url, response, request = url) {
-  if ((await isRight(url, response)) && (await caches.has(CACHE))) await (await caches.open(CACHE)).put(request, response);
+  if ((await isRight(url, response)) && (await caches.has(CACHE))) {
+    await (await caches.open(CACHE)).put(request, response);
+  }
 }
 
 // Cache this build: every file, and the page (the one the visit just loaded, when it is this build's).
