@@ -28,6 +28,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from server import assets, embed, export, headers, offline, page, static
 
+    headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)

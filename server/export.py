@@ -27,19 +27,19 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         config = page_config()
         html = render_page(config, meta_policy=content_security_policy(None))
         embed = page_url("embed.embed_js")  # beside the page, for course pages that embed it
-        worker = config["serviceWorker"] and service_worker_script()  # beside the page: its scope
     names = ["index.html", "cases.json", config["urls"]["engine"], embed]
     written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
     written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
     written[2].write_bytes(engine_archive())
     written[3].write_bytes(embed_script())
-    if worker:
-        written.append(directory / config["serviceWorker"])
-        written[-1].write_text(worker, encoding="utf-8")
     for prefix, folder in served_dirs().items():
         files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
-        for source in files if compressed else [p for p in files if not is_variant(p)]:
+        # Not the stdlib archives' .br and .gz: they hold the build's stored archives, not the
+        # deflated ones written here, and a host that sends them would not send these bytes (whose
+        # SHA-256 the service worker checks).
+        copied = [p for p in files if not is_variant(p) or (compressed and not is_stdlib(p.with_suffix("")))]
+        for source in copied:
             target = directory / "static" / prefix / source.relative_to(folder)
             target.parent.mkdir(parents=True, exist_ok=True)
             if is_stdlib(source):
@@ -47,6 +47,13 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
             else:
                 shutil.copyfile(source, target)
             written.append(target)
+    # Beside the page (its scope), once the files it hashes are written; with offline use off, the
+    # worker that removes itself, for browsers an earlier export gave the worker to.
+    with current_app.test_request_context("/"):
+        g.relative_urls = True
+        worker = service_worker_script(html, exported=directory)
+    written.append(directory / "sw.js")
+    written[-1].write_text(worker, encoding="utf-8")
     return written
 
 

@@ -4,7 +4,8 @@ They are added by a WSGI middleware around everything, WhiteNoise's static files
 answers before Flask, so Flask's after_request would not see those), and its 304s and 404s too.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
 from flask import Flask
 
@@ -62,6 +63,99 @@ def page_headers(config: Mapping) -> dict[str, str]:
     if config["CROSS_ORIGIN_ISOLATION"] and embeddable(config):
         return {"Cross-Origin-Resource-Policy": "cross-origin"}
     return {}
+
+
+class SettingError(ValueError):
+    """A setting that would make a broken or dangerous header; the message names it and its value."""
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # a newline would end the header: the rest, a header of its own
+SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:")  # a scheme source: https:
+HOST = re.compile(r"(\*|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)")  # CSP's host-part; IP literals as dotted names
+PORT = re.compile(r"[0-9]{1,5}|\*")
+SOURCES = "'self', 'none', a scheme (https:) or a host (https://course.example.org, https://*.example.org)"
+
+
+def refused(setting: str, value: object, why: str) -> SettingError:
+    """The error that stops the app: the setting, its value as written (newlines shown), and why."""
+    return SettingError(f"{setting}={value!r}: {why}")
+
+
+def ascii_host(host: str, setting: str, value: str) -> str:
+    """A host in its ASCII form: a non-ASCII name in punycode (IDNA, as Python's codec has it)."""
+    if host.isascii():
+        return host.lower()
+    wildcard, name = ("*.", host[2:]) if host.startswith("*.") else ("", host)
+    try:
+        return wildcard + name.encode("idna").decode("ascii").lower()
+    except UnicodeError as err:
+        raise refused(setting, value, f"{host!r} is not a host name ({err})") from None
+
+
+def frame_ancestors_source(source: str, setting: str, value: str, warn: Callable[[str], None]) -> str:
+    """One source of frame-ancestors, checked and normalised; a URL with a path becomes its origin."""
+    lowered = source.lower()
+    if lowered in ("'self'", "'none'") or SCHEME.fullmatch(lowered):
+        return lowered
+    if source.startswith("'"):
+        raise refused(setting, value, f"{source!r} is not a source frame-ancestors takes: {SOURCES}")
+    scheme, separator, rest = source.partition("://")
+    if not separator:
+        scheme, rest = "", source
+    elif not SCHEME.fullmatch(scheme.lower() + ":"):
+        raise refused(setting, value, f"{scheme!r} in {source!r} is not a scheme")
+    authority, path = re.fullmatch(r"([^/?#]*)(.*)", rest, re.S).groups()
+    host, colon, port = authority.rpartition(":") if ":" in authority else (authority, "", "")
+    if "@" in authority or "[" in authority:
+        raise refused(setting, value, f"{source!r} is not a source frame-ancestors takes: {SOURCES}")
+    host = ascii_host(host, setting, value)
+    if not HOST.fullmatch(host) or (colon and not PORT.fullmatch(port)):
+        raise refused(setting, value, f"{source!r} is not a source frame-ancestors takes: {SOURCES}")
+    origin = (scheme.lower() + "://" if separator else "") + host + (f":{port}" if colon else "")
+    if path:
+        warn(f"{setting}: {source!r} has a path; a page is framed by origin, so {origin!r} is used")
+    return origin
+
+
+def checked_frame_ancestors(value: object, warn: Callable[[str], None]) -> str:
+    """PLAYGROUND_FRAME_ANCESTORS checked and normalised, or a SettingError naming what is wrong.
+
+    Refused: anything but text, nothing at all, control characters (a newline would inject a header),
+    `;` and `,` (another directive, another policy), sources frame-ancestors does not take, 'none'
+    beside another source. A URL with a path is reduced to its origin (with a warning); a non-ASCII
+    host is written in punycode.
+    """
+    setting = "PLAYGROUND_FRAME_ANCESTORS"
+    if not isinstance(value, str):
+        raise refused(setting, value, "must be text, e.g. \"'self' https://course.example.org\"")
+    if bad := CONTROL.search(value) or re.search(r"[;,]", value):
+        raise refused(setting, value, f"{bad[0]!r} is not allowed in it (it would change the header)")
+    if not value.strip():
+        raise refused(setting, value, "empty; 'none' lets no page frame it, 'self' only this site")
+    sources = [frame_ancestors_source(s, setting, value, warn) for s in value.split()]
+    if "'none'" in sources and len(sources) > 1:
+        raise refused(setting, value, "'none' cannot stand beside other sources")
+    return " ".join(dict.fromkeys(sources))
+
+
+def checked_policy(value: object) -> str | None:
+    """PLAYGROUND_CONTENT_SECURITY_POLICY checked: None or empty (ours), else text a header can carry."""
+    setting = "PLAYGROUND_CONTENT_SECURITY_POLICY"
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise refused(setting, value, "must be text, a whole Content-Security-Policy")
+    if bad := CONTROL.search(value) or re.search(r"[^\x00-\x7f]", value):
+        raise refused(setting, value, f"{bad[0]!r} is not allowed in it (a header is ASCII, one line)")
+    if not value.strip():
+        raise refused(setting, value, "blank, which would send no policy at all")
+    return value
+
+
+def check_settings(config: MutableMapping, warn: Callable[[str], None]) -> None:
+    """Check the settings that go into headers, at start-up: a SettingError stops the app there."""
+    config["FRAME_ANCESTORS"] = checked_frame_ancestors(config["FRAME_ANCESTORS"], warn)
+    config["CONTENT_SECURITY_POLICY"] = checked_policy(config["CONTENT_SECURITY_POLICY"])
 
 
 class AddHeaders:

@@ -1,20 +1,33 @@
 """Offline: the service worker that keeps what a visit needs, so a second visit works with no network.
 
 sw.js is rendered for the build: it lists every file the page may load (the hashed bundles and
-chunks, the worker, the Pyodide files, the engine archive) and a build id made from that list, so a
-new deploy changes its bytes and browsers install it. It is served at the page's scope (beside the
-page: `/sw.js`, `<prefix>/sw.js`, `sw.js` in a static export) and revalidated on every check.
+chunks, the worker, the Pyodide files, the engine archive), the SHA-256 of each file's bytes and of the
+page's (the worker serves a kept copy only when its body still has that digest: Cache Storage is
+writable by any script of the origin, sw.js is not), and a build id made from them, so a new deploy
+changes its bytes and browsers install it. It is served at the page's scope (beside the page:
+`/sw.js`, `<prefix>/sw.js`, `sw.js` in a static export) and revalidated on every check.
+
+With offline use switched off, sw.js is a script that deletes this page's caches (and the stored
+snapshot) and unregisters itself (templates/sw-off.js): the browser fetches it on the next visit of
+every learner who had the worker, whatever the page's own scripts do.
 """
 
 import hashlib
+import json
+from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template
+from flask import Blueprint, Flask, Response, current_app, render_template
 
-from server.assets import engine_digest, revalidated
+from server.assets import engine_archive, engine_digest, revalidated
 from server.page import page_config, render_page
-from server.static import is_variant, page_url, pyodide_url, served_dirs
+from server.static import is_variant, page_url, served_dirs
 
 bp = Blueprint("offline", __name__)
+
+# Cache Storage names: the worker's caches are "<prefix><build> <page URL>"; the snapshot's is
+# static/js/stored-snapshot.js's, removed with the worker when offline use is switched off.
+CACHE_PREFIX = "backprop-playground-files-"
+SNAPSHOT_CACHE = "backprop-playground-snapshot"
 
 # The stdlib modules a first visit does not load, one archive per package (scripts/compile-stdlib.mjs):
 # kept when a learner's code first imports them, not fetched on install (2.3 MB nobody may need).
@@ -44,33 +57,91 @@ def lazy_folders() -> list[str]:
     ]
 
 
-def offline_data() -> dict:
-    """What sw.js needs: the build's id, the files to keep, the versioned URLs this build's page names."""
-    files = [page_url("static", filename=f) for f in current_app.extensions["build_files"]]
-    files.append(page_url("assets.engine_zip", digest=engine_digest()))
-    # A page is this build's when it names all of these (its bundles, styles, icon, worker, engine,
-    # Pyodide): another build's page misses the ones that changed.
-    html = render_page(page_config())
-    names = [url for url in [*files, pyodide_url()] if url in html]
-    build = hashlib.sha256("\n".join([*files, "", *names]).encode()).hexdigest()[:16]
-    lazy = [page_url("static", filename=f) for f in lazy_folders()]
-    return {"build": build, "files": files, "page": names, "lazy": lazy}
+def lazy_archives() -> list[str]:
+    """The lazy stdlib archives' paths under static/: `<Pyodide's folder>/python_stdlib_lazy-<hash>/x.zip`."""
+    return [
+        prefix + path.relative_to(folder).as_posix()
+        for prefix, folder in served_dirs().items()
+        for lazy in sorted(folder.glob(LAZY + "*"))
+        if lazy.is_dir()
+        for path in sorted(lazy.rglob("*"))
+        if path.is_file() and not path.name.startswith(".") and not is_variant(path)
+    ]
 
 
-def service_worker_script() -> str:
-    """Render sw.js for this build."""
-    return render_template("sw.js", offline=offline_data())
+def sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes, in hex, as the service worker computes it (crypto.subtle)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_digests() -> dict[str, str]:
+    """The SHA-256 of every file sw.js names (the lazy archives too), by its path under static/.
+
+    Of the file itself, not of its .br or .gz copy: a browser decodes what WhiteNoise sends
+    compressed, and Cache Storage keeps the decoded body.
+    """
+    dirs = served_dirs()
+
+    def source(name: str) -> Path:
+        prefix = next(p for p in dirs if name.startswith(p))
+        return dirs[prefix] / name.removeprefix(prefix)
+
+    return {name: sha256(source(name).read_bytes()) for name in [*build_files(), *lazy_archives()]}
+
+
+def offline_data(page: str, exported: Path | None = None) -> dict:
+    """What sw.js needs: the build's id, the files to keep, where archives are kept on use, and
+    the SHA-256 of each file's body and of the page's (page: the page's HTML as it is sent).
+
+    exported: the folder of a static export, whose files are hashed as they were written there (its
+    stdlib archives are deflated anew); None: the files as this server sends them.
+    """
+    names = current_app.extensions["build_files"]
+    files = [page_url("static", filename=name) for name in names]
+    engine = page_url("assets.engine_zip", digest=engine_digest())
+    lazy = {page_url("static", filename=name): name for name in current_app.extensions["lazy_archives"]}
+    if exported is None:
+        known = current_app.extensions["build_digests"]
+        digests = {url: known[name] for url, name in [*zip(files, names, strict=True), *lazy.items()]}
+        digests[engine] = sha256(engine_archive())
+    else:
+        digests = {url: sha256((exported / url).read_bytes()) for url in [*files, engine, *lazy]}
+    files.append(engine)
+    page_digest = sha256(page.encode("utf-8"))
+    build = sha256(json.dumps([files, digests, page_digest]).encode())[:16]
+    folders = [page_url("static", filename=f) for f in lazy_folders()]
+    return {
+        "build": build,
+        "cachePrefix": CACHE_PREFIX,
+        "files": files,
+        "lazy": folders,
+        "digests": digests,
+        "pageDigest": page_digest,
+    }
+
+
+def service_worker_script(page: str | None = None, exported: Path | None = None) -> str:
+    """Render sw.js for this build; with offline use off, the one that removes itself.
+
+    page: the page's HTML as it is sent (None: rendered as the server sends it); exported: the
+    folder of a static export, its files already written (see offline_data).
+    """
+    if not current_app.config["OFFLINE"]:
+        names = {"cachePrefix": CACHE_PREFIX, "snapshotCache": SNAPSHOT_CACHE}
+        return render_template("sw-off.js", names=names)
+    page = render_page(page_config()) if page is None else page
+    return render_template("sw.js", offline=offline_data(page, exported))
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """Send the service worker, at the page's scope, checked by the browser on every visit."""
-    if not current_app.config["OFFLINE"]:
-        abort(404)
     response = Response(service_worker_script(), mimetype="text/javascript")
     return revalidated(response)
 
 
 def init_app(app: Flask) -> None:
-    """List the build's files once, at start-up."""
+    """List the build's files and hash them once, at start-up."""
     app.extensions["build_files"] = build_files()
+    app.extensions["lazy_archives"] = lazy_archives()
+    app.extensions["build_digests"] = build_digests()

@@ -11,7 +11,19 @@
 //   then served cache first; the lazy stdlib archives only once a learner's code imports them. A URL
 //   always means the same bytes, so a cached copy is never stale.
 // - the page: network first, so an online visit always gets the newest page; the cached copy is the
-//   fallback when the network fails. A page is kept only if it names this build's versioned files.
+//   fallback when the network fails.
+//
+// Nothing kept is trusted blindly. Cache Storage belongs to the origin: any script of the origin can
+// rewrite it (learner code, through a hole in the runtime's sandbox, say), and this worker's own
+// globals do not outlive its restarts. What cannot be rewritten from the page is this script: the
+// browser keeps it apart and fetches it from the server. So it carries, rendered by server/offline.py,
+// the SHA-256 of every file's bytes as served (decoded: Cache Storage keeps the body without its
+// Content-Encoding) and of the page's. A kept response is served only when its body has that digest;
+// otherwise it is deleted, fetched again from the network (and kept again when that copy is right),
+// and the mismatch is logged once on the console. The page is this build's exactly when its digest is
+// the one rendered here: a new build, or new settings that change the page, make a new sw.js.
+// Only the bodies are checked: headers a rewrite changed (a CSP dropped) cannot bring in other code,
+// since the page and the files are still this build's, and the page has no inline script.
 //
 // Updates, and why skipWaiting + clients.claim rather than waiting:
 // - Files can only mix through the page: every other URL names its content, so a page can only ask for
@@ -29,32 +41,74 @@
 //   network, where the browser's HTTP cache holds them (immutable for a year). It never gets a new file.
 
 const OFFLINE = {{ offline|tojson }};
-const PREFIX = "backprop-playground-files-";
+const PREFIX = OFFLINE.cachePrefix;
 const PAGE = new URL("./", self.location).href; // the page is at the scope's root
 const CACHE = `${PREFIX}${OFFLINE.build} ${PAGE}`;
 const isOurs = (name) => name.startsWith(PREFIX) && name.endsWith(` ${PAGE}`);
-const FILES = new Set(OFFLINE.files.map((url) => new URL(url, self.location).href));
-const LAZY = OFFLINE.lazy.map((url) => new URL(url, self.location).href); // folders of archives kept on use
+const absolute = (url) => new URL(url, self.location).href;
+const FILES = new Set(OFFLINE.files.map(absolute));
+const LAZY = OFFLINE.lazy.map(absolute); // folders of archives kept on use
+// The SHA-256 (hex) of every file's body, the lazy archives' included, and of the page's.
+const DIGESTS = new Map(Object.entries(OFFLINE.digests).map(([url, digest]) => [absolute(url), digest]));
+DIGESTS.set(PAGE, OFFLINE.pageDigest);
 
-// Whether a response is this build's page: it names this build's bundles, worker, engine and Pyodide.
-async function isThisBuild(response) {
-  if (!response.ok) return false;
-  const html = await response.clone().text();
-  return OFFLINE.page.every((url) => html.includes(url));
+async function sha256(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Whether a response is the one this build names for url: a 200 whose body has the rendered digest.
+async function isRight(url, response) {
+  return response.ok && DIGESTS.has(url) && (await sha256(response)) === DIGESTS.get(url);
+}
+
+const warned = new Set();
+
+// The kept copy of url, when it is right; a wrong one is deleted (and said once), never served.
+async function keptCopy(url, request = url) {
+  const cached = await caches.match(request, { cacheName: CACHE, ignoreVary: true });
+  if (!cached) return null;
+  if (await isRight(url, cached)) return cached; // checked a clone: this one still has the same body
+  if (!warned.has(url)) {
+    warned.add(url);
+    const what = "it was deleted, and is fetched from the network instead";
+    console.warn(`The copy of ${url} kept for offline use was altered: ${what}.`);
+  }
+  await (await caches.open(CACHE)).delete(request, { ignoreVary: true });
+  return null;
+}
+
+// Keep a response for url when it is this build's, and the cache is still there (caches.open would
+// make it again after the page has deleted it: offline use switched off, static/js/offline.js).
+async function keep(url, response, request = url) {
+  if ((await isRight(url, response)) && (await caches.has(CACHE))) {
+    await (await caches.open(CACHE)).put(request, response);
+  }
 }
 
 // Cache this build: every file, and the page (the one the visit just loaded, when it is this build's).
 async function precache() {
   const cache = await caches.open(CACHE);
-  await cache.addAll([...FILES]);
+  await Promise.all(
+    [...FILES].map(async (url) => {
+      let response = await fetch(url);
+      if (!(await isRight(url, response))) response = await fetch(url, { cache: "reload" });
+      if (!(await isRight(url, response))) throw new Error(`${url} is not this build's: a deploy under way?`);
+      await cache.put(url, response);
+    }),
+  );
   let page = await fetch(PAGE, { cache: "force-cache" });
-  if (!(await isThisBuild(page))) page = await fetch(PAGE, { cache: "no-cache" });
-  if (!(await isThisBuild(page))) throw new Error("the server's page is not this build's: a deploy under way?");
+  if (!(await isRight(PAGE, page))) page = await fetch(PAGE, { cache: "no-cache" });
+  if (!(await isRight(PAGE, page))) throw new Error("the server's page is not this build's: a deploy under way?");
   await cache.put(PAGE, page);
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+  const failed = async (err) => {
+    await caches.delete(CACHE); // what it kept before failing: nothing serves from it
+    throw err;
+  };
+  event.waitUntil(precache().then(() => self.skipWaiting(), failed));
 });
 
 self.addEventListener("activate", (event) => {
@@ -74,37 +128,25 @@ function isPage(url) {
   return url.origin === origin && (url.pathname === pathname || url.pathname === pathname + "index.html");
 }
 
-// Keep a page as the offline copy when it is this build's, and the cache is still there (caches.open
-// would make it again after the page has deleted it: offline use switched off, static/js/offline.js).
-async function keepPage(response) {
-  if ((await isThisBuild(response)) && (await caches.has(CACHE))) await (await caches.open(CACHE)).put(PAGE, response);
-}
-
 // The page: from the network, keeping a copy; from the cache when the network fails.
 async function networkFirst(event) {
   try {
     const response = (await event.preloadResponse) ?? (await fetch(event.request));
-    event.waitUntil(keepPage(response.clone()));
+    event.waitUntil(keep(PAGE, response.clone()));
     return response;
   } catch (err) {
-    const cached = await caches.match(PAGE, { cacheName: CACHE });
+    const cached = await keptCopy(PAGE);
     if (cached) return cached;
     throw err;
   }
 }
 
-// A versioned file: its URL names its content, so the cached copy is right for good.
-async function cacheFirst(request) {
-  return (await caches.match(request, { cacheName: CACHE, ignoreVary: true })) ?? fetch(request);
-}
-
-// A lazy stdlib archive (versioned too): fetched the first time a learner's code imports its module,
-// kept from then on, so that import works offline on the next visit.
-async function keptOnUse(request) {
-  const cached = await caches.match(request, { cacheName: CACHE, ignoreVary: true });
+// A versioned file: its URL names its content, so a right copy is right for good.
+async function cacheFirst(url, request) {
+  const cached = await keptCopy(url, request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok && (await caches.has(CACHE))) await (await caches.open(CACHE)).put(request, response.clone());
+  await keep(url, response.clone(), request); // again, after a wrong copy was deleted
   return response;
 }
 
@@ -114,6 +156,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   url.hash = "";
   if (request.mode === "navigate" && isPage(url)) event.respondWith(networkFirst(event));
-  else if (FILES.has(url.href)) event.respondWith(cacheFirst(request));
-  else if (LAZY.some((folder) => url.href.startsWith(folder))) event.respondWith(keptOnUse(request));
+  else if (FILES.has(url.href)) event.respondWith(cacheFirst(url.href, request));
+  // A lazy stdlib archive (versioned too): fetched the first time a learner's code imports its
+  // module, kept from then on, so that import works offline on the next visit.
+  else if (LAZY.some((folder) => url.href.startsWith(folder))) event.respondWith(cacheFirst(url.href, request));
 });

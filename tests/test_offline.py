@@ -1,7 +1,11 @@
 """The service worker's script: where it is served, with which headers, and what it keeps for a build."""
 
+import gzip
+import hashlib
 import json
 import re
+
+import brotli
 
 from server import create_app
 from tests.builds import new_build_app
@@ -44,9 +48,9 @@ def test_under_a_prefix_it_and_its_files_are_under_the_prefix(client):
     base = "http://localhost" + PREFIX
     assert page_config(client, base_url=base)["serviceWorker"] == PREFIX + "/sw.js"
     data = offline_data(client.get("/sw.js", base_url=base).get_data(as_text=True))
-    assert all(url.startswith(PREFIX + "/") for url in data["files"])
-    assert any(url.startswith(PREFIX + "/static/assets/main-") for url in data["page"])
-    assert all(url.startswith(PREFIX + "/") for url in data["page"])
+    assert all(url.startswith(PREFIX + "/") for url in [*data["files"], *data["digests"], *data["lazy"]])
+    page = client.get("/", base_url=base).data
+    assert data["pageDigest"] == sha256(page)  # the page as served there, its URLs under the prefix
 
 
 def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_path):
@@ -60,33 +64,71 @@ def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_pat
     assert "/static/assets/main-NEWBUILD.js" in data["files"] and old_main not in data["files"]
 
 
-def test_tells_this_builds_page_from_another_builds(client, tmp_path):
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def decoded(response):
+    """A response's body as a browser keeps it: without its Content-Encoding."""
+    encoding = response.headers.get("Content-Encoding")
+    body = response.data
+    return {"br": brotli.decompress, "gzip": gzip.decompress, None: lambda b: b}[encoding](body)
+
+
+def test_names_the_sha256_of_every_file_as_a_browser_receives_it(client):
     data = offline_data(client.get("/sw.js").get_data(as_text=True))
-    html = client.get("/").get_data(as_text=True)
-    names = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"]}
-    assert {
-        "main",
-        "page",
-        "worker",
-        "style",
-        "graph",
-        "favicon",
-        "engine",
-        "",
-    } <= names  # "": Pyodide's folder
-    assert all(url in html for url in data["page"])
-    new_html = new_build_app(tmp_path / "build").test_client().get("/").get_data(as_text=True)
-    missing = {url.rsplit("/", 1)[-1].split("-")[0] for url in data["page"] if url not in new_html}
-    assert missing == {"main", "worker"}  # what the new build changed
+    lazy = [url for url in data["digests"] if url not in data["files"]]
+    assert set(data["files"]) <= set(data["digests"])
+    assert lazy and all(url.startswith(tuple(data["lazy"])) for url in lazy)  # the stdlib's later archives
+    assert any(url.endswith("/statistics.zip") for url in lazy)
+    for url, digest in data["digests"].items():
+        for encoding in ("br", "gzip", "identity"):  # whichever copy WhiteNoise sends
+            response = client.get(url, headers={"Accept-Encoding": encoding})
+            assert response.status_code == 200, url
+            assert sha256(decoded(response)) == digest, (url, encoding)
+    wasm = next(url for url in data["files"] if url.endswith("/pyodide.asm.wasm"))
+    assert client.get(wasm, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
 
 
-def test_switched_off_there_is_none_and_the_page_says_so(tmp_path):
+def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client, tmp_path):
+    data = offline_data(client.get("/sw.js").get_data(as_text=True))
+    assert data["pageDigest"] == sha256(client.get("/").data)
+    new = new_build_app(tmp_path / "build").test_client()
+    new_data = offline_data(new.get("/sw.js").get_data(as_text=True))
+    assert new_data["pageDigest"] == sha256(new.get("/").data) != data["pageDigest"]
+    # Settings that change the page change the script too, so the new page is kept, not refused.
+    slower = create_app({"TESTING": True, "TIME_LIMIT_MS": 9000}).test_client()
+    slower_data = offline_data(slower.get("/sw.js").get_data(as_text=True))
+    assert slower_data["pageDigest"] == sha256(slower.get("/").data) != data["pageDigest"]
+    assert slower_data["build"] != data["build"]
+
+
+def removal_script(text):
+    """Whether sw.js is the one that removes itself: no fetch handler, no claim, unregister, the caches."""
+    names = json.loads(re.search(r"^const NAMES = (.*);$", text, re.M)[1])
+    assert names == {
+        "cachePrefix": "backprop-playground-files-",
+        "snapshotCache": "backprop-playground-snapshot",
+    }
+    return (
+        "self.registration.unregister()" in text
+        and "caches.delete" in text
+        and "skipWaiting" in text
+        and not re.search(r"addEventListener\(\"fetch\"|clients\.claim|navigate\(", text)
+    )
+
+
+def test_switched_off_it_is_a_worker_that_removes_itself(tmp_path):
     app = create_app({"TESTING": True, "OFFLINE": False})
     client = app.test_client()
-    assert client.get("/sw.js").status_code == 404
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert removal_script(response.get_data(as_text=True))
     assert page_config(client)["serviceWorker"] is None
     assert app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")]).exit_code == 0
-    assert (tmp_path / "site" / "index.html").exists() and not (tmp_path / "site" / "sw.js").exists()
+    assert (tmp_path / "site" / "index.html").exists()
+    assert removal_script((tmp_path / "site" / "sw.js").read_text())
 
 
 def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
@@ -102,4 +144,10 @@ def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
     assert data["files"] and not any(url.startswith(("/", "http")) for url in data["files"])
     for url in data["files"]:
         assert (site / url).is_file(), url
-    assert data["page"] and all(url in html for url in data["page"])
+    assert data["pageDigest"] == sha256((site / "index.html").read_bytes())
+    # Each file as this site sends it: its stdlib archives are deflated anew, so hashed as written.
+    assert set(data["files"]) <= set(data["digests"]) and len(data["digests"]) > len(data["files"])
+    for url, digest in data["digests"].items():
+        assert sha256((site / url).read_bytes()) == digest, url
+    stdlib = next(url for url in data["files"] if url.endswith("/python_stdlib.zip"))
+    assert not (site / (stdlib + ".br")).exists()  # the build's copy: not these bytes
