@@ -39,7 +39,7 @@ def test_learner_imports_outside_the_first_download(serve, context):
     first = [path.rsplit("/", 1)[1] for path, _ in app.requests if "/pyodide/" in path]
     assert "python_stdlib.zip" in first and lazy_requests(app) == []  # ready without the rest
 
-    # Every Check runs in a runtime restored from the snapshot, the first one too; each fetches what it imports.
+    # Every Check runs in a runtime restored from the snapshot, the first too; each fetches what it imports.
     for _ in range(2):
         report = page.evaluate("s => window.playground.check(s)", LEARNER)
         assert report["error"] is None, report["error"]
