@@ -12,19 +12,15 @@ from server.static import IMMUTABLE
 
 bp = Blueprint("assets", __name__)
 
-# The reference backward stays on the server: the archive holds everything else in engine/.
-SERVER_ONLY = {"reference.py"}
-
 
 @cache
 def engine_archive() -> bytes:
-    """Zip engine/ without the reference, so the browser runs the same engine as the tests."""
+    """Zip engine/, all of it: what is server-only (the reference) lives under server/."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted((ROOT / "engine").glob("*.py")):
-            if path.name not in SERVER_ONLY:
-                info = zipfile.ZipInfo(f"engine/{path.name}", date_time=(2020, 1, 1, 0, 0, 0))
-                archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+            info = zipfile.ZipInfo(f"engine/{path.name}", date_time=(2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 
@@ -44,7 +40,7 @@ def revalidated(response: Response) -> Response:
 @cache
 def graded_cases() -> list[dict]:
     """Compute the expected gradients once, with the reference backward."""
-    from engine.reference import graded_cases as compute
+    from server.reference import graded_cases as compute
 
     return compute()
 

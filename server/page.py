@@ -20,7 +20,7 @@ def read(path: str) -> str:
 
 def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
-    from engine import reference
+    from server import reference
 
     return inspect.getsource(reference.backward)
 

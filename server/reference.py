@@ -1,4 +1,4 @@
-"""The reference backward and the expected gradients: used on the server only, never sent."""
+"""The reference backward and the expected gradients: server-only, outside engine/ (the browser's)."""
 
 from engine.cases import value_sets
 from engine.diagnose import MAX_PICTURE
