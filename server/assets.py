@@ -5,7 +5,7 @@ import io
 import zipfile
 from functools import cache
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from server import ROOT
 from server.static import IMMUTABLE
@@ -38,11 +38,11 @@ def revalidated(response: Response) -> Response:
 
 
 @cache
-def graded_cases() -> list[dict]:
-    """Compute the expected gradients once, with the reference backward."""
+def graded_cases(verdict: str = "seed") -> list[dict]:
+    """Compute the expected gradients once per verdict rule, with the reference backward."""
     from server.reference import graded_cases as compute
 
-    return compute()
+    return compute(verdict)
 
 
 @bp.get("/engine-<digest>.zip")
@@ -58,5 +58,5 @@ def engine_zip(digest: str) -> Response:
 @bp.get("/cases.json")
 def cases() -> Response:
     """Send the graded cases with their expected gradients."""
-    response = jsonify(graded_cases())
+    response = jsonify(graded_cases(current_app.config["VERDICT"]))
     return revalidated(response)

@@ -29,7 +29,8 @@ def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
     return {
         "starter": read("engine/starter.py"),
-        "cases": graded_cases(),
+        "cases": graded_cases(current_app.config["VERDICT"]),
+        "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
         "loadBytes": pyodide_fetched_bytes() + len(engine_archive()),  # the progress bar's total
