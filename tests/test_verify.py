@@ -1,0 +1,361 @@
+"""POST /verify and its receipts: statuses, signatures, fresh value sets, the browser's grader agreeing.
+
+Every verification here runs in the real bubblewrap sandbox (through Flask's test client, or the real
+gunicorn where a URL is needed).
+"""
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.grade import MAX_SOURCE, grade
+from server import ROOT, create_app, sandbox, verify
+from server.export import export_site
+from tests import servers, solutions
+
+SOLUTIONS = {name: getattr(solutions, name) for name in dir(solutions) if name.isupper()}
+
+
+def verifying(tmp_path, **config):
+    """A client of an app with verification on, its key in tmp_path."""
+    settings = {"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
+    return create_app({**settings, **config}).test_client()
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "VERIFY": True,
+            "VERIFY_TIME_LIMIT_MS": 2000,
+            "VERIFY_RATE_LIMIT": 10_000,
+            "SIGNING_KEY_FILE": str(tmp_path / "signing-key.pem"),
+            "SIGNING_RETIRED_KEYS": str(tmp_path / "retired"),
+        }
+    )
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def page_config(client) -> dict:
+    html = client.get("/").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
+
+
+def verified(client, source: str) -> dict:
+    response = client.post("/verify", json={"source": source})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def keys(client) -> jwt.PyJWKSet:
+    return jwt.PyJWKSet.from_dict(client.get("/.well-known/jwks.json").get_json())
+
+
+def decode(client, token: str) -> dict:
+    """Check a receipt as a course would: the key named by its kid in the JWKS, EdDSA only."""
+    kid = jwt.get_unverified_header(token)["kid"]
+    return jwt.decode(token, keys(client)[kid].key, algorithms=["EdDSA"])
+
+
+# -- on, off, and refusing to start ----------------------------------------------------------------
+
+
+def test_verification_is_off_by_default():
+    client = create_app({"TESTING": True}).test_client()
+    assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 404
+    assert client.get("/.well-known/jwks.json").status_code == 404
+
+
+def test_no_bubblewrap_refuses_to_start(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*bubblewrap"):
+        create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
+
+
+def test_a_sandbox_that_cannot_run_refuses_to_start(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox, "BWRAP", shutil.which("false"))  # starts, runs nothing
+    with pytest.raises(sandbox.SandboxUnavailable, match="cannot start a sandbox"):
+        create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
+
+
+def test_an_unknown_verdict_rule_refuses_to_start():
+    with pytest.raises(ValueError, match="seed, strict"):
+        create_app({"TESTING": True, "VERDICT": "lenient"})
+
+
+# -- statuses: never a 500 for what a client sends ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"code": "x"}',
+        b'{"source": 42}',
+        b'{"source": "   "}',
+        b"\xff\xfe\x00",
+        b'{"source": null}',
+    ],
+)
+def test_bad_requests_get_400_and_a_message(client, body):
+    response = client.post("/verify", data=body, content_type="application/json")
+    assert response.status_code == 400 and "source" in response.get_json()["error"]
+
+
+def test_sources_over_the_limit_get_413(client):
+    response = client.post("/verify", json={"source": "#" * (MAX_SOURCE + 1)})
+    assert response.status_code == 413 and f"{MAX_SOURCE:,}" in response.get_json()["error"]
+    huge = json.dumps({"source": "\u2603" * MAX_SOURCE * 2})  # a body over any JSON the limit allows
+    response = client.post("/verify", data=huge, content_type="application/json")
+    assert response.status_code == 413 and response.is_json
+
+
+@pytest.mark.parametrize("source", ["\x00", "\ud800 = 1", "def backward(out):\n    out.grad = 1\n" * 2000])
+def test_odd_sources_get_a_report_not_a_500(client, source):
+    report = verified(client, source)["report"]
+    assert report["passed"] is False
+    assert report["error"] is None or report["error"]["kind"] in ("syntax", "runtime", "crash")
+
+
+def test_too_many_from_one_client_get_429_with_retry_after(tmp_path):
+    client = verifying(tmp_path, VERIFY_RATE_LIMIT=2)
+    assert [client.post("/verify", json={"source": "x = 1"}).status_code for _ in range(2)] == [200, 200]
+    response = client.post("/verify", json={"source": "x = 1"})
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
+    other = client.post("/verify", json={"source": "x = 1"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200  # the limit is per client
+
+
+def test_all_slots_busy_get_503_with_retry_after(tmp_path):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERIFY_SLOTS": 1, "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    with app.extensions["verify"]["slots"].take() as slot:
+        assert slot == 0
+        response = client.post("/verify", json={"source": solutions.CORRECT})
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+        assert "busy" in response.get_json()["error"]
+    assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 200
+
+
+# -- the verdict: the server's numbers, fresh value sets, the browser's grader agreeing ----------------
+
+
+def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(client):
+    first = verified(client, solutions.CORRECT)["report"]
+    second = verified(client, solutions.CORRECT)["report"]
+    assert first["passed"] is True and first["error"] is None and first["rule"] == "seed"
+    assert [e["name"] for e in first["expressions"]] == ["neuron", "reuse", "chain"]
+
+    def fresh(report):
+        return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
+
+    assert fresh(first) and fresh(first) != fresh(second)
+    page = {tuple(c["values"]) for c in page_config(client)["cases"]}
+    assert not page & {tuple(v) for v in fresh(first)}
+
+
+def test_a_lookup_table_of_the_pages_values_passes_in_the_browser_and_fails_at_the_server(client):
+    table = {
+        (c["expr"], tuple(c["values"])): c["expected"] for c in page_config(client)["cases"] if not c["extra"]
+    }
+    source = (
+        f"TABLE = {table!r}\n"
+        "def backward(out):\n"
+        "    leaves, seen = [], set()\n"
+        "    def visit(v):  # the leaves in the order build() made them\n"
+        "        if id(v) in seen:\n"
+        "            return\n"
+        "        seen.add(id(v))\n"
+        "        if not v._prev:\n"
+        "            leaves.append(v)\n"
+        "        for child in v._prev:\n"
+        "            visit(child)\n"
+        "    visit(out)\n"
+        "    values = tuple(v.data for v in leaves)\n"
+        "    for (expr, vals), grads in TABLE.items():\n"
+        "        if vals == values:\n"
+        "            for leaf, g in zip(leaves, grads):\n"
+        "                leaf.grad = g\n"
+    )
+    browser = grade(source, page_config(client)["cases"])  # the grader the page runs, on the page's cases
+    assert browser["passed"] is True
+    report = verified(client, source)["report"]
+    assert report["passed"] is False
+    cases = [c for e in report["expressions"] for c in e["cases"]]
+    assert all(c["passed"] for c in cases if not c["fresh"])  # the table knows the page's own sets...
+    assert not any(c["passed"] for c in cases if c["fresh"])  # ...and none of the fresh ones
+
+
+@pytest.mark.parametrize("verdict", ["seed", "strict"])
+@pytest.mark.parametrize("name", sorted(SOLUTIONS))
+def test_the_browser_and_the_server_agree_on_every_solution(tmp_path, name, verdict):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERDICT": verdict, "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    config = page_config(client)
+    assert config["verdict"] == verdict
+    browser = grade(SOLUTIONS[name], config["cases"])
+    server = verified(client, SOLUTIONS[name])["report"]
+    counted = {e["name"]: e["passed"] for e in browser["expressions"] if not e["extra"]}
+    assert counted == {e["name"]: e["passed"] for e in server["expressions"]}
+    assert browser["passed"] == server["passed"]
+    assert server["rule"] == verdict
+
+
+def test_strict_counts_the_shared_and_diamond_extras_not_the_deep_one(tmp_path):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERDICT": "strict", "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    extra = {c["expr"]: c["extra"] for c in page_config(client)["cases"]}
+    assert extra == {
+        "neuron": False,
+        "reuse": False,
+        "chain": False,
+        "shared": False,
+        "diamond": False,
+        "deep": True,
+    }
+    answer = verified(client, solutions.PRE_ORDER)  # a pre-order walk: right on the seed's trees only
+    assert answer["report"]["passed"] is False
+    assert decode(client, answer["receipt"])["rule"] == "strict"
+    assert grade(solutions.PRE_ORDER, page_config(client)["cases"])["passed"] is False  # the browser too
+
+
+# -- receipts --------------------------------------------------------------------------------------
+
+
+def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(client):
+    answer = verified(client, solutions.CORRECT)
+    claims = decode(client, answer["receipt"])
+    assert claims["iss"] == "http://localhost/" and claims["exercise"] == "backward"
+    assert claims["passed"] is True and claims["rule"] == "seed" and "sub" not in claims
+    assert claims["source_sha256"] == hashlib.sha256(solutions.CORRECT.encode()).hexdigest()
+    assert claims["expressions"] == [{"name": n, "passed": True} for n in ("neuron", "reuse", "chain")]
+    assert re.fullmatch(r"[0-9a-f]{16}", claims["version"]) and len(claims["jti"]) == 32
+    assert isinstance(claims["iat"], int)
+    assert decode(client, verified(client, solutions.CORRECT)["receipt"])["jti"] != claims["jti"]
+    failed = decode(client, verified(client, solutions.TWICE)["receipt"])
+    assert failed["passed"] is False and not any(e["passed"] for e in failed["expressions"])
+
+
+def b64(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def test_forged_receipts_are_refused(client):
+    token = verified(client, solutions.TWICE)["receipt"]
+    header, payload, signature = token.split(".")
+    claims = jwt.decode(token, options={"verify_signature": False})
+    kid = jwt.get_unverified_header(token)["kid"]
+    tampered = ".".join([header, b64({**claims, "passed": True}), signature])
+    with pytest.raises(jwt.InvalidSignatureError):
+        decode(client, tampered)
+    other_key = jwt.encode({**claims, "passed": True}, Ed25519PrivateKey.generate(), "EdDSA", {"kid": kid})
+    with pytest.raises(jwt.InvalidSignatureError):
+        decode(client, other_key)
+    unsigned = ".".join([b64({"alg": "none", "typ": "JWT", "kid": kid}), b64({**claims, "passed": True}), ""])
+    with pytest.raises(jwt.InvalidAlgorithmError):
+        decode(client, unsigned)
+    assert decode(client, token)["passed"] is False  # the real one still checks
+
+
+def test_the_key_is_made_once_kept_private_and_old_kids_keep_verifying(tmp_path):
+    config = {
+        "TESTING": True,
+        "VERIFY": True,
+        "SIGNING_KEY_FILE": str(tmp_path / "signing-key.pem"),
+        "SIGNING_RETIRED_KEYS": str(tmp_path / "retired"),
+    }
+    first = create_app(config).test_client()
+    assert (tmp_path / "signing-key.pem").stat().st_mode & 0o077 == 0  # readable by the server alone
+    old = verified(first, solutions.CORRECT)["receipt"]
+    assert (
+        create_app(config).extensions["verify"]["signer"].jwks()
+        == first.get("/.well-known/jwks.json").get_json()
+    )
+    (tmp_path / "retired").mkdir()
+    (tmp_path / "signing-key.pem").rename(tmp_path / "retired" / "2026-12.pem")  # rotate: a new key signs
+    second = create_app(config).test_client()
+    new = verified(second, solutions.CORRECT)["receipt"]
+    kids = [k["kid"] for k in second.get("/.well-known/jwks.json").get_json()["keys"]]
+    assert kids == [jwt.get_unverified_header(new)["kid"], jwt.get_unverified_header(old)["kid"]]
+    assert decode(second, old)["passed"] is True and decode(second, new)["passed"] is True
+    jwks = second.get("/.well-known/jwks.json").get_data(as_text=True)
+    assert '"d"' not in jwks and "PRIVATE" not in jwks  # public halves only
+
+
+def test_the_key_is_never_in_the_export(app, tmp_path):
+    key = (tmp_path / "signing-key.pem").read_text()
+    secret = "".join(key.splitlines()[1:-1])
+    with app.app_context():
+        written = export_site(tmp_path / "site", compressed=False)
+    assert written
+    for path in written:
+        data = path.read_bytes()
+        assert secret.encode() not in data and b"PRIVATE KEY" not in data, path
+        assert "signing" not in path.name and "verify" not in path.name
+
+
+def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
+    cases = verify.value_sets("seed", 2, __import__("random").Random(1))
+    files = verify.sandbox_files(solutions.CORRECT, cases)
+    assert set(files) == {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} | {
+        "driver.py",
+        "source.py",
+        "cases.json",
+    }
+    assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
+    assert b"reversed(order)" not in b"".join(files.values())
+
+
+# -- a course's check of a receipt, as the README gives it -------------------------------------------
+
+
+def readme_check() -> str:
+    """The Python block of the README's "Check a receipt on the course's server"."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### Check a receipt on the course's server") :]
+    return re.search(r"```python\n(.*?)```", section, re.S)[1]
+
+
+def test_the_readmes_course_side_check_works_against_a_real_server(tmp_path):
+    env = {"PLAYGROUND_VERIFY": "1", "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
+    with servers.gunicorn(workers=1, threads=2, env=env) as base:
+        code = readme_check().replace("https://play.example.org/courses/ml/backprop/", base)
+        namespace: dict = {}
+        exec(code, namespace)
+        import urllib.request
+
+        def receipt(source):
+            request = urllib.request.Request(
+                base + "verify", json.dumps({"source": source}).encode(), {"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.load(response)["receipt"]
+
+        claims = namespace["check_receipt"](receipt(solutions.CORRECT), solutions.CORRECT)
+        assert claims["passed"] is True and claims["iss"] == base
+        with pytest.raises(ValueError, match="did not pass"):
+            namespace["check_receipt"](receipt(solutions.TWICE))
+        with pytest.raises(ValueError, match="other code"):
+            namespace["check_receipt"](receipt(solutions.CORRECT), solutions.ITERATIVE)
+        header, payload, signature = receipt(solutions.TWICE).split(".")
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+        with pytest.raises(jwt.InvalidSignatureError):
+            namespace["check_receipt"](".".join([header, b64({**claims, "passed": True}), signature]))
