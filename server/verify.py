@@ -9,9 +9,11 @@ learner's code prints, patches or forges changes the verdict; it can only spoil 
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import json
 import math
 import os
+import py_compile
 import random
 import tempfile
 import threading
@@ -36,6 +38,7 @@ from server.receipt import Signer
 from server.reference import expected
 
 bp = Blueprint("verify", __name__)
+UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 EXERCISE = "backward"
 ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
@@ -81,10 +84,28 @@ def value_sets(verdict: str, fresh: int, rng: random.Random) -> list[dict]:
     return cases
 
 
+@cache
+def engine_files() -> dict[str, bytes]:
+    """engine/ as the browser gets it, and its bytecode, which the sandbox's Python would compile each time.
+
+    Unchecked-hash .pyc files: valid whatever the copies' times, for this interpreter (the sandbox's).
+    """
+    files = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for path in sorted((ROOT / "engine").glob("*.py")):
+            files[f"engine/{path.name}"] = path.read_bytes()
+            compiled = Path(folder) / path.name
+            py_compile.compile(
+                str(path), str(compiled), f"engine/{path.name}", doraise=True, invalidation_mode=UNCHECKED
+            )
+            files[f"engine/{importlib.util.cache_from_source(path.name)}"] = compiled.read_bytes()
+    files["driver.py"] = (ROOT / "server" / "sandbox_driver.py").read_bytes()
+    return files
+
+
 def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
     """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values."""
-    files = {f"engine/{p.name}": p.read_bytes() for p in sorted((ROOT / "engine").glob("*.py"))}
-    files["driver.py"] = (ROOT / "server" / "sandbox_driver.py").read_bytes()
+    files = dict(engine_files())
     files["source.py"] = source.encode("utf-8", "surrogatepass")
     plain = [{k: c[k] for k in ("expr", "leaves", "values", "example", "extra")} for c in cases]
     files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them

@@ -7,8 +7,10 @@ gunicorn where a URL is needed).
 import base64
 import hashlib
 import json
+import random
 import re
 import shutil
+import sys
 
 import jwt
 import pytest
@@ -313,13 +315,14 @@ def test_the_key_is_never_in_the_export(app, tmp_path):
 
 
 def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
-    cases = verify.value_sets("seed", 2, __import__("random").Random(1))
+    cases = verify.value_sets("seed", 2, random.Random(1))
     files = verify.sandbox_files(solutions.CORRECT, cases)
-    assert set(files) == {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} | {
-        "driver.py",
-        "source.py",
-        "cases.json",
+    engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    compiled = {
+        f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
+        for p in (ROOT / "engine").glob("*.py")
     }
+    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json"}
     assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
     assert b"reversed(order)" not in b"".join(files.values())
 
