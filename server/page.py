@@ -2,7 +2,7 @@
 
 import inspect
 
-from flask import Blueprint, Response, current_app, make_response, render_template
+from flask import Blueprint, Response, current_app, g, make_response, render_template
 
 from server import ROOT
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
@@ -42,7 +42,15 @@ def page_config() -> dict:
             "pyodide": pyodide_url(),
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
+        "verify": verify_url(),  # None: the page does not ask the server to verify a pass
     }
+
+
+def verify_url() -> str | None:
+    """Where the page sends a pass to be verified (server/verify.py), or None: off, or a static export."""
+    if not current_app.config["VERIFY"] or g.get("relative_urls"):
+        return None
+    return page_url("verify.verify")
 
 
 def service_worker_url() -> str | None:
