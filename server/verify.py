@@ -29,7 +29,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.cases import LEAVES, VERDICTS
 from engine.compare import close
-from engine.errors import MAX_TEXT, cap
+from engine.diagnose import number
+from engine.errors import MAX_TEXT, cap, error
 from engine.grade import MAX_SOURCE, new_expression
 from engine.output import MAX_CHARS
 from server import ROOT, sandbox
@@ -112,11 +113,6 @@ def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
     return files
 
 
-def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:
-    """An error as the report gives it."""
-    return {"kind": kind, "message": message, "line": line, "traceback": trace}
-
-
 def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
     """Parse the sandbox's one JSON document; or say, as an error, why there is none to trust."""
     limit = f"{current_app.config['VERIFY_TIME_LIMIT_MS'] / 1000:g} s"
@@ -132,7 +128,7 @@ def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
         data = json.loads(outcome.result.decode())
         if not isinstance(data, dict) or not isinstance(data.get("got"), list):
             raise ValueError("not a result")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
         why = f"killed by {SIGNALS.get(signal, f'signal {signal}')}" if signal else f"exit status {code}"
         if not outcome.result:
             why = f"it gave no result ({why})"
@@ -159,25 +155,23 @@ def sandbox_error(data: dict) -> dict | None:
 
 
 def numbers(got: object, size: int) -> list | None:
-    """The gradients of one value set as the sandbox gave them, or None if they are not a list of size."""
+    """The gradients of one value set as the report gives them (finite floats, or text), or None.
+
+    None when they are not a list of size numbers and texts: the sandbox's grader would not send that.
+    """
     if not isinstance(got, list) or len(got) != size:
         return None
-    kept = []
-    for g in got:
-        if isinstance(g, bool) or not isinstance(g, int | float | str):
-            return None
-        kept.append(g[:40] if isinstance(g, str) else g)
-    return kept
+    if any(type(g) not in (int, float, str) for g in got):
+        return None
+    # nan, inf and ints beyond any float as text, as the browser's grader gives them; text as it came
+    return [g[:40] if type(g) is str else number(g) for g in got]
 
 
 def matches(got: list | None, want: list[float]) -> bool:
-    """Whether every gradient is a finite number equal to the expected one by the comparison rule."""
+    """Whether every gradient is a number equal to the expected one by the comparison rule."""
     if got is None:
         return False
-    return all(
-        isinstance(g, int | float) and math.isfinite(g) and close(float(g), e)
-        for g, e in zip(got, want, strict=True)
-    )
+    return all(type(g) is float and close(g, e) for g, e in zip(got, want, strict=True))
 
 
 def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:

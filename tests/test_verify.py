@@ -362,3 +362,27 @@ def test_the_readmes_course_side_check_works_against_a_real_server(tmp_path):
         claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
         with pytest.raises(jwt.InvalidSignatureError):
             namespace["check_receipt"](".".join([header, b64({**claims, "passed": True}), signature]))
+
+
+@pytest.mark.parametrize(
+    ("result", "kind"),
+    [
+        (b"[" * 100_000, "crash"),  # nested deeper than Python's parser goes
+        (b'{"got": 1}', "crash"),
+        (b'{"got": [[1e999, NaN, 1]], "error": null}', None),
+        (b'{"got": [[' + b"9" * 5000 + b', "x", 1.5]], "error": {"kind": "evil"}}', "crash"),
+        (b'{"got": [], "error": {"kind": "runtime", "message": 7, "line": true}}', "runtime"),
+        (b'{"got": [[true, false, null]], "error": null, "output": {"text": 5}}', None),
+    ],
+)
+def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, result, kind):
+    cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
+    cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
+    cases[0].update(example=False, extra=False, fresh=True)
+    outcome = sandbox.Outcome(result, 0, False, False, 0.01)
+    with app.test_request_context():
+        report = verify.judge(cases, outcome, "seed")
+    assert report["passed"] is False and (report["error"] or {}).get("kind") == kind
+    json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity
+    got = report["expressions"][0]["cases"][0]["got"]
+    assert got is None or all(type(g) in (float, str) for g in got)
