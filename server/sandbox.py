@@ -3,8 +3,9 @@
 The sandbox sees the system's /usr (and /lib*, /bin), the Python interpreter's own prefix, and one
 folder of files copied in for this run, read-only at /sandbox; a private, size-capped /tmp; no
 environment variables. Resource limits (CPU, address space, processes, file size, open files) are set
-before bubblewrap starts and apply to everything in it; a wall-clock limit kills the whole process
-group, and bubblewrap's --die-with-parent and PID namespace take every process inside with it.
+by util-linux's prlimit, which then execs bubblewrap, so they apply to everything inside (and no Python
+code runs between fork and exec in the server's threaded process); a wall-clock limit kills the whole
+process group, and bubblewrap's --die-with-parent and PID namespace take every process inside with it.
 
 When the server runs as root, bubblewrap runs with every namespace but the user one, and the code
 inside is switched to an unprivileged uid of its own (one per slot) with no capabilities by util-linux's
@@ -14,7 +15,6 @@ namespace (--unshare-all), which needs unprivileged user namespaces.
 """
 
 import os
-import resource
 import select
 import shutil
 import signal
@@ -27,6 +27,7 @@ from pathlib import Path
 
 BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
+PRLIMIT = "/usr/bin/prlimit"  # util-linux: sets the limits, then execs bwrap
 INSIDE = "/sandbox"  # where the run's files are, read-only
 
 
@@ -88,7 +89,7 @@ def privileged() -> bool:
 def command(folder: Path, argv: list[str], limits: Limits, uid: int) -> list[str]:
     """The bwrap command line that runs argv (a Python script's arguments) in folder."""
     python, prefix = interpreter()
-    args = [BWRAP, "--die-with-parent", "--new-session"]
+    args = [*rlimits(limits), BWRAP, "--die-with-parent", "--new-session"]
     if privileged():
         # Every namespace but the user one; the uid switch below needs a real unprivileged uid.
         args += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
@@ -107,14 +108,18 @@ def command(folder: Path, argv: list[str], limits: Limits, uid: int) -> list[str
     return args + [python, "-I", "-S", "-B", *argv]
 
 
-def set_limits(limits: Limits) -> None:
-    """Set the resource limits in the child before it execs bwrap (they carry into the sandbox)."""
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size, limits.file_size))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def rlimits(limits: Limits) -> list[str]:
+    """prlimit's command line: the resource limits, set before bwrap starts, inherited by all inside."""
+    return [
+        PRLIMIT,
+        f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",  # SIGXCPU, then SIGKILL a second later
+        f"--as={limits.memory}",
+        f"--nproc={limits.processes}",
+        f"--fsize={limits.file_size}",
+        f"--nofile={limits.open_files}",
+        "--core=0",
+        "--",
+    ]
 
 
 def write_files(folder: Path, files: dict[str, bytes]) -> None:
@@ -151,7 +156,6 @@ def run(
             pass_fds=(write_end,),
             env={},  # bwrap itself (PID 1 inside, /proc/1/environ) carries none of the server's environment
             start_new_session=True,  # its own process group, killed whole at the limit
-            preexec_fn=lambda: set_limits(limits),  # noqa: PLW1509 - no threads run in the child before exec
         )
         os.close(write_end)
         write_end = -1
@@ -164,8 +168,9 @@ def run(
         return Outcome(result, returncode, timed_out, overflow, time.monotonic() - start, errors)
     finally:
         if process is not None:
-            kill(process)
-            process.wait()
+            if process.returncode is None:  # never a group whose leader was reaped: its id may be reused
+                kill(process)
+                process.wait()
             if process.stderr:
                 process.stderr.close()
         for fd in (read_end, write_end):
@@ -218,8 +223,9 @@ def check() -> None:
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed: `apt-get install bubblewrap` (make setup does it as root)"
         )
-    if privileged() and not os.access(SETPRIV, os.X_OK):
-        raise SandboxUnavailable(f"{SETPRIV} (util-linux) is missing: it drops the sandbox to its own uid")
+    for tool, job in ((PRLIMIT, "sets its limits"), (SETPRIV, "drops it to a uid of its own")):
+        if (tool == PRLIMIT or privileged()) and not os.access(tool, os.X_OK):
+            raise SandboxUnavailable(f"{tool} (util-linux) is missing: it {job}")
     probe = "import os, sys; os.write(int(sys.argv[1]), b'ok')"
     try:
         outcome = run({"probe.py": probe.encode()}, "probe.py", Limits(wall_s=10), stderr=True)

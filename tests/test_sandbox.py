@@ -111,3 +111,15 @@ def test_a_server_not_run_as_root_gets_a_user_namespace_sandbox():
     assert privileged is False and uid == 65534 and pid == 2
     assert net == "ConnectionRefusedError"  # its own empty loopback: nothing listens
     assert environ == b""  # bubblewrap itself was started with no environment
+
+
+def test_the_limits_hold_inside():
+    limits = eval(answer("value = open('/proc/self/limits').read()"))
+    rows = {line[:26].strip(): line[26:].split()[:2] for line in limits.splitlines()[1:]}
+    default = sandbox.Limits()
+    assert rows["Max address space"] == [str(default.memory)] * 2
+    assert rows["Max processes"] == [str(default.processes)] * 2
+    assert rows["Max file size"] == [str(default.file_size)] * 2
+    assert rows["Max open files"] == [str(default.open_files)] * 2
+    assert rows["Max cpu time"] == [str(default.cpu_s), str(default.cpu_s + 1)]
+    assert rows["Max core file size"] == ["0", "0"]
