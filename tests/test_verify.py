@@ -386,3 +386,18 @@ def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, r
     json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity
     got = report["expressions"][0]["cases"][0]["got"]
     assert got is None or all(type(g) in (float, str) for g in got)
+
+
+@pytest.mark.parametrize(
+    ("verdict", "said"),
+    [
+        ("seed", "and tries your backward on 3 extra graphs that are not part of the verdict"),
+        ("strict", "and 2 more graphs whose inner values are shared (shared, diamond), which count too"),
+    ],
+)
+def test_the_page_says_which_graphs_count(verdict, said):
+    html = create_app({"TESTING": True, "VERDICT": verdict}).test_client().get("/").get_data(as_text=True)
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert said in text
+    if verdict == "strict":
+        assert "on 1 extra graph that is not part of the verdict" in text
