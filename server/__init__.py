@@ -30,6 +30,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         SANDBOX_UID=64000,  # run as root: the sandbox of slot N runs as uid SANDBOX_UID + N
         SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
         SIGNING_RETIRED_KEYS=None,  # None: retired-keys/ in the instance folder; their kids keep verifying
+        LEARNER_TOKEN_SECRET=None,  # a secret shared with the course (HS256): its learner tokens give sub
+        LEARNER_TOKEN_JWKS_URL=None,  # or the course's own JWKS, for tokens it signs with RS256/ES256/EdDSA
+        LEARNER_TOKEN_ISSUER=None,  # when set, a learner token's iss must be this
+        LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")

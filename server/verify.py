@@ -35,6 +35,7 @@ from engine.grade import MAX_SOURCE, new_expression
 from engine.output import MAX_CHARS
 from server import ROOT, sandbox
 from server.assets import engine_archive, graded_cases
+from server.learner import Learners, LearnerTokenError
 from server.receipt import Signer
 from server.reference import expected
 
@@ -308,6 +309,15 @@ def verify() -> tuple[Response, int]:
         return refuse(400, 'Send JSON {"source": "<your code>"}, with the code as text.')
     if len(source) > MAX_SOURCE:
         return refuse(413, f"The code is {len(source):,} characters; the limit is {MAX_SOURCE:,}.")
+    token = payload.get("learner")
+    sub = None
+    if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
+        if not isinstance(token, str):
+            return refuse(400, "The learner token must be text.")
+        try:
+            sub = state["learners"].subject(token)
+        except LearnerTokenError as exc:
+            return refuse(400, f"The learner token was refused ({exc}); reload the course's page.")
     if wait := state["rate"].wait(request.remote_addr or "?"):
         return refuse(429, "Too many verifications from you; try again in a moment.", wait)
     config = current_app.config
@@ -337,6 +347,8 @@ def verify() -> tuple[Response, int]:
         "expressions": [{"name": e["name"], "passed": e["passed"]} for e in report["expressions"]],
         "source_sha256": hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
     }
+    if sub is not None:
+        claims["sub"] = sub  # the learner the course's token names
     return jsonify(report=report, receipt=state["signer"].sign(claims)), 200
 
 
@@ -369,6 +381,7 @@ def init_app(app: Flask) -> None:
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
+        "learners": Learners.from_config(app.config),
         "rate": RateLimit(int(app.config["VERIFY_RATE_LIMIT"]), float(app.config["VERIFY_RATE_WINDOW_S"])),
     }
     app.register_blueprint(bp)

@@ -11,6 +11,7 @@ import random
 import re
 import shutil
 import sys
+import time
 
 import jwt
 import pytest
@@ -19,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.grade import MAX_SOURCE, grade
 from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
+from server.receipt import public_jwk
 from tests import servers, solutions
 
 SOLUTIONS = {name: getattr(solutions, name) for name in dir(solutions) if name.isupper()}
@@ -401,3 +403,90 @@ def test_the_page_says_which_graphs_count(verdict, said):
     assert said in text
     if verdict == "strict":
         assert "on 1 extra graph that is not part of the verdict" in text
+
+
+# -- the learner, where a course names one ----------------------------------------------------------
+
+SECRET = "a secret the course and the playground share, 32+ bytes"
+
+
+def learner_token(key=SECRET, algorithm="HS256", **claims) -> str:
+    return jwt.encode({"sub": "learner-42", "exp": int(time.time()) + 600, **claims}, key, algorithm)
+
+
+@pytest.mark.parametrize(
+    ("token", "config", "status", "sub"),
+    [
+        (learner_token(), {}, 200, None),  # no course keys configured: no learner is known
+        (learner_token(), {"LEARNER_TOKEN_SECRET": SECRET}, 200, "learner-42"),
+        (learner_token(key=SECRET + "!"), {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+        (learner_token(exp=int(time.time()) - 3600), {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+        (
+            jwt.encode({"exp": int(time.time()) + 60}, SECRET, "HS256"),
+            {"LEARNER_TOKEN_SECRET": SECRET},
+            400,
+            None,
+        ),
+        (
+            learner_token(iss="https://other.example"),
+            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_ISSUER": "c"},
+            400,
+            None,
+        ),
+        (
+            learner_token(aud="course-1"),
+            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            200,
+            "learner-42",
+        ),
+        (
+            learner_token(aud="course-2"),
+            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            400,
+            None,
+        ),
+        (42, {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+        ("not a token", {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+    ],
+)
+def test_a_course_token_names_the_learner_in_the_receipt(tmp_path, token, config, status, sub):
+    client = verifying(tmp_path, **config)
+    response = client.post("/verify", json={"source": solutions.CORRECT, "learner": token})
+    assert response.status_code == status, response.get_json()
+    if status == 200:
+        assert decode(client, response.get_json()["receipt"]).get("sub") == sub
+    else:
+        assert "learner token" in response.get_json()["error"]
+
+
+def test_a_course_may_sign_learner_tokens_with_its_own_jwks(tmp_path):
+    course_key = Ed25519PrivateKey.generate()
+    site = tmp_path / "course"
+    site.mkdir()
+    (site / "jwks.json").write_text(json.dumps({"keys": [{**public_jwk(course_key.public_key())}]}))
+    with servers.http_server(site) as course:
+        client = verifying(tmp_path, LEARNER_TOKEN_JWKS_URL=course + "jwks.json")
+        token = jwt.encode(
+            {"sub": "ada", "exp": int(time.time()) + 60},
+            course_key,
+            "EdDSA",
+            {"kid": public_jwk(course_key.public_key())["kid"]},
+        )
+        answer = verified_with(client, {"source": solutions.CORRECT, "learner": token})
+        assert decode(client, answer["receipt"])["sub"] == "ada"
+        forged = jwt.encode(
+            {"sub": "ada", "exp": int(time.time()) + 60}, Ed25519PrivateKey.generate(), "EdDSA"
+        )
+        response = client.post("/verify", json={"source": solutions.CORRECT, "learner": forged})
+        assert response.status_code == 400
+
+
+def verified_with(client, body: dict) -> dict:
+    response = client.post("/verify", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_a_short_learner_secret_refuses_to_start(tmp_path):
+    with pytest.raises(ValueError, match="at least 32 bytes"):
+        verifying(tmp_path, LEARNER_TOKEN_SECRET="short")

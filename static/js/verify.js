@@ -7,6 +7,13 @@ import { el } from "./dom.js";
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
 
+// The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
+// then names the learner (server/learner.py).
+const learner = () => {
+  const token = new URLSearchParams(location.search).get("learner");
+  return token ? { learner: token } : {};
+};
+
 // Ask the server; resolve to { verified: true | false | null (no answer), receipt, message, report }.
 export async function askServer(url, source) {
   let response;
@@ -14,7 +21,7 @@ export async function askServer(url, source) {
     response = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ source }),
+      body: JSON.stringify({ source, ...learner() }),
     });
   } catch {
     return unavailable("The server could not be reached to verify this pass.");

@@ -1,6 +1,7 @@
 """Verified by the server, in Chromium: a browser pass re-graded at /verify, the receipt in the event."""
 
 import json
+import time
 import urllib.request
 
 import jwt
@@ -20,10 +21,13 @@ CHECKED = (
 )
 
 
+SECRET = "a secret the course and the playground share, 32+ bytes"
+
+
 @pytest.fixture(scope="module")
 def verifying_url(serve, tmp_path_factory):
     key = tmp_path_factory.mktemp("key") / "signing-key.pem"
-    return serve(TIME_LIMIT_MS=2000, VERIFY=True, SIGNING_KEY_FILE=str(key))
+    return serve(TIME_LIMIT_MS=2000, VERIFY=True, SIGNING_KEY_FILE=str(key), LEARNER_TOKEN_SECRET=SECRET)
 
 
 def checked(page, source: str) -> dict:
@@ -88,3 +92,11 @@ def test_without_verification_the_page_asks_nothing(page, base_url):
     assert message["passed"] is True and message["verified"] is None and message["receipt"] is None
     expect(page.get_by_test_id("verified")).to_be_hidden()
     assert not [url for url in requests if "verify" in url]
+
+
+def test_a_learner_token_in_the_pages_url_names_the_learner_in_the_receipt(page, verifying_url):
+    token = jwt.encode({"sub": "learner-7", "exp": int(time.time()) + 600}, SECRET, "HS256")
+    open_playground(page, f"{verifying_url}?learner={token}")
+    message = checked(page, solutions.CORRECT)
+    assert message["verified"] is True
+    assert jwt.decode(message["receipt"], options={"verify_signature": False})["sub"] == "learner-7"
