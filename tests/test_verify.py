@@ -10,6 +10,7 @@ import json
 import random
 import re
 import shutil
+import subprocess
 import sys
 import time
 
@@ -332,17 +333,46 @@ def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
 # -- a course's check of a receipt, as the README gives it -------------------------------------------
 
 
-def readme_check() -> str:
-    """The Python block of the README's "Check a receipt on the course's server"."""
+def readme_check(language: str) -> str:
+    """A block of the README's "Check a receipt on the course's server": python or js."""
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("### Check a receipt on the course's server") :]
-    return re.search(r"```python\n(.*?)```", section, re.S)[1]
+    return re.search(rf"```{language}\n(.*?)```", section, re.S)[1]
 
 
-def test_the_readmes_course_side_check_works_against_a_real_server(tmp_path):
+JS_HARNESS = """
+const [token, source] = JSON.parse(process.argv.at(-1));
+checkReceipt(token, source ?? undefined).then(
+  (claims) => console.log(JSON.stringify({ passed: claims.passed, iss: claims.iss })),
+  (err) => console.log(JSON.stringify({ error: `${err.code ?? ""} ${err.message}` })),
+);
+"""
+
+
+def node_check(code: str, token: str, source: str | None = None) -> dict:
+    """Run the README's JavaScript check of a receipt in Node.js (jose from node_modules)."""
+    jose = subprocess.run(
+        ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('jose'))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    script = code.replace('from "jose"', f"from {json.dumps(jose)}") + JS_HARNESS
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script, json.dumps([token, source])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_readmes_course_side_checks_work_against_a_real_server(tmp_path):
     env = {"PLAYGROUND_VERIFY": "1", "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
     with servers.gunicorn(workers=1, threads=2, env=env) as base:
-        code = readme_check().replace("https://play.example.org/courses/ml/backprop/", base)
+        code = readme_check("python").replace("https://play.example.org/courses/ml/backprop/", base)
         namespace: dict = {}
         exec(code, namespace)
         import urllib.request
@@ -364,6 +394,13 @@ def test_the_readmes_course_side_check_works_against_a_real_server(tmp_path):
         claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
         with pytest.raises(jwt.InvalidSignatureError):
             namespace["check_receipt"](".".join([header, b64({**claims, "passed": True}), signature]))
+
+        js = readme_check("js").replace("https://play.example.org/courses/ml/backprop/", base)
+        assert node_check(js, receipt(solutions.CORRECT), solutions.CORRECT) == {"passed": True, "iss": base}
+        assert "did not pass" in node_check(js, receipt(solutions.TWICE))["error"]
+        assert "other code" in node_check(js, receipt(solutions.CORRECT), solutions.ITERATIVE)["error"]
+        tampered = ".".join([header, b64({**claims, "passed": True}), signature])
+        assert "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" in node_check(js, tampered)["error"]
 
 
 @pytest.mark.parametrize(
