@@ -15,6 +15,7 @@ import math
 import os
 import py_compile
 import random
+import signal
 import tempfile
 import threading
 import time
@@ -27,7 +28,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import LEAVES, VERDICTS
+from engine.cases import EXTRAS, LEAVES, VERDICTS
 from engine.compare import close
 from engine.diagnose import number
 from engine.errors import MAX_TEXT, cap, error
@@ -44,13 +45,11 @@ UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 EXERCISE = "backward"
 ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
-SIGNALS = {9: "SIGKILL", 11: "SIGSEGV", 6: "SIGABRT", 7: "SIGBUS", 25: "SIGXFSZ", 31: "SIGSYS"}
-CPU_SIGNAL = 24  # SIGXCPU: the CPU limit
 
 
 def counted(verdict: str) -> tuple[str, ...]:
     """The expressions a verdict counts: the seed's three, and the teacher's choice of extras."""
-    return ("neuron", "reuse", "chain", *VERDICTS[verdict])
+    return (*(name for name in LEAVES if name not in EXTRAS), *VERDICTS[verdict])
 
 
 def fresh_values(rng: random.Random, expr: str) -> list[float]:
@@ -117,9 +116,9 @@ def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
 def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
     """Parse the sandbox's one JSON document; or say, as an error, why there is none to trust."""
     limit = f"{current_app.config['VERIFY_TIME_LIMIT_MS'] / 1000:g} s"
-    code = outcome.returncode
-    signal = -code if code is not None and code < 0 else code - 128 if code and code > 128 else None
-    if outcome.timed_out or signal == CPU_SIGNAL:
+    code = outcome.returncode  # bwrap gives 128 + n for a process inside killed by signal n
+    killed_by = -code if code is not None and code < 0 else code - 128 if code and code > 128 else None
+    if outcome.timed_out or killed_by == signal.SIGXCPU:  # the CPU limit
         return None, error(
             "timeout", f"Stopped at the server's time limit ({limit}): your code ran too long."
         )
@@ -130,13 +129,21 @@ def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
         if not isinstance(data, dict) or not isinstance(data.get("got"), list):
             raise ValueError("not a result")
     except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
-        why = f"killed by {SIGNALS.get(signal, f'signal {signal}')}" if signal else f"exit status {code}"
+        why = f"killed by {signal_name(killed_by)}" if killed_by else f"exit status {code}"
         if not outcome.result:
             why = f"it gave no result ({why})"
         else:
             why = "its result channel held something other than the grader's answer"
         return None, error("crash", f"Your code ended the server's Python: {why}.")
     return data, None
+
+
+def signal_name(number: int) -> str:
+    """SIGSEGV for 11, and so on."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def sandbox_error(data: dict) -> dict | None:
