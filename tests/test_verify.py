@@ -448,47 +448,46 @@ SECRET = "a secret the course and the playground share, 32+ bytes"
 
 
 def learner_token(key=SECRET, algorithm="HS256", **claims) -> str:
+    """A course's learner token, made now (tokens made at collection would expire in a long run)."""
     return jwt.encode({"sub": "learner-42", "exp": int(time.time()) + 600, **claims}, key, algorithm)
+
+
+ONLY_SECRET = {"LEARNER_TOKEN_SECRET": SECRET}
 
 
 @pytest.mark.parametrize(
     ("token", "config", "status", "sub"),
     [
-        (learner_token(), {}, 200, None),  # no course keys configured: no learner is known
-        (learner_token(), {"LEARNER_TOKEN_SECRET": SECRET}, 200, "learner-42"),
-        (learner_token(key=SECRET + "!"), {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
-        (learner_token(exp=int(time.time()) - 3600), {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+        (lambda: learner_token(), {}, 200, None),  # no course keys configured: no learner is known
+        (lambda: learner_token(), ONLY_SECRET, 200, "learner-42"),
+        (lambda: learner_token(key=SECRET + "!"), ONLY_SECRET, 400, None),
+        (lambda: learner_token(exp=int(time.time()) - 3600), ONLY_SECRET, 400, None),
+        (lambda: jwt.encode({"exp": int(time.time()) + 60}, SECRET, "HS256"), ONLY_SECRET, 400, None),
         (
-            jwt.encode({"exp": int(time.time()) + 60}, SECRET, "HS256"),
-            {"LEARNER_TOKEN_SECRET": SECRET},
+            lambda: learner_token(iss="https://other.example"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_ISSUER": "c"},
             400,
             None,
         ),
         (
-            learner_token(iss="https://other.example"),
-            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_ISSUER": "c"},
-            400,
-            None,
-        ),
-        (
-            learner_token(aud="course-1"),
-            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            lambda: learner_token(aud="course-1"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
             200,
             "learner-42",
         ),
         (
-            learner_token(aud="course-2"),
-            {"LEARNER_TOKEN_SECRET": SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            lambda: learner_token(aud="course-2"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
             400,
             None,
         ),
-        (42, {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
-        ("not a token", {"LEARNER_TOKEN_SECRET": SECRET}, 400, None),
+        (lambda: 42, ONLY_SECRET, 400, None),
+        (lambda: "not a token", ONLY_SECRET, 400, None),
     ],
 )
 def test_a_course_token_names_the_learner_in_the_receipt(tmp_path, token, config, status, sub):
     client = verifying(tmp_path, **config)
-    response = client.post("/verify", json={"source": solutions.CORRECT, "learner": token})
+    response = client.post("/verify", json={"source": solutions.CORRECT, "learner": token()})
     assert response.status_code == status, response.get_json()
     if status == 200:
         assert decode(client, response.get_json()["receipt"]).get("sub") == sub
