@@ -15,7 +15,7 @@ WORKERS ?= 4
 .PHONY: setup run production export test lint bench load-check clean
 .DELETE_ON_ERROR:
 
-setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser
+setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .browser: $(VENV)/.installed scripts/setup-browser.sh
 	VENV=$(VENV) scripts/setup-browser.sh > $@
 
+# The sandbox /verify runs learner code in (bubblewrap; apt-get when root and missing): its path.
+.sandbox: scripts/setup-sandbox.sh
+	scripts/setup-sandbox.sh > $@
+
 run: setup
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
 
@@ -81,4 +85,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser
+	rm -rf $(VENV) node_modules static/build .browser .sandbox

@@ -9,6 +9,9 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "deep": ("x", "w"),
 }
 EXTRAS = ("shared", "diamond", "deep")  # graded and explained, but outside the verdict
+# A teacher's choice of verdict (PLAYGROUND_VERDICT): the seed's three expressions, or with them the
+# extras whose interior values are shared, which wrong orders fail (not deep: only recursion fails it).
+VERDICTS: dict[str, tuple[str, ...]] = {"seed": (), "strict": ("shared", "diamond")}
 
 # The worked example shown on the page, first, then value sets the page does not show.
 VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
@@ -44,15 +47,16 @@ VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
 }
 
 
-def value_sets() -> list[dict]:
-    """List every graded value set, the worked examples flagged."""
+def value_sets(verdict: str = "seed") -> list[dict]:
+    """List every graded value set, the worked examples flagged, the extras outside the verdict flagged."""
+    counted = VERDICTS[verdict]
     return [
         {
             "expr": expr,
             "leaves": list(LEAVES[expr]),
             "values": list(values),
             "example": i == 0 and expr not in EXTRAS,
-            "extra": expr in EXTRAS,
+            "extra": expr in EXTRAS and expr not in counted,
         }
         for expr, sets in VALUE_SETS.items()
         for i, values in enumerate(sets)

@@ -20,19 +20,34 @@ def create_app(test_config: dict | None = None) -> Flask:
         CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
         OFFLINE=True,  # a service worker keeps the page and its files for visits with no network
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
+        VERDICT="seed",  # what a pass needs: "seed" (the three expressions) or "strict" (+ shared, diamond)
+        VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
+        VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
+        VERIFY_SLOTS=None,  # sandboxes at once on this machine (None: one per CPU); more wait with a 503
+        VERIFY_RATE_LIMIT=30,  # verifications per client...
+        VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429
+        VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
+        SANDBOX_UID=64000,  # run as root: the sandbox of slot N runs as uid SANDBOX_UID + N
+        SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
+        SIGNING_RETIRED_KEYS=None,  # None: retired-keys/ in the instance folder; their kids keep verifying
+        LEARNER_TOKEN_SECRET=None,  # a secret shared with the course (HS256): its learner tokens give sub
+        LEARNER_TOKEN_JWKS_URL=None,  # or the course's own JWKS, for tokens it signs with RS256/ES256/EdDSA
+        LEARNER_TOKEN_ISSUER=None,  # when set, a learner token's iss must be this
+        LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, offline, page, static
+    from server import assets, embed, export, headers, offline, page, static, verify
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)
     app.register_blueprint(offline.bp)
+    verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)

@@ -5,26 +5,22 @@ import io
 import zipfile
 from functools import cache
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from server import ROOT
 from server.static import IMMUTABLE
 
 bp = Blueprint("assets", __name__)
 
-# The reference backward stays on the server: the archive holds everything else in engine/.
-SERVER_ONLY = {"reference.py"}
-
 
 @cache
 def engine_archive() -> bytes:
-    """Zip engine/ without the reference, so the browser runs the same engine as the tests."""
+    """Zip engine/, all of it: what is server-only (the reference) lives under server/."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted((ROOT / "engine").glob("*.py")):
-            if path.name not in SERVER_ONLY:
-                info = zipfile.ZipInfo(f"engine/{path.name}", date_time=(2020, 1, 1, 0, 0, 0))
-                archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+            info = zipfile.ZipInfo(f"engine/{path.name}", date_time=(2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 
@@ -42,11 +38,11 @@ def revalidated(response: Response) -> Response:
 
 
 @cache
-def graded_cases() -> list[dict]:
-    """Compute the expected gradients once, with the reference backward."""
-    from engine.reference import graded_cases as compute
+def graded_cases(verdict: str = "seed") -> list[dict]:
+    """Compute the expected gradients once per verdict rule, with the reference backward."""
+    from server.reference import graded_cases as compute
 
-    return compute()
+    return compute(verdict)
 
 
 @bp.get("/engine-<digest>.zip")
@@ -62,5 +58,5 @@ def engine_zip(digest: str) -> Response:
 @bp.get("/cases.json")
 def cases() -> Response:
     """Send the graded cases with their expected gradients."""
-    response = jsonify(graded_cases())
+    response = jsonify(graded_cases(current_app.config["VERDICT"]))
     return revalidated(response)

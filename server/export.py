@@ -30,7 +30,7 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
     names = ["index.html", "cases.json", config["urls"]["engine"], embed]
     written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
-    written[1].write_text(json.dumps(graded_cases()), encoding="utf-8")
+    written[1].write_text(json.dumps(graded_cases(current_app.config["VERDICT"])), encoding="utf-8")
     written[2].write_bytes(engine_archive())
     written[3].write_bytes(embed_script())
     for prefix, folder in served_dirs().items():

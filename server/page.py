@@ -2,7 +2,7 @@
 
 import inspect
 
-from flask import Blueprint, Response, current_app, make_response, render_template
+from flask import Blueprint, Response, current_app, g, make_response, render_template
 
 from engine.output import MAX_CHARS
 from server import ROOT
@@ -24,7 +24,7 @@ def read(path: str) -> str:
 
 def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
-    from engine import reference
+    from server import reference
 
     return inspect.getsource(reference.backward)
 
@@ -33,7 +33,8 @@ def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
     return {
         "starter": read("engine/starter.py"),
-        "cases": graded_cases(),
+        "cases": graded_cases(current_app.config["VERDICT"]),
+        "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
@@ -52,7 +53,15 @@ def page_config() -> dict:
             "pyodide": pyodide_url(),
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
+        "verify": verify_url(),  # None: the page does not ask the server to verify a pass
     }
+
+
+def verify_url() -> str | None:
+    """Where the page sends a pass to be verified (server/verify.py), or None: off, or a static export."""
+    if not current_app.config["VERIFY"] or g.get("relative_urls"):
+        return None
+    return page_url("verify.verify")
 
 
 def service_worker_url() -> str | None:

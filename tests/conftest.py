@@ -1,7 +1,7 @@
 import pytest
 
-from engine.reference import graded_cases
 from server import create_app
+from server.reference import graded_cases
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ EXPRESSIONS = ("neuron", "reuse", "chain", "shared", "diamond", "deep")
 ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
 FIELDS = {  # beside type and version
     "ready": {"exercise"},
-    "checked": {"passed", "attempt", "expressions", "error", "hintsShown"},
+    "checked": {"passed", "attempt", "expressions", "error", "hintsShown", "verified", "receipt"},
     "resize": {"height"},
 }
 
@@ -29,6 +29,8 @@ def assert_message(message: dict) -> None:
         assert type(message["passed"]) is bool
         assert is_count(message["attempt"], 1) and is_count(message["hintsShown"])
         assert message["error"] is None or message["error"] in ERROR_KINDS
+        assert message["verified"] in (None, True, False)  # None: verification off, not a pass, or no answer
+        assert message["receipt"] is None or message["receipt"].count(".") == 2  # a compact JWT
         for expr in message["expressions"]:
             assert set(expr) == {"name", "passed", "extra"}, expr
             assert expr["name"] in EXPRESSIONS and type(expr["passed"]) is type(expr["extra"]) is bool

@@ -8,8 +8,8 @@ import pytest
 from engine.cases import EXTRAS, LEAVES, VALUE_SETS
 from engine.extras import DEPTH
 from engine.fresh import fresh_engine
-from engine.reference import backward
 from engine.trace import watched_build
+from server.reference import backward
 
 
 def sech2(z: float) -> float:

@@ -12,7 +12,7 @@ import zipfile
 import brotli
 import pytest
 
-from server import create_app
+from server import ROOT, create_app
 from server.runner import bootstrap_hash
 from server.static import BUILD, pyodide_path, pyodide_version
 from tests import servers, solutions
@@ -160,8 +160,15 @@ def test_reference_never_reaches_the_browser(client):
     html = client.get("/").get_data(as_text=True)
     assert "reversed(order)" not in html and "graded_cases" not in html
     names = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data)).namelist()
-    assert "engine/reference.py" not in names
+    assert not [n for n in names if "reference" in n]
     assert {"engine/__init__.py", "engine/value.py", "engine/grade.py", "engine/fresh.py"} <= set(names)
+    # engine/ is exactly what the browser gets: every .py in it is in the archive, and none of them
+    # holds the reference backward (its iterative search) or the expected gradients' computation.
+    assert set(names) == {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    archive = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data))
+    for name in names:
+        text = archive.read(name).decode()
+        assert "reversed(order)" not in text and "def graded_cases" not in text, name
 
 
 def test_engine_archive_grades_on_its_own(client, tmp_path, cases):

@@ -10,7 +10,7 @@ const COALESCE_MS = 50; // one resize message for a burst of layout changes
 
 export const readyMessage = () => ({ type: `${PREFIX}ready`, version: VERSION, exercise: "backward" });
 
-export const checkedMessage = (report, attempt, hintsShown) => ({
+export const checkedMessage = (report, attempt, hintsShown, verification = null) => ({
   type: `${PREFIX}checked`,
   version: VERSION,
   passed: report.passed === true,
@@ -18,6 +18,8 @@ export const checkedMessage = (report, attempt, hintsShown) => ({
   expressions: report.expressions.map((e) => ({ name: String(e.name), passed: e.passed === true, extra: e.extra === true })),
   error: report.error ? String(report.error.kind) : null,
   hintsShown,
+  verified: verification?.verified ?? null, // the server's word on a pass (verify.js); null: not asked or no answer
+  receipt: verification?.receipt ?? null,
 });
 
 export const resizeMessage = (height) => ({ type: `${PREFIX}resize`, version: VERSION, height });
@@ -56,6 +58,6 @@ export function startEvents(parents) {
   return {
     // With the height again: a course page whose listener came late has it by now.
     ready: () => (send(readyMessage()), sendHeight(true)),
-    checked: (report, attempt) => send(checkedMessage(report, attempt, hintsShown())),
+    checked: (report, attempt, verification) => send(checkedMessage(report, attempt, hintsShown(), verification)),
   };
 }

@@ -9,6 +9,7 @@ import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
 import { read, write } from "./storage.js";
 import { setupTheme } from "./theme.js";
+import { verifyPass } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const STORAGE_KEY = "backprop-playground:code";
@@ -71,7 +72,8 @@ export function startPage({ config, runtime }) {
         const report = await runtime.grade(code, { waiting: () => (checkButton.textContent = "Waiting for Python…") });
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
-        events.checked(report, progress.record(report));
+        const verification = await verifyPass($("verified"), config.verify, code, report);
+        events.checked(report, progress.record(report), verification);
         return report;
       } finally {
         checkButton.disabled = false;

@@ -1,4 +1,4 @@
-"""The reference backward and the expected gradients: used on the server only, never sent."""
+"""The reference backward and the expected gradients: server-only, outside engine/ (the browser's)."""
 
 from engine.cases import value_sets
 from engine.diagnose import MAX_PICTURE
@@ -23,15 +23,26 @@ def backward(out) -> None:
         v._backward()
 
 
-def graded_cases() -> list[dict]:
+def graded_cases(verdict: str = "seed") -> list[dict]:
     """Return every value set with the gradients the reference gives its leaves and all its values."""
-    engine = fresh_engine()
-    engine["backward"] = backward
-    cases = value_sets()
+    cases = value_sets(verdict)
     for case in cases:
-        leaves, out, made = watched_build(engine, engine["build"], case["expr"], case["values"])
-        backward(out)
+        leaves, made = solve(case["expr"], case["values"])
         case["expected"] = [round(v.grad, 9) for v in leaves]  # as grads_of rounds them
         if len(made) <= MAX_PICTURE:  # for the picture: every value's right gradient
             case["expected_nodes"] = [round(v.grad, 9) for v in made]
     return cases
+
+
+def expected(expr: str, values: list[float]) -> list[float]:
+    """The leaves' gradients the reference gives one value set, rounded as grads_of rounds them."""
+    leaves, _ = solve(expr, values)
+    return [round(v.grad, 9) for v in leaves]
+
+
+def solve(expr: str, values: list[float]) -> tuple[list, list]:
+    """Build one graph in a fresh engine and run the reference backward; return its leaves and values."""
+    engine = fresh_engine()
+    leaves, out, made = watched_build(engine, engine["build"], expr, list(values))
+    backward(out)
+    return leaves, made

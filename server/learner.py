@@ -1,0 +1,71 @@
+"""Who the learner is, where a course says so: a token the course signs, put in the iframe's URL.
+
+The course page embeds the playground as `<prefix>/?learner=<JWT>`, a JWT it signs with a secret it
+shares with the playground (HS256, LEARNER_TOKEN_SECRET) or with its own keys (LEARNER_TOKEN_JWKS_URL).
+The page sends it with a pass to /verify; when it checks out, the receipt carries its `sub`.
+"""
+
+from collections.abc import Mapping
+
+import jwt
+
+ASYMMETRIC = ["RS256", "ES256", "EdDSA"]
+MIN_SECRET = 32  # bytes: RFC 7518 asks an HS256 key to be at least as long as the hash
+LEEWAY_S = 30  # clocks of the course's server and ours may differ a little
+MAX_SUB = 255
+
+
+class LearnerTokenError(Exception):
+    """The learner token was refused (its message says why)."""
+
+
+class Learners:
+    """Check learner tokens against the course's secret or keys; None when none is configured."""
+
+    def __init__(self, secret: str | None, jwks_url: str | None, issuer: str | None, audience: str | None):
+        if secret is not None and len(secret.encode()) < MIN_SECRET:
+            raise ValueError(f"PLAYGROUND_LEARNER_TOKEN_SECRET must be at least {MIN_SECRET} bytes")
+        self.secret = secret
+        self.keys = jwt.PyJWKClient(jwks_url) if jwks_url else None
+        self.issuer = issuer
+        self.audience = audience
+
+    @classmethod
+    def from_config(cls, config: Mapping) -> "Learners | None":
+        """The checker the settings ask for, or None (no learner tokens: receipts have no sub)."""
+        secret, url = config["LEARNER_TOKEN_SECRET"], config["LEARNER_TOKEN_JWKS_URL"]
+        if secret is None and url is None:
+            return None
+        if secret is not None and url is not None:
+            raise ValueError(
+                "Set PLAYGROUND_LEARNER_TOKEN_SECRET or PLAYGROUND_LEARNER_TOKEN_JWKS_URL, not both"
+            )
+        return cls(
+            None if secret is None else str(secret),
+            url,
+            config["LEARNER_TOKEN_ISSUER"],
+            config["LEARNER_TOKEN_AUDIENCE"],
+        )
+
+    def subject(self, token: str) -> str:
+        """The learner the token names (its sub), once its signature, expiry, issuer and audience hold."""
+        try:
+            if self.keys is not None:
+                key, algorithms = self.keys.get_signing_key_from_jwt(token).key, ASYMMETRIC
+            else:
+                key, algorithms = self.secret, ["HS256"]
+            claims = jwt.decode(
+                token,
+                key,
+                algorithms=algorithms,
+                issuer=self.issuer,
+                audience=self.audience,
+                leeway=LEEWAY_S,
+                options={"require": ["sub", "exp"], "verify_aud": self.audience is not None},
+            )
+        except jwt.PyJWTError as exc:
+            raise LearnerTokenError(str(exc) or type(exc).__name__) from exc
+        sub = claims["sub"]
+        if not isinstance(sub, str) or not sub or len(sub) > MAX_SUB:
+            raise LearnerTokenError(f"its sub must be a text of 1 to {MAX_SUB} characters")
+        return sub

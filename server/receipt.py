@@ -1,0 +1,91 @@
+"""Signed receipts: a JWT (EdDSA, Ed25519, PyJWT) per verification, public keys as a JWKS.
+
+The private key is made on first start into the instance folder (or read from SIGNING_KEY_FILE) and
+never leaves the server process: not served, not in the export, not in the sandbox. Key rotation:
+put the old key (or only its public half) in the retired folder and remove the current file; the new
+key signs from the next start, and the old kid stays in the JWKS, so receipts it signed keep verifying
+until that file is removed.
+"""
+
+import base64
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+ALGORITHM = "EdDSA"
+
+
+def b64url(data: bytes) -> str:
+    """Base64url without padding, as JOSE writes it."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def public_jwk(key: Ed25519PublicKey) -> dict:
+    """The key as a JWK, its kid the RFC 7638 thumbprint (so the same key always has the same kid)."""
+    x = b64url(key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw))
+    members = {"crv": "Ed25519", "kty": "OKP", "x": x}  # the required members, in order, no spaces
+    kid = b64url(hashlib.sha256(json.dumps(members, separators=(",", ":")).encode()).digest())
+    return {**members, "kid": kid, "alg": ALGORITHM, "use": "sig"}
+
+
+def load_or_create(path: Path) -> Ed25519PrivateKey:
+    """Read the private key; make one first if there is none (once, even with several processes)."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pem = Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(pem)
+        try:
+            os.link(partial, path)  # fails if another process made one first: theirs is used
+        except FileExistsError:
+            pass
+        finally:
+            partial.unlink()
+    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ValueError(f"{path} is not an Ed25519 private key")
+    return key
+
+
+def load_public(path: Path) -> Ed25519PublicKey:
+    """Read a retired key: a public key, or a private one whose public half is published."""
+    data = path.read_bytes()
+    if b"PRIVATE KEY" in data:
+        key = serialization.load_pem_private_key(data, password=None).public_key()
+    else:
+        key = serialization.load_pem_public_key(data)
+    if not isinstance(key, Ed25519PublicKey):
+        raise ValueError(f"{path} is not an Ed25519 key")
+    return key
+
+
+class Signer:
+    """Sign receipts with the current key; publish it and the retired ones."""
+
+    def __init__(self, key_file: Path, retired: Path) -> None:
+        self.key = load_or_create(key_file)
+        self.jwk = public_jwk(self.key.public_key())
+        old = [public_jwk(load_public(p)) for p in sorted(retired.glob("*.pem"))] if retired.is_dir() else []
+        self.keys = [self.jwk, *[k for k in old if k["kid"] != self.jwk["kid"]]]
+
+    @property
+    def kid(self) -> str:
+        """The id of the key that signs."""
+        return self.jwk["kid"]
+
+    def sign(self, claims: dict) -> str:
+        """A compact JWT of claims, signed with the current key, its kid in the header."""
+        return jwt.encode(claims, self.key, algorithm=ALGORITHM, headers={"kid": self.kid})
+
+    def jwks(self) -> dict:
+        """The public keys, current first, as a JWK Set."""
+        return {"keys": self.keys}

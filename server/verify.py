@@ -1,0 +1,394 @@
+"""`POST <prefix>/verify`: re-grade a pass in the sandbox, decide here, and sign a receipt.
+
+The learner's source runs in a fresh sandbox (server/sandbox.py) on the page's value sets and on
+fresh ones drawn for this request; the sandbox hands back only the gradients it got. This process
+compares them with the reference's (engine/compare.py's rule) and builds the report, so nothing the
+learner's code prints, patches or forges changes the verdict; it can only spoil its own report.
+"""
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import py_compile
+import random
+import signal
+import tempfile
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from engine.cases import EXTRAS, LEAVES, VERDICTS
+from engine.compare import close
+from engine.diagnose import number
+from engine.errors import MAX_TEXT, cap, error
+from engine.grade import MAX_SOURCE, new_expression
+from engine.output import MAX_CHARS
+from server import ROOT, sandbox
+from server.assets import engine_archive, graded_cases
+from server.learner import Learners, LearnerTokenError
+from server.receipt import Signer
+from server.reference import expected
+
+bp = Blueprint("verify", __name__)
+UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
+
+EXERCISE = "backward"
+ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
+
+
+def counted(verdict: str) -> tuple[str, ...]:
+    """The expressions a verdict counts: the seed's three, and the teacher's choice of extras."""
+    return (*(name for name in LEAVES if name not in EXTRAS), *VERDICTS[verdict])
+
+
+def fresh_values(rng: random.Random, expr: str) -> list[float]:
+    """One value set no page has shown: each leaf uniform in [-2, 2], to three decimals, not 0."""
+    values = []
+    for _ in LEAVES[expr]:
+        value = 0.0
+        while value == 0.0:
+            value = round(rng.uniform(-2.0, 2.0), 3)
+        values.append(value)
+    return values
+
+
+def value_sets(verdict: str, fresh: int, rng: random.Random) -> list[dict]:
+    """The counted expressions' value sets: the page's, then `fresh` new ones each, with expected grads."""
+    cases = []
+    for name in counted(verdict):
+        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["expr"] == name]
+        cases += [{k: v for k, v in c.items() if k != "expected_nodes"} for c in page]
+        for _ in range(fresh):
+            values = fresh_values(rng, name)
+            cases.append(
+                {
+                    "expr": name,
+                    "leaves": list(LEAVES[name]),
+                    "values": values,
+                    "expected": expected(name, values),
+                    "example": False,
+                    "extra": False,
+                    "fresh": True,
+                }
+            )
+    return cases
+
+
+@cache
+def engine_files() -> dict[str, bytes]:
+    """engine/ as the browser gets it, and its bytecode, which the sandbox's Python would compile each time.
+
+    Unchecked-hash .pyc files: valid whatever the copies' times, for this interpreter (the sandbox's).
+    """
+    files = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for path in sorted((ROOT / "engine").glob("*.py")):
+            files[f"engine/{path.name}"] = path.read_bytes()
+            compiled = Path(folder) / path.name
+            py_compile.compile(
+                str(path), str(compiled), f"engine/{path.name}", doraise=True, invalidation_mode=UNCHECKED
+            )
+            files[f"engine/{importlib.util.cache_from_source(path.name)}"] = compiled.read_bytes()
+    files["driver.py"] = (ROOT / "server" / "sandbox_driver.py").read_bytes()
+    return files
+
+
+def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
+    """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values."""
+    files = dict(engine_files())
+    files["source.py"] = source.encode("utf-8", "surrogatepass")
+    plain = [{k: c[k] for k in ("expr", "leaves", "values", "example", "extra")} for c in cases]
+    files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
+    return files
+
+
+def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
+    """Parse the sandbox's one JSON document; or say, as an error, why there is none to trust."""
+    limit = f"{current_app.config['VERIFY_TIME_LIMIT_MS'] / 1000:g} s"
+    code = outcome.returncode  # bwrap gives 128 + n for a process inside killed by signal n
+    killed_by = -code if code is not None and code < 0 else code - 128 if code and code > 128 else None
+    if outcome.timed_out or killed_by == signal.SIGXCPU:  # the CPU limit
+        return None, error(
+            "timeout", f"Stopped at the server's time limit ({limit}): your code ran too long."
+        )
+    if outcome.result_overflow:
+        return None, error("crash", "The server's sandbox wrote more than the result may hold.")
+    try:
+        data = json.loads(outcome.result.decode())
+        if not isinstance(data, dict) or not isinstance(data.get("got"), list):
+            raise ValueError("not a result")
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
+        why = f"killed by {signal_name(killed_by)}" if killed_by else f"exit status {code}"
+        if not outcome.result:
+            why = f"it gave no result ({why})"
+        else:
+            why = "its result channel held something other than the grader's answer"
+        return None, error("crash", f"Your code ended the server's Python: {why}.")
+    return data, None
+
+
+def signal_name(number: int) -> str:
+    """SIGSEGV for 11, and so on."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def sandbox_error(data: dict) -> dict | None:
+    """The error the sandbox's grader reported, checked and capped (its text is the learner's to spoil)."""
+    err = data.get("error")
+    if err is None:
+        return None
+    if not isinstance(err, dict) or err.get("kind") not in ERROR_KINDS:
+        return error("crash", "The server's sandbox gave an error the grader does not know.")
+    line = err.get("line")
+    return error(
+        err["kind"],
+        cap(str(err.get("message", ""))),
+        line if isinstance(line, int) and not isinstance(line, bool) else None,
+        cap(str(err.get("traceback", "")), MAX_TEXT * 2),
+    )
+
+
+def numbers(got: object, size: int) -> list | None:
+    """The gradients of one value set as the report gives them (finite floats, or text), or None.
+
+    None when they are not a list of size numbers and texts: the sandbox's grader would not send that.
+    """
+    if not isinstance(got, list) or len(got) != size:
+        return None
+    if any(type(g) not in (int, float, str) for g in got):
+        return None
+    # nan, inf and ints beyond any float as text, as the browser's grader gives them; text as it came
+    return [g[:40] if type(g) is str else number(g) for g in got]
+
+
+def matches(got: list | None, want: list[float]) -> bool:
+    """Whether every gradient is a number equal to the expected one by the comparison rule."""
+    if got is None:
+        return False
+    return all(type(g) is float and close(g, e) for g, e in zip(got, want, strict=True))
+
+
+def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
+    """Decide from the numbers the sandbox returned: the report, in the browser's shape."""
+    data, err = read_result(outcome)
+    got_all = data["got"] if data else []
+    err = err or (sandbox_error(data) if data else None)
+    expressions: dict[str, dict] = {}
+    for i, case in enumerate(cases):
+        expr = expressions.setdefault(case["expr"], new_expression(case))
+        got = numbers(got_all[i], len(case["values"])) if i < len(got_all) else None
+        passed = matches(got, case["expected"])
+        expr["cases"].append(
+            {
+                "values": case["values"],
+                "expected": case["expected"],
+                "got": got,
+                "passed": passed,
+                "example": case["example"],
+                "fresh": case["fresh"],
+            }
+        )
+        expr["passed"] = expr["passed"] and passed
+    output = data.get("output") if data else None
+    if not (isinstance(output, dict) and isinstance(output.get("text"), str)):
+        output = {"text": "", "cut_chars": 0}
+    cut = output.get("cut_chars")
+    output = {
+        "text": output["text"][:MAX_CHARS],
+        "cut_chars": (cut if isinstance(cut, int) and not isinstance(cut, bool) else 0)
+        + max(0, len(output["text"]) - MAX_CHARS),
+    }
+    graded = list(expressions.values())
+    return {
+        "passed": err is None and bool(graded) and all(e["passed"] for e in graded),
+        "expressions": graded,
+        "error": err,
+        "output": output,
+        "rule": verdict,
+    }
+
+
+class Slots:
+    """A bounded number of sandboxes at once, machine-wide: one lock file per slot (flock).
+
+    A slot's number also gives its sandbox a uid of its own, so one run's processes never count
+    against another's RLIMIT_NPROC.
+    """
+
+    def __init__(self, folder: Path, count: int) -> None:
+        self.folder = folder
+        self.count = count
+        folder.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def take(self) -> Iterator[int | None]:
+        """Hold a free slot for the block, or give None when all are busy."""
+        held = None
+        for slot in range(self.count):
+            fd = os.open(self.folder / f"{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            held = (slot, fd)
+            break
+        try:
+            yield held[0] if held else None
+        finally:
+            if held:
+                os.close(held[1])  # closing the file releases its lock
+
+
+class RateLimit:
+    """At most `limit` verifications per client in any `window` seconds (in this process's memory)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self.hits: dict[str, deque] = {}
+        self.lock = threading.Lock()
+
+    def wait(self, client: str) -> float:
+        """Count a request; return 0 if it may go on, else the seconds until it may."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.hits) > 10_000:  # forget clients whose window has passed
+                self.hits = {k: q for k, q in self.hits.items() if q and q[-1] > now - self.window}
+            hits = self.hits.setdefault(client, deque())
+            while hits and hits[0] <= now - self.window:
+                hits.popleft()
+            if len(hits) >= self.limit:
+                return hits[0] + self.window - now
+            hits.append(now)
+            return 0.0
+
+
+def refuse(status: int, message: str, retry_after: float | None = None) -> tuple[Response, int]:
+    """A JSON error with its status (and Retry-After, in whole seconds)."""
+    response = jsonify(error=message)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response, status
+
+
+@cache
+def version(verdict: str) -> str:
+    """A hash of the engine and the cases: a receipt names the exercise's exact version."""
+    cases = json.dumps(graded_cases(verdict), sort_keys=True).encode()
+    return hashlib.sha256(engine_archive() + cases).hexdigest()[:16]
+
+
+def limits(config) -> sandbox.Limits:
+    """The sandbox's limits from the app's settings."""
+    seconds = config["VERIFY_TIME_LIMIT_MS"] / 1000
+    return sandbox.Limits(wall_s=seconds, cpu_s=max(1, math.ceil(seconds)))
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_: RequestEntityTooLarge) -> tuple[Response, int]:
+    """Refuse a body over the source limit."""
+    return refuse(413, f"The code is over the limit of {MAX_SOURCE:,} characters.")
+
+
+@bp.post("/verify")
+def verify() -> tuple[Response, int]:
+    """Run the posted source in the sandbox, decide its verdict here, and sign a receipt."""
+    state = current_app.extensions["verify"]
+    request.max_content_length = MAX_SOURCE * 6 + 4096  # JSON-escaped text may take six bytes a character
+    payload = request.get_json(silent=True)
+    source = payload.get("source") if isinstance(payload, dict) else None
+    if not isinstance(source, str) or not source.strip():
+        return refuse(400, 'Send JSON {"source": "<your code>"}, with the code as text.')
+    if len(source) > MAX_SOURCE:
+        return refuse(413, f"The code is {len(source):,} characters; the limit is {MAX_SOURCE:,}.")
+    token = payload.get("learner")
+    sub = None
+    if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
+        if not isinstance(token, str):
+            return refuse(400, "The learner token must be text.")
+        try:
+            sub = state["learners"].subject(token)
+        except LearnerTokenError as exc:
+            return refuse(400, f"The learner token was refused ({exc}); reload the course's page.")
+    if wait := state["rate"].wait(request.remote_addr or "?"):
+        return refuse(429, "Too many verifications from you; try again in a moment.", wait)
+    config = current_app.config
+    verdict = config["VERDICT"]
+    with state["slots"].take() as slot:
+        if slot is None:
+            return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
+        start = time.perf_counter()
+        cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom())
+        try:
+            outcome = sandbox.run(
+                sandbox_files(source, cases), "driver.py", limits(config), config["SANDBOX_UID"] + slot
+            )
+        except OSError:
+            current_app.logger.exception("the sandbox could not start")
+            return refuse(503, "The sandbox could not start; try again in a moment.", 5)
+    report = judge(cases, outcome, verdict)
+    report["ms"] = round((time.perf_counter() - start) * 1000, 3)
+    claims = {
+        "iss": url_for("page.index", _external=True),
+        "iat": int(time.time()),
+        "jti": uuid.uuid4().hex,
+        "exercise": EXERCISE,
+        "version": version(verdict),
+        "rule": verdict,
+        "passed": report["passed"],
+        "expressions": [{"name": e["name"], "passed": e["passed"]} for e in report["expressions"]],
+        "source_sha256": hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
+    }
+    if sub is not None:
+        claims["sub"] = sub  # the learner the course's token names
+    return jsonify(report=report, receipt=state["signer"].sign(claims)), 200
+
+
+@bp.get("/.well-known/jwks.json")
+def jwks() -> Response:
+    """Publish the public keys that sign receipts, the current one and those retired but kept."""
+    response = jsonify(current_app.extensions["verify"]["signer"].jwks())
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"  # course pages may fetch it
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Turn verification on: check the sandbox starts (or refuse to start), load the key, the limits."""
+    if app.config["VERDICT"] not in VERDICTS:
+        choices = ", ".join(VERDICTS)
+        raise ValueError(f"PLAYGROUND_VERDICT must be one of {choices}, not {app.config['VERDICT']!r}")
+    if not app.config["VERIFY"]:
+        return
+    try:
+        sandbox.check()
+    except sandbox.SandboxUnavailable as exc:
+        message = f"PLAYGROUND_VERIFY=1, but no sandbox can start, so no learner code will run here: {exc}"
+        raise sandbox.SandboxUnavailable(message) from None
+    instance = Path(app.instance_path)
+    key_file = Path(app.config["SIGNING_KEY_FILE"] or instance / "signing-key.pem")
+    retired = Path(app.config["SIGNING_RETIRED_KEYS"] or instance / "retired-keys")
+    slots = Path(tempfile.gettempdir()) / "backprop-playground-sandbox-slots"
+    app.extensions["verify"] = {
+        "signer": Signer(key_file, retired),
+        "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
+        "learners": Learners.from_config(app.config),
+        "rate": RateLimit(int(app.config["VERIFY_RATE_LIMIT"]), float(app.config["VERIFY_RATE_WINDOW_S"])),
+    }
+    app.register_blueprint(bp)

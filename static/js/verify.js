@@ -1,0 +1,67 @@
+// Verified by the server: after a pass in this browser, the server re-grades the same code in its
+// sandbox, on value sets it draws itself, and signs a receipt (POST verify, README "Verified results").
+// The page says what the server found; the `checked` event carries it and the receipt, for a course
+// page to check on its own server. Only with verification on (config.verify), only after a pass.
+
+import { el } from "./dom.js";
+
+const unavailable = (message) => ({ verified: null, receipt: null, message });
+
+// The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
+// then names the learner (server/learner.py).
+const learner = () => {
+  const token = new URLSearchParams(location.search).get("learner");
+  return token ? { learner: token } : {};
+};
+
+// Ask the server; resolve to { verified: true | false | null (no answer), receipt, message, report }.
+export async function askServer(url, source) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ source, ...learner() }),
+    });
+  } catch {
+    return unavailable("The server could not be reached to verify this pass.");
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok || !answer.report) {
+    return unavailable(`The server could not verify this pass now: ${answer.error ?? `HTTP ${response.status}`}`);
+  }
+  const { report, receipt } = answer;
+  if (report.passed === true) return { verified: true, receipt, report, message: "Verified by the server." };
+  return { verified: false, receipt, report, message: `The server did not confirm this pass: ${disagreement(report)}` };
+}
+
+// What the server's report says went wrong, in one sentence.
+function disagreement(report) {
+  if (report.error) return report.error.message;
+  const wrong = report.expressions.filter((e) => !e.passed);
+  return wrong
+    .map((e) => {
+      const fresh = e.cases.filter((c) => !c.passed && c.fresh).length;
+      const shown = e.cases.filter((c) => !c.passed && !c.fresh).length;
+      const where = [shown && `${shown} of the page's value sets`, fresh && `${fresh} it drew itself`].filter(Boolean);
+      return `${e.name} is wrong on ${where.join(" and ")}`;
+    })
+    .join("; ") + ".";
+}
+
+// After a Check: verify a pass when verification is on, showing it in place; resolve to the outcome
+// (null when nothing was asked: verification off, or no pass to confirm).
+export async function verifyPass(place, url, source, report) {
+  if (!url || report.passed !== true) {
+    place.hidden = true;
+    place.dataset.state = "none";
+    return null;
+  }
+  place.hidden = false;
+  place.dataset.state = "checking";
+  place.replaceChildren("Verifying with the server…");
+  const outcome = await askServer(url, source);
+  place.dataset.state = { true: "verified", false: "disagrees", null: "unavailable" }[outcome.verified];
+  place.replaceChildren(el("span", { text: outcome.message }));
+  return outcome;
+}

@@ -1,0 +1,102 @@
+"""Verified by the server, in Chromium: a browser pass re-graded at /verify, the receipt in the event."""
+
+import json
+import time
+import urllib.request
+
+import jwt
+import pytest
+from playwright.sync_api import expect
+
+from tests import solutions
+from tests.browser.conftest import open_playground
+from tests.events import assert_message
+
+CHECKED = (
+    "() => new Promise((resolve) => {"
+    "  addEventListener('backprop-playground:checked', (e) => resolve(e.detail), { once: true });"
+    "  window.playground.setCode(%s);"
+    "  document.getElementById('check').click();"
+    "})"
+)
+
+
+SECRET = "a secret the course and the playground share, 32+ bytes"
+
+
+@pytest.fixture(scope="module")
+def verifying_url(serve, tmp_path_factory):
+    key = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    return serve(TIME_LIMIT_MS=2000, VERIFY=True, SIGNING_KEY_FILE=str(key), LEARNER_TOKEN_SECRET=SECRET)
+
+
+def checked(page, source: str) -> dict:
+    message = page.evaluate(CHECKED % json.dumps(source))
+    assert_message(message)
+    return message
+
+
+def test_a_pass_is_verified_and_the_event_carries_a_receipt(page, verifying_url):
+    open_playground(page, verifying_url)
+    message = checked(page, solutions.CORRECT)
+    assert message["passed"] is True and message["verified"] is True
+    verified = page.get_by_test_id("verified")
+    expect(verified).to_have_attribute("data-state", "verified")
+    expect(verified).to_have_text("Verified by the server.")
+    with urllib.request.urlopen(verifying_url + ".well-known/jwks.json") as response:
+        keys = jwt.PyJWKSet.from_dict(json.load(response))
+    kid = jwt.get_unverified_header(message["receipt"])["kid"]
+    claims = jwt.decode(message["receipt"], keys[kid].key, algorithms=["EdDSA"])
+    assert claims["passed"] is True and claims["iss"] == verifying_url
+
+    message = checked(page, solutions.TWICE)  # no pass: nothing to verify, and the line goes
+    assert message["verified"] is None and message["receipt"] is None
+    expect(verified).to_be_hidden()
+
+
+def test_a_lookup_table_passes_in_the_browser_and_the_server_says_it_does_not(page, verifying_url):
+    open_playground(page, verifying_url)
+    cases = page.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
+    table = {(c["expr"], tuple(c["values"])): c["expected"] for c in cases if not c["extra"]}
+    source = (
+        f"TABLE = {table!r}\n"
+        "def backward(out):\n"
+        "    leaves, seen = [], set()\n"
+        "    def visit(v):\n"
+        "        if id(v) not in seen:\n"
+        "            seen.add(id(v))\n"
+        "            if not v._prev:\n"
+        "                leaves.append(v)\n"
+        "            for child in v._prev:\n"
+        "                visit(child)\n"
+        "    visit(out)\n"
+        "    for (expr, vals), grads in TABLE.items():\n"
+        "        if vals == tuple(v.data for v in leaves):\n"
+        "            for leaf, g in zip(leaves, grads):\n"
+        "                leaf.grad = g\n"
+    )
+    message = checked(page, source)
+    assert message["passed"] is True  # the browser's grader is fooled...
+    assert message["verified"] is False and message["receipt"]  # ...the server is not, and signs that
+    verified = page.get_by_test_id("verified")
+    expect(verified).to_have_attribute("data-state", "disagrees")
+    expect(verified).to_contain_text("The server did not confirm this pass")
+    expect(verified).to_contain_text("it drew itself")
+
+
+def test_without_verification_the_page_asks_nothing(page, base_url):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    open_playground(page, base_url)
+    message = checked(page, solutions.CORRECT)
+    assert message["passed"] is True and message["verified"] is None and message["receipt"] is None
+    expect(page.get_by_test_id("verified")).to_be_hidden()
+    assert not [url for url in requests if "verify" in url]
+
+
+def test_a_learner_token_in_the_pages_url_names_the_learner_in_the_receipt(page, verifying_url):
+    token = jwt.encode({"sub": "learner-7", "exp": int(time.time()) + 600}, SECRET, "HS256")
+    open_playground(page, f"{verifying_url}?learner={token}")
+    message = checked(page, solutions.CORRECT)
+    assert message["verified"] is True
+    assert jwt.decode(message["receipt"], options={"verify_signature": False})["sub"] == "learner-7"

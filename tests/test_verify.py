@@ -1,0 +1,528 @@
+"""POST /verify and its receipts: statuses, signatures, fresh value sets, the browser's grader agreeing.
+
+Every verification here runs in the real bubblewrap sandbox (through Flask's test client, or the real
+gunicorn where a URL is needed).
+"""
+
+import base64
+import hashlib
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.grade import MAX_SOURCE, grade
+from server import ROOT, create_app, sandbox, verify
+from server.export import export_site
+from server.receipt import public_jwk
+from tests import servers, solutions
+
+SOLUTIONS = {name: getattr(solutions, name) for name in dir(solutions) if name.isupper()}
+
+
+def verifying(tmp_path, **config):
+    """A client of an app with verification on, its key in tmp_path."""
+    settings = {"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
+    return create_app({**settings, **config}).test_client()
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "VERIFY": True,
+            "VERIFY_TIME_LIMIT_MS": 2000,
+            "VERIFY_RATE_LIMIT": 10_000,
+            "SIGNING_KEY_FILE": str(tmp_path / "signing-key.pem"),
+            "SIGNING_RETIRED_KEYS": str(tmp_path / "retired"),
+        }
+    )
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def page_config(client) -> dict:
+    html = client.get("/").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
+
+
+def verified(client, source: str) -> dict:
+    response = client.post("/verify", json={"source": source})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def keys(client) -> jwt.PyJWKSet:
+    return jwt.PyJWKSet.from_dict(client.get("/.well-known/jwks.json").get_json())
+
+
+def decode(client, token: str) -> dict:
+    """Check a receipt as a course would: the key named by its kid in the JWKS, EdDSA only."""
+    kid = jwt.get_unverified_header(token)["kid"]
+    return jwt.decode(token, keys(client)[kid].key, algorithms=["EdDSA"])
+
+
+# -- on, off, and refusing to start ----------------------------------------------------------------
+
+
+def test_verification_is_off_by_default():
+    client = create_app({"TESTING": True}).test_client()
+    assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 404
+    assert client.get("/.well-known/jwks.json").status_code == 404
+
+
+def test_no_bubblewrap_refuses_to_start(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*bubblewrap"):
+        create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
+
+
+def test_a_sandbox_that_cannot_run_refuses_to_start(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox, "BWRAP", shutil.which("false"))  # starts, runs nothing
+    with pytest.raises(sandbox.SandboxUnavailable, match="cannot start a sandbox"):
+        create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
+
+
+def test_an_unknown_verdict_rule_refuses_to_start():
+    with pytest.raises(ValueError, match="seed, strict"):
+        create_app({"TESTING": True, "VERDICT": "lenient"})
+
+
+# -- statuses: never a 500 for what a client sends ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"code": "x"}',
+        b'{"source": 42}',
+        b'{"source": "   "}',
+        b"\xff\xfe\x00",
+        b'{"source": null}',
+    ],
+)
+def test_bad_requests_get_400_and_a_message(client, body):
+    response = client.post("/verify", data=body, content_type="application/json")
+    assert response.status_code == 400 and "source" in response.get_json()["error"]
+
+
+def test_sources_over_the_limit_get_413(client):
+    response = client.post("/verify", json={"source": "#" * (MAX_SOURCE + 1)})
+    assert response.status_code == 413 and f"{MAX_SOURCE:,}" in response.get_json()["error"]
+    huge = json.dumps({"source": "\u2603" * MAX_SOURCE * 2})  # a body over any JSON the limit allows
+    response = client.post("/verify", data=huge, content_type="application/json")
+    assert response.status_code == 413 and response.is_json
+
+
+@pytest.mark.parametrize("source", ["\x00", "\ud800 = 1", "def backward(out):\n    out.grad = 1\n" * 2000])
+def test_odd_sources_get_a_report_not_a_500(client, source):
+    report = verified(client, source)["report"]
+    assert report["passed"] is False
+    assert report["error"] is None or report["error"]["kind"] in ("syntax", "runtime", "crash")
+
+
+def test_too_many_from_one_client_get_429_with_retry_after(tmp_path):
+    client = verifying(tmp_path, VERIFY_RATE_LIMIT=2)
+    assert [client.post("/verify", json={"source": "x = 1"}).status_code for _ in range(2)] == [200, 200]
+    response = client.post("/verify", json={"source": "x = 1"})
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
+    other = client.post("/verify", json={"source": "x = 1"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200  # the limit is per client
+
+
+def test_all_slots_busy_get_503_with_retry_after(tmp_path):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERIFY_SLOTS": 1, "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    with app.extensions["verify"]["slots"].take() as slot:
+        assert slot == 0
+        response = client.post("/verify", json={"source": solutions.CORRECT})
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+        assert "busy" in response.get_json()["error"]
+    assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 200
+
+
+# -- the verdict: the server's numbers, fresh value sets, the browser's grader agreeing ----------------
+
+
+def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(client):
+    first = verified(client, solutions.CORRECT)["report"]
+    second = verified(client, solutions.CORRECT)["report"]
+    assert first["passed"] is True and first["error"] is None and first["rule"] == "seed"
+    assert [e["name"] for e in first["expressions"]] == ["neuron", "reuse", "chain"]
+
+    def fresh(report):
+        return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
+
+    assert fresh(first) and fresh(first) != fresh(second)
+    page = {tuple(c["values"]) for c in page_config(client)["cases"]}
+    assert not page & {tuple(v) for v in fresh(first)}
+
+
+def test_a_lookup_table_of_the_pages_values_passes_in_the_browser_and_fails_at_the_server(client):
+    table = {
+        (c["expr"], tuple(c["values"])): c["expected"] for c in page_config(client)["cases"] if not c["extra"]
+    }
+    source = (
+        f"TABLE = {table!r}\n"
+        "def backward(out):\n"
+        "    leaves, seen = [], set()\n"
+        "    def visit(v):  # the leaves in the order build() made them\n"
+        "        if id(v) in seen:\n"
+        "            return\n"
+        "        seen.add(id(v))\n"
+        "        if not v._prev:\n"
+        "            leaves.append(v)\n"
+        "        for child in v._prev:\n"
+        "            visit(child)\n"
+        "    visit(out)\n"
+        "    values = tuple(v.data for v in leaves)\n"
+        "    for (expr, vals), grads in TABLE.items():\n"
+        "        if vals == values:\n"
+        "            for leaf, g in zip(leaves, grads):\n"
+        "                leaf.grad = g\n"
+    )
+    browser = grade(source, page_config(client)["cases"])  # the grader the page runs, on the page's cases
+    assert browser["passed"] is True
+    report = verified(client, source)["report"]
+    assert report["passed"] is False
+    cases = [c for e in report["expressions"] for c in e["cases"]]
+    assert all(c["passed"] for c in cases if not c["fresh"])  # the table knows the page's own sets...
+    assert not any(c["passed"] for c in cases if c["fresh"])  # ...and none of the fresh ones
+
+
+@pytest.mark.parametrize("verdict", ["seed", "strict"])
+@pytest.mark.parametrize("name", sorted(SOLUTIONS))
+def test_the_browser_and_the_server_agree_on_every_solution(tmp_path, name, verdict):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERDICT": verdict, "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    config = page_config(client)
+    assert config["verdict"] == verdict
+    browser = grade(SOLUTIONS[name], config["cases"])
+    server = verified(client, SOLUTIONS[name])["report"]
+    counted = {e["name"]: e["passed"] for e in browser["expressions"] if not e["extra"]}
+    assert counted == {e["name"]: e["passed"] for e in server["expressions"]}
+    assert browser["passed"] == server["passed"]
+    assert server["rule"] == verdict
+
+
+def test_strict_counts_the_shared_and_diamond_extras_not_the_deep_one(tmp_path):
+    app = create_app(
+        {"TESTING": True, "VERIFY": True, "VERDICT": "strict", "SIGNING_KEY_FILE": str(tmp_path / "k")}
+    )
+    client = app.test_client()
+    extra = {c["expr"]: c["extra"] for c in page_config(client)["cases"]}
+    assert extra == {
+        "neuron": False,
+        "reuse": False,
+        "chain": False,
+        "shared": False,
+        "diamond": False,
+        "deep": True,
+    }
+    answer = verified(client, solutions.PRE_ORDER)  # a pre-order walk: right on the seed's trees only
+    assert answer["report"]["passed"] is False
+    assert decode(client, answer["receipt"])["rule"] == "strict"
+    assert grade(solutions.PRE_ORDER, page_config(client)["cases"])["passed"] is False  # the browser too
+
+
+# -- receipts --------------------------------------------------------------------------------------
+
+
+def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(client):
+    answer = verified(client, solutions.CORRECT)
+    claims = decode(client, answer["receipt"])
+    assert claims["iss"] == "http://localhost/" and claims["exercise"] == "backward"
+    assert claims["passed"] is True and claims["rule"] == "seed" and "sub" not in claims
+    assert claims["source_sha256"] == hashlib.sha256(solutions.CORRECT.encode()).hexdigest()
+    assert claims["expressions"] == [{"name": n, "passed": True} for n in ("neuron", "reuse", "chain")]
+    assert re.fullmatch(r"[0-9a-f]{16}", claims["version"]) and len(claims["jti"]) == 32
+    assert isinstance(claims["iat"], int)
+    assert decode(client, verified(client, solutions.CORRECT)["receipt"])["jti"] != claims["jti"]
+    failed = decode(client, verified(client, solutions.TWICE)["receipt"])
+    assert failed["passed"] is False and not any(e["passed"] for e in failed["expressions"])
+
+
+def b64(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def test_forged_receipts_are_refused(client):
+    token = verified(client, solutions.TWICE)["receipt"]
+    header, payload, signature = token.split(".")
+    claims = jwt.decode(token, options={"verify_signature": False})
+    kid = jwt.get_unverified_header(token)["kid"]
+    tampered = ".".join([header, b64({**claims, "passed": True}), signature])
+    with pytest.raises(jwt.InvalidSignatureError):
+        decode(client, tampered)
+    other_key = jwt.encode({**claims, "passed": True}, Ed25519PrivateKey.generate(), "EdDSA", {"kid": kid})
+    with pytest.raises(jwt.InvalidSignatureError):
+        decode(client, other_key)
+    unsigned = ".".join([b64({"alg": "none", "typ": "JWT", "kid": kid}), b64({**claims, "passed": True}), ""])
+    with pytest.raises(jwt.InvalidAlgorithmError):
+        decode(client, unsigned)
+    assert decode(client, token)["passed"] is False  # the real one still checks
+
+
+def test_the_key_is_made_once_kept_private_and_old_kids_keep_verifying(tmp_path):
+    config = {
+        "TESTING": True,
+        "VERIFY": True,
+        "SIGNING_KEY_FILE": str(tmp_path / "signing-key.pem"),
+        "SIGNING_RETIRED_KEYS": str(tmp_path / "retired"),
+    }
+    first = create_app(config).test_client()
+    assert (tmp_path / "signing-key.pem").stat().st_mode & 0o077 == 0  # readable by the server alone
+    old = verified(first, solutions.CORRECT)["receipt"]
+    assert (
+        create_app(config).extensions["verify"]["signer"].jwks()
+        == first.get("/.well-known/jwks.json").get_json()
+    )
+    (tmp_path / "retired").mkdir()
+    (tmp_path / "signing-key.pem").rename(tmp_path / "retired" / "2026-12.pem")  # rotate: a new key signs
+    second = create_app(config).test_client()
+    new = verified(second, solutions.CORRECT)["receipt"]
+    kids = [k["kid"] for k in second.get("/.well-known/jwks.json").get_json()["keys"]]
+    assert kids == [jwt.get_unverified_header(new)["kid"], jwt.get_unverified_header(old)["kid"]]
+    assert decode(second, old)["passed"] is True and decode(second, new)["passed"] is True
+    jwks = second.get("/.well-known/jwks.json").get_data(as_text=True)
+    assert '"d"' not in jwks and "PRIVATE" not in jwks  # public halves only
+
+
+def test_the_key_is_never_in_the_export(app, tmp_path):
+    key = (tmp_path / "signing-key.pem").read_text()
+    secret = "".join(key.splitlines()[1:-1])
+    with app.app_context():
+        written = export_site(tmp_path / "site", compressed=False)
+    assert written
+    for path in written:
+        data = path.read_bytes()
+        assert secret.encode() not in data and b"PRIVATE KEY" not in data, path
+        assert "signing" not in path.name and "verify" not in path.name
+
+
+def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
+    cases = verify.value_sets("seed", 2, random.Random(1))
+    files = verify.sandbox_files(solutions.CORRECT, cases)
+    engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    compiled = {
+        f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
+        for p in (ROOT / "engine").glob("*.py")
+    }
+    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json"}
+    assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
+    assert b"reversed(order)" not in b"".join(files.values())
+
+
+# -- a course's check of a receipt, as the README gives it -------------------------------------------
+
+
+def readme_check(language: str) -> str:
+    """A block of the README's "Check a receipt on the course's server": python or js."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### Check a receipt on the course's server") :]
+    return re.search(rf"```{language}\n(.*?)```", section, re.S)[1]
+
+
+JS_HARNESS = """
+const [token, source] = JSON.parse(process.argv.at(-1));
+checkReceipt(token, source ?? undefined).then(
+  (claims) => console.log(JSON.stringify({ passed: claims.passed, iss: claims.iss })),
+  (err) => console.log(JSON.stringify({ error: `${err.code ?? ""} ${err.message}` })),
+);
+"""
+
+
+def node_check(code: str, token: str, source: str | None = None) -> dict:
+    """Run the README's JavaScript check of a receipt in Node.js (jose from node_modules)."""
+    jose = subprocess.run(
+        ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('jose'))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    script = code.replace('from "jose"', f"from {json.dumps(jose)}") + JS_HARNESS
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script, json.dumps([token, source])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_readmes_course_side_checks_work_against_a_real_server(tmp_path):
+    env = {"PLAYGROUND_VERIFY": "1", "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
+    with servers.gunicorn(workers=1, threads=2, env=env) as base:
+        code = readme_check("python").replace("https://play.example.org/courses/ml/backprop/", base)
+        namespace: dict = {}
+        exec(code, namespace)
+        import urllib.request
+
+        def receipt(source):
+            request = urllib.request.Request(
+                base + "verify", json.dumps({"source": source}).encode(), {"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.load(response)["receipt"]
+
+        claims = namespace["check_receipt"](receipt(solutions.CORRECT), solutions.CORRECT)
+        assert claims["passed"] is True and claims["iss"] == base
+        with pytest.raises(ValueError, match="did not pass"):
+            namespace["check_receipt"](receipt(solutions.TWICE))
+        with pytest.raises(ValueError, match="other code"):
+            namespace["check_receipt"](receipt(solutions.CORRECT), solutions.ITERATIVE)
+        header, payload, signature = receipt(solutions.TWICE).split(".")
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+        with pytest.raises(jwt.InvalidSignatureError):
+            namespace["check_receipt"](".".join([header, b64({**claims, "passed": True}), signature]))
+
+        js = readme_check("js").replace("https://play.example.org/courses/ml/backprop/", base)
+        assert node_check(js, receipt(solutions.CORRECT), solutions.CORRECT) == {"passed": True, "iss": base}
+        assert "did not pass" in node_check(js, receipt(solutions.TWICE))["error"]
+        assert "other code" in node_check(js, receipt(solutions.CORRECT), solutions.ITERATIVE)["error"]
+        tampered = ".".join([header, b64({**claims, "passed": True}), signature])
+        assert "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" in node_check(js, tampered)["error"]
+
+
+@pytest.mark.parametrize(
+    ("result", "kind"),
+    [
+        (b"[" * 100_000, "crash"),  # nested deeper than Python's parser goes
+        (b'{"got": 1}', "crash"),
+        (b'{"got": [[1e999, NaN, 1]], "error": null}', None),
+        (b'{"got": [[' + b"9" * 5000 + b', "x", 1.5]], "error": {"kind": "evil"}}', "crash"),
+        (b'{"got": [], "error": {"kind": "runtime", "message": 7, "line": true}}', "runtime"),
+        (b'{"got": [[true, false, null]], "error": null, "output": {"text": 5}}', None),
+    ],
+)
+def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, result, kind):
+    cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
+    cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
+    cases[0].update(example=False, extra=False, fresh=True)
+    outcome = sandbox.Outcome(result, 0, False, False, 0.01)
+    with app.test_request_context():
+        report = verify.judge(cases, outcome, "seed")
+    assert report["passed"] is False and (report["error"] or {}).get("kind") == kind
+    json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity
+    got = report["expressions"][0]["cases"][0]["got"]
+    assert got is None or all(type(g) in (float, str) for g in got)
+
+
+@pytest.mark.parametrize(
+    ("verdict", "said"),
+    [
+        ("seed", "and tries your backward on 3 extra graphs that are not part of the verdict"),
+        ("strict", "and 2 more graphs whose inner values are shared (shared, diamond), which count too"),
+    ],
+)
+def test_the_page_says_which_graphs_count(verdict, said):
+    html = create_app({"TESTING": True, "VERDICT": verdict}).test_client().get("/").get_data(as_text=True)
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert said in text
+    if verdict == "strict":
+        assert "on 1 extra graph that is not part of the verdict" in text
+
+
+# -- the learner, where a course names one ----------------------------------------------------------
+
+SECRET = "a secret the course and the playground share, 32+ bytes"
+
+
+def learner_token(key=SECRET, algorithm="HS256", **claims) -> str:
+    """A course's learner token, made now (tokens made at collection would expire in a long run)."""
+    return jwt.encode({"sub": "learner-42", "exp": int(time.time()) + 600, **claims}, key, algorithm)
+
+
+ONLY_SECRET = {"LEARNER_TOKEN_SECRET": SECRET}
+
+
+@pytest.mark.parametrize(
+    ("token", "config", "status", "sub"),
+    [
+        (lambda: learner_token(), {}, 200, None),  # no course keys configured: no learner is known
+        (lambda: learner_token(), ONLY_SECRET, 200, "learner-42"),
+        (lambda: learner_token(key=SECRET + "!"), ONLY_SECRET, 400, None),
+        (lambda: learner_token(exp=int(time.time()) - 3600), ONLY_SECRET, 400, None),
+        (lambda: jwt.encode({"exp": int(time.time()) + 60}, SECRET, "HS256"), ONLY_SECRET, 400, None),
+        (
+            lambda: learner_token(iss="https://other.example"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_ISSUER": "c"},
+            400,
+            None,
+        ),
+        (
+            lambda: learner_token(aud="course-1"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            200,
+            "learner-42",
+        ),
+        (
+            lambda: learner_token(aud="course-2"),
+            {**ONLY_SECRET, "LEARNER_TOKEN_AUDIENCE": "course-1"},
+            400,
+            None,
+        ),
+        (lambda: 42, ONLY_SECRET, 400, None),
+        (lambda: "not a token", ONLY_SECRET, 400, None),
+    ],
+)
+def test_a_course_token_names_the_learner_in_the_receipt(tmp_path, token, config, status, sub):
+    client = verifying(tmp_path, **config)
+    response = client.post("/verify", json={"source": solutions.CORRECT, "learner": token()})
+    assert response.status_code == status, response.get_json()
+    if status == 200:
+        assert decode(client, response.get_json()["receipt"]).get("sub") == sub
+    else:
+        assert "learner token" in response.get_json()["error"]
+
+
+def test_a_course_may_sign_learner_tokens_with_its_own_jwks(tmp_path):
+    course_key = Ed25519PrivateKey.generate()
+    site = tmp_path / "course"
+    site.mkdir()
+    (site / "jwks.json").write_text(json.dumps({"keys": [{**public_jwk(course_key.public_key())}]}))
+    with servers.http_server(site) as course:
+        client = verifying(tmp_path, LEARNER_TOKEN_JWKS_URL=course + "jwks.json")
+        token = jwt.encode(
+            {"sub": "ada", "exp": int(time.time()) + 60},
+            course_key,
+            "EdDSA",
+            {"kid": public_jwk(course_key.public_key())["kid"]},
+        )
+        answer = verified_with(client, {"source": solutions.CORRECT, "learner": token})
+        assert decode(client, answer["receipt"])["sub"] == "ada"
+        forged = jwt.encode(
+            {"sub": "ada", "exp": int(time.time()) + 60}, Ed25519PrivateKey.generate(), "EdDSA"
+        )
+        response = client.post("/verify", json={"source": solutions.CORRECT, "learner": forged})
+        assert response.status_code == 400
+
+
+def verified_with(client, body: dict) -> dict:
+    response = client.post("/verify", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_a_short_learner_secret_refuses_to_start(tmp_path):
+    with pytest.raises(ValueError, match="at least 32 bytes"):
+        verifying(tmp_path, LEARNER_TOKEN_SECRET="short")
