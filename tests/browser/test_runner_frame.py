@@ -303,7 +303,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
     # A deploy that adds a value set: the old snapshot's grader holds the old cases.
     cases = assets.graded_cases()
     more = [*cases, {**next(c for c in cases if c["expr"] == "neuron"), "example": False}]
-    monkeypatch.setattr(page_view, "graded_cases", lambda: more)
+    monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": more)
     site.app = create_app({"TESTING": True})
     open_playground(page, url)
     assert start_of(page) == "full"
