@@ -9,7 +9,7 @@ import io
 import json
 import re
 import zipfile
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import expect
@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 from server import create_app
 from tests import solutions
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
-from tests.browser.test_offline import FILES_CACHE, SNAPSHOT_CACHE, Deploy, Host, kept_offline
+from tests.browser.test_hostile import then_honest as grades  # a right backward passes, a wrong one fails
+from tests.browser.test_offline import FILES_CACHE, SNAPSHOT_CACHE, Deploy, Host, kept_offline, netloc
 
 # What an attacker's code does: append code of its own to the kept worker bundle and page script,
 # the headers as they were. Each leaves a mark where the test can see it: a cache named after it.
@@ -82,20 +83,6 @@ def profile(browser, tmp_path):
     yield chromium
     if chromium.context:
         chromium.close()
-
-
-def netloc(url):
-    return urlsplit(url).netloc
-
-
-def grades(page):
-    """Check still judges: a right backward passes, a wrong one fails."""
-    report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
-    assert report["passed"] is True, report["error"]
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
-    report = page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
-    assert report["passed"] is False and report["error"] is None
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
 
 
 def untouched(page, title):
