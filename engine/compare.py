@@ -1,4 +1,7 @@
-"""The comparison rule design.md states, shared by the grader and the diagnosis."""
+"""The comparison rule (shared/design.md), shared by the grader, the diagnosis and /verify.
+
+It is decided here only: the report carries each leaf's mark (`right`), which the page shows.
+"""
 
 TOLERANCE = 1e-9
 # 1e-9 has no exact binary value: two 9-digit roundings one unit apart differ by a hair more than it.
@@ -6,7 +9,12 @@ HAIR = 1 + 1e-6
 
 
 def close(got: float, expected: float) -> bool:
-    """Compare as design.md says: equal to 9 digits, or within 1e-9 (relative above 1)."""
+    """Compare as the design says: equal to 9 digits, or within 1e-9 (relative above 1)."""
     if round(got, 9) == round(expected, 9):
         return True
     return abs(got - expected) <= TOLERANCE * max(1.0, abs(expected)) * HAIR
+
+
+def leaves_right(got: list, expected: list[float]) -> list[bool]:
+    """Mark each leaf's gradient: a number close to the expected one. A case passes when all are."""
+    return [type(g) is float and close(g, e) for g, e in zip(got, expected, strict=True)]

@@ -3,7 +3,7 @@
 import time
 from json import dumps, loads  # bound now: learner code that replaces json's functions cannot reach these
 
-from engine.compare import close
+from engine.compare import leaves_right
 from engine.diagnose import MAX_PICTURE, diagnose, number, picture, too_deep
 from engine.errors import (
     FILENAME,
@@ -93,7 +93,8 @@ def grade_case(
 ) -> tuple[dict, dict | None, Trace | None]:
     """Grade one value set; return the case's result, any error it raised and the watched pass."""
     values = list(case["values"])
-    result = {"values": values, "expected": list(case["expected"]), "got": None, "passed": False}
+    result = {"values": values, "expected": list(case["expected"]), "got": None, "right": None}
+    result["passed"] = False
     traces.clear()
     try:
         with fence.learner():
@@ -105,7 +106,8 @@ def grade_case(
     got, err = as_floats(grads, case["leaves"], source)
     if err is not None:
         return result, err, traces[-1]
-    result["passed"] = all(close(g, e) for g, e in zip(got, result["expected"], strict=True))
+    result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
+    result["passed"] = all(result["right"])
     result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
     return result, None, traces[-1]
 

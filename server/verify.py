@@ -29,7 +29,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, url
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.cases import EXTRAS, LEAVES, VERDICTS
-from engine.compare import close
+from engine.compare import leaves_right
 from engine.diagnose import number
 from engine.errors import MAX_TEXT, cap, error
 from engine.grade import MAX_SOURCE, new_expression
@@ -175,13 +175,6 @@ def numbers(got: object, size: int) -> list | None:
     return [g[:40] if type(g) is str else number(g) for g in got]
 
 
-def matches(got: list | None, want: list[float]) -> bool:
-    """Whether every gradient is a number equal to the expected one by the comparison rule."""
-    if got is None:
-        return False
-    return all(type(g) is float and close(g, e) for g, e in zip(got, want, strict=True))
-
-
 def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
     """Decide from the numbers the sandbox returned: the report, in the browser's shape."""
     data, err = read_result(outcome)
@@ -191,12 +184,14 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
     for i, case in enumerate(cases):
         expr = expressions.setdefault(case["expr"], new_expression(case))
         got = numbers(got_all[i], len(case["values"])) if i < len(got_all) else None
-        passed = matches(got, case["expected"])
+        right = None if got is None else leaves_right(got, case["expected"])
+        passed = right is not None and all(right)
         expr["cases"].append(
             {
                 "values": case["values"],
                 "expected": case["expected"],
                 "got": got,
+                "right": right,
                 "passed": passed,
                 "example": case["example"],
                 "fresh": case["fresh"],

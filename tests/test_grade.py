@@ -3,7 +3,8 @@
 import pytest
 
 from engine.cases import LEAVES
-from engine.grade import close, grade
+from engine.compare import close
+from engine.grade import grade
 from tests import solutions
 
 
@@ -28,7 +29,33 @@ def test_report_shape(cases):
     neuron = report["expressions"][0]
     assert neuron["name"] == "neuron" and neuron["leaves"] == ["x1", "w1", "x2", "w2", "b"]
     assert len(neuron["cases"]) == 4
-    assert set(neuron["cases"][0]) >= {"values", "expected", "got", "passed"}
+    assert set(neuron["cases"][0]) >= {"values", "expected", "got", "right", "passed"}
+
+
+# A reuse case whose a.grad is 1e7, and a backward that leaves it 0.010000005 off: within the rule's
+# relative 1e-9 (a hair more), outside the page's old rule of its own (1e-9 relative + 1e-12).
+BIG = {"expr": "reuse", "values": [5e6, 0.0], "expected": [1e7, 5e6], "example": False}
+NUDGED = (
+    solutions.CORRECT + "    for v in topo:\n        if v.grad == 1e7:\n            v.grad += 0.010000005\n"
+)
+
+
+def big_cases(cases: list[dict]) -> list[dict]:
+    """The real cases with BIG among them, leaves named as the engine names them."""
+    reuse = next(c for c in cases if c["expr"] == "reuse")
+    return [*cases, {**reuse, **BIG}]
+
+
+def test_each_leafs_mark_is_the_rules_and_a_case_passes_when_all_are_right(cases):
+    report = grade(NUDGED, big_cases(cases))
+    reuse = next(e for e in report["expressions"] if e["name"] == "reuse")
+    big = reuse["cases"][-1]
+    assert big["got"][0] != 1e7 and big["right"] == [True, True] and big["passed"] is True
+    assert report["passed"] is True
+    wrong = grade(solutions.NOT_REVERSED, cases)
+    for expr in wrong["expressions"]:
+        for case in expr["cases"]:
+            assert case["passed"] is (case["right"] is not None and all(case["right"]))
 
 
 def test_starter_fails_every_expression(cases):

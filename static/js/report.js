@@ -33,18 +33,13 @@ function caseTable(expr, result, index) {
   expr.leaves.forEach((name, i) => {
     const got = result.got ? result.got[i] : null;
     const expected = result.expected[i];
-    const wrong = got === null || !closeEnough(got, expected);
+    const wrong = result.right?.[i] !== true; // the grader's mark: engine/compare.py decides it
     const gotCell = el("td", { class: wrong ? "got wrong" : "got", text: fmt(got) });
     if (wrong) gotCell.append(el("span", { class: "visually-hidden", text: " (wrong)" }));
     body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: name }), el("td", { text: fmt(expected) }), gotCell));
   });
   table.append(body);
   return table;
-}
-
-// The grader's rule (engine/grade.py `close`), for marking cells only: the verdict is the grader's.
-function closeEnough(got, expected) {
-  return Math.abs(got - expected) <= 1e-9 * Math.max(1, Math.abs(expected)) + 1e-12;
 }
 
 function renderOutput(panel, output) {

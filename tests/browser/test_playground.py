@@ -155,3 +155,27 @@ def test_the_header_says_what_the_page_is(page, base_url):
     expect(banner).to_contain_text("Backprop playground · a Python exercise that runs in your browser")
     expect(banner.get_by_role("heading", level=1)).to_have_text("Run backpropagation in the right order")
     expect(banner).not_to_contain_text("Code it")
+
+
+def test_the_tables_marks_are_the_reports(serve, page, monkeypatch):
+    # A leaf 0.010000005 off a gradient of 1e7 is right by the rule (and the verdict passes): the page
+    # marks no ✗ there, where its old rule of its own did. Everywhere: one ✗ per mark the report says false.
+    from server import page as page_view
+    from tests.test_grade import NUDGED, big_cases
+
+    cases = big_cases(page_view.graded_cases())
+    monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": cases)
+    open_playground(page, serve())
+    for source in (NUDGED, solutions.NOT_REVERSED):
+        report = page.evaluate("s => window.playground.check(s)", source)
+        marks = [
+            m
+            for e in report["expressions"]
+            for c in e["cases"]
+            for m in (c["right"] or [False] * len(e["leaves"]))
+        ]
+        expect(page.locator("td.got")).to_have_count(len(marks))
+        expect(page.locator("td.got.wrong")).to_have_count(marks.count(False))
+        if source == NUDGED:
+            assert report["passed"] is True
+            expect(page.locator("[data-expr=reuse] td.got.wrong")).to_have_count(0)
