@@ -71,3 +71,25 @@ OUT_TWO = CORRECT.replace("out.grad = 1", "out.grad = 2")
 SKIP_TANH = CORRECT.replace(
     "        v._backward()\n", "        if len(v._prev) != 1:\n            v._backward()\n"
 )
+
+
+def lookup_table(cases: list[dict]) -> str:
+    """A backward that knows no algorithm: it looks up the expected gradients of the given (graded) cases."""
+    table = {(c["expr"], tuple(c["values"])): c["expected"] for c in cases if not c["extra"]}
+    return (
+        f"TABLE = {table!r}\n"
+        "def backward(out):\n"
+        "    leaves, seen = [], set()\n"
+        "    def visit(v):  # the leaves in the order build() made them\n"
+        "        if id(v) not in seen:\n"
+        "            seen.add(id(v))\n"
+        "            if not v._prev:\n"
+        "                leaves.append(v)\n"
+        "            for child in v._prev:\n"
+        "                visit(child)\n"
+        "    visit(out)\n"
+        "    for (expr, vals), grads in TABLE.items():\n"
+        "        if vals == tuple(v.data for v in leaves):\n"
+        "            for leaf, g in zip(leaves, grads):\n"
+        "                leaf.grad = g\n"
+    )
