@@ -27,7 +27,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Bundles with content-hashed names; esbuild's metafile tells the server which name each entry got.
-static/build/meta.json: node_modules/.installed $(VENV)/.installed $(wildcard static/js/*.js static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
+static/build/meta.json: node_modules/.installed $(VENV)/.installed $(shell find static/js -name '*.js') $(wildcard static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
 	rm -rf static/build/assets
 	npm run --silent build
 	$(COMPRESS) static/build/assets br gz
@@ -39,7 +39,7 @@ static/build/pyodide-lock.json: node_modules/.installed scripts/minimal-lock.mjs
 
 # The runtime as is; the stdlib split in two (what the first visit needs, the rest fetched when first
 # imported) and compiled to .pyc by Pyodide's own Python; the lock, for loadPyodide() without it.
-STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt scripts/lazy_stdlib.py
+STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt static/js/worker/lazy_stdlib.py
 $(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyodide-lock.json
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)

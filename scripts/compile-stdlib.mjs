@@ -2,7 +2,7 @@
 // modules that start-up, the grader and a learner's likely imports need, fetched at the first visit
 // (python_stdlib.zip, where Pyodide looks for it), and the rest, one archive per top-level module or
 // package in a folder named by a hash of them all (python_stdlib_lazy-<hash>/<name>.zip), each
-// fetched the first time a module of it is imported (scripts/lazy_stdlib.py, installed by a
+// fetched the first time a module of it is imported (static/js/worker/lazy_stdlib.py, installed by a
 // sitecustomize in the first archive, does that). scripts/stdlib-first-load.txt lists the first.
 //
 //   node scripts/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>
@@ -104,7 +104,7 @@ async function main(args) {
   const indexURL = dirname(fileURLToPath(import.meta.resolve("pyodide"))) + "/";
   const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: console.error });
   pyodide.runPython(SPLIT);
-  const finder = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "lazy_stdlib.py"), "utf8");
+  const finder = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../static/js/worker/lazy_stdlib.py"), "utf8");
   const source = new Uint8Array(readFileSync(input)); // a Uint8Array, which Pyodide converts; a Buffer it refuses
   const split = pyodide.globals.get("split_zip");
   const result = split(source, readFileSync(list, "utf8"), finder, keepSource);

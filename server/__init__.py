@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from flask import Flask
+from jinja2 import FileSystemLoader
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -11,6 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the playground app."""
     app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"))
+    # The page's templates, and the browser scripts the server fills in (static/js/hosting/sw.js...).
+    app.jinja_loader = FileSystemLoader([ROOT / "templates", ROOT / "static/js"])
     app.config.from_mapping(
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
         LOAD_STALL_MS=15000,  # a runtime load with nothing arriving for this long is reported as failed

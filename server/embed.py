@@ -15,7 +15,7 @@ from server.headers import content_security_policy
 
 bp = Blueprint("embed", __name__)
 
-EMBED_JS = ROOT / "static" / "embed.js"
+EMBED_JS = ROOT / "static" / "js" / "hosting" / "embed.js"
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 

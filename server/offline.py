@@ -8,7 +8,7 @@ changes its bytes and browsers install it. It is served at the page's scope (bes
 `/sw.js`, `<prefix>/sw.js`, `sw.js` in a static export) and revalidated on every check.
 
 With offline use switched off, sw.js is a script that deletes this page's caches (and the stored
-snapshot) and unregisters itself (templates/sw-off.js): the browser fetches it on the next visit of
+snapshot) and unregisters itself (static/js/hosting/sw-off.js): the browser fetches it on the next visit of
 every learner who had the worker, whatever the page's own scripts do.
 """
 
@@ -128,9 +128,9 @@ def service_worker_script(page: str | None = None, exported: Path | None = None)
     """
     if not current_app.config["OFFLINE"]:
         names = {"cachePrefix": CACHE_PREFIX, "snapshotCache": SNAPSHOT_CACHE}
-        return render_template("sw-off.js", names=names)
+        return render_template("hosting/sw-off.js", names=names)
     page = render_page(page_config()) if page is None else page
-    return render_template("sw.js", offline=offline_data(page, exported))
+    return render_template("hosting/sw.js", offline=offline_data(page, exported))
 
 
 @bp.get("/sw.js")

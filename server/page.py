@@ -14,7 +14,7 @@ from server.static import RUNTIME_FILES, page_url, pyodide_fetched_bytes, pyodid
 
 bp = Blueprint("page", __name__)
 
-RUNTIME_BUNDLES = ("js/runner.js", "js/worker.js")  # fetched by the page for the runner frame
+RUNTIME_BUNDLES = ("js/runner/runner.js", "js/worker/worker.js")  # fetched by the page for the runner frame
 
 
 def read(path: str) -> str:
@@ -48,8 +48,8 @@ def page_config() -> dict:
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
         "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
         "urls": {
-            "runner": static_url("js/runner.js"),
-            "worker": static_url("js/worker.js"),
+            "runner": static_url("js/runner/runner.js"),
+            "worker": static_url("js/worker/worker.js"),
             "pyodide": pyodide_url(),
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },

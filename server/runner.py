@@ -9,7 +9,7 @@ no request (it works offline, in a static export, under any prefix) and inherits
 Content-Security-Policy and cross-origin isolation (with `allow="cross-origin-isolated *"`).
 
 Its one script is BOOTSTRAP, below: it waits for the page's first message, which carries the runner's
-code (static/js/runner.js, fetched by the page: the frame's own requests are not cached), and imports
+code (static/js/runner/runner.js, fetched by the page: the frame's own requests are not cached), and imports
 it from a blob: URL. The page's policy allows this exact script by its hash, and blob: scripts and
 workers, nothing else inline.
 """

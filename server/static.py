@@ -129,7 +129,7 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/static/<path:filename>", endpoint="static", build_only=True)
     app.jinja_env.globals.update(static_url=static_url, preload_urls=preload_urls, pyodide_url=pyodide_url)
     # allow_all_origins: a runner frame (an opaque origin) that cannot share memory reads the stdlib's lazy
-    # archives itself, with a CORS request (static/js/worker.js).
+    # archives itself, with a CORS request (static/js/worker/worker.js).
     files = WhiteNoise(app.wsgi_app, allow_all_origins=True, add_headers_function=immutable)
     for prefix, folder in served_dirs().items():
         files.add_files(folder, prefix=f"static/{prefix}")

@@ -1,6 +1,6 @@
-// Checks of static/js/interrupt.js, run by tests/test_interrupt.py: `node tests/interrupt.mjs <check>`.
+// Checks of static/js/worker/interrupt.js, run by tests/test_interrupt.py: `node tests/interrupt.mjs <check>`.
 // Prints one line of JSON with what it saw.
-import { takenInOneStep } from "../static/js/interrupt.js";
+import { takenInOneStep } from "../static/js/worker/interrupt.js";
 
 const SIGINT = 2;
 

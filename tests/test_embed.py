@@ -1,4 +1,4 @@
-"""Embedding: who hears the page's events, the messages' schema (built by static/js/events.js), embed.js."""
+"""Embedding: who hears the page's events, the messages' schema (built by hosting/events.js), embed.js."""
 
 import json
 import subprocess
@@ -19,8 +19,8 @@ SYNTAX_ERROR = "def backward(out):\n    for v in\n"
 
 
 def node(script: str):
-    """Run an ES module script with static/js/events.js imported as `events`; return what it prints."""
-    source = f'import * as events from "{(ROOT / "static/js/events.js").as_uri()}";\n{script}'
+    """Run an ES module script with hosting/events.js imported as `events`; return what it prints."""
+    source = f'import * as events from "{(ROOT / "static/js/hosting/events.js").as_uri()}";\n{script}'
     done = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -118,7 +118,7 @@ def test_messages_go_to_the_parent_s_origin_only_when_it_is_allowed():
 def test_embed_js_is_served_beside_the_page_for_course_pages_of_any_origin(client):
     response = client.get("/embed.js")
     assert response.status_code == 200 and response.mimetype == "text/javascript"
-    assert response.data == (ROOT / "static/embed.js").read_bytes()
+    assert response.data == (ROOT / "static/js/hosting/embed.js").read_bytes()
     assert response.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Cache-Control"] == "no-cache"
@@ -136,4 +136,4 @@ def test_embed_js_follows_the_sub_path(app):
 def test_export_puts_embed_js_beside_the_page(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "site/embed.js").read_bytes() == (ROOT / "static/embed.js").read_bytes()
+    assert (tmp_path / "site/embed.js").read_bytes() == (ROOT / "static/js/hosting/embed.js").read_bytes()

@@ -22,7 +22,7 @@ from tests.browser.conftest import open_playground, watched_page
 from tests.browser.middleware import Gate
 
 LIMIT_MS = 2000
-GRACE_S = 1.0  # static/js/runtime.js GRACE_MS: an interrupted worker is ended after one or two of these
+GRACE_S = 1.0  # runtime/runtime.js GRACE_MS: an interrupted worker is ended after one or two of these
 HEADER, BODY = solutions.CORRECT.split("\n", 1)  # "def backward(out):", then its body
 
 

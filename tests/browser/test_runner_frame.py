@@ -167,7 +167,7 @@ def test_later_runtimes_share_the_first_ones_compiled_webassembly(page, base_url
 
 def test_the_worker_hands_python_the_interrupt_view(page, base_url):
     # Pyodide reads the interrupt word through a view that reads and clears it in one step
-    # (static/js/interrupt.js), never the plain buffer, whose stops a busy loop can lose.
+    # (static/js/worker/interrupt.js), never the plain buffer, whose stops a busy loop can lose.
     open_playground(page, base_url)
     probe = "import pyodide_js\nprint(pyodide_js._module.Py_EmscriptenSignalBuffer.constructor.name)\n"
     report = check(page, probe + solutions.CORRECT)

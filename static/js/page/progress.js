@@ -2,7 +2,7 @@
 // passed ("Passed on attempt 4, 2 Dec."). Reset leaves it; "Clear my progress" forgets it.
 
 import { el } from "./dom.js";
-import { read, remove, write } from "./storage.js";
+import { read, remove, write } from "../shared/storage.js";
 
 const KEY = "backprop-playground:progress";
 const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null };

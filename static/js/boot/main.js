@@ -3,8 +3,8 @@
 // the page is laid out and the editor's bundle (page.js, preloaded) is compiled and run.
 
 import { showLoad } from "./loading.js";
-import { keepOffline } from "./offline.js";
-import { Runtime } from "./runtime.js";
+import { keepOffline } from "../hosting/offline.js";
+import { Runtime } from "../runtime/runtime.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -31,7 +31,7 @@ runtime.start().catch(() => {}); // reported on the page by onState; callers see
 // The service worker that keeps this build's files for the next visit, offline too (offline.js).
 runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)));
 
-Promise.all([import("./page.js"), parsed])
+Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime }))
   .catch((err) => {
     const status = $("runtime-status");

@@ -1,6 +1,6 @@
 // Hints revealed one at a time and remembered in this browser; a solution only where the server allows it.
 
-import { read, write } from "./storage.js";
+import { read, write } from "../shared/storage.js";
 
 const HINTS_KEY = "backprop-playground:hints";
 

@@ -9,7 +9,7 @@
 // beside its key, and a snapshot whose bytes do not match it is deleted, never restored. (Learner code
 // runs in the runner frame's opaque origin and can write neither; this is the second line.)
 
-import { read, remove, write } from "./storage.js";
+import { read, remove, write } from "../shared/storage.js";
 
 const CACHE = "backprop-playground-snapshot";
 const DIGEST = "backprop-playground:snapshot"; // local storage: { key, sha256 } of the kept snapshot

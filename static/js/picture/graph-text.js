@@ -1,6 +1,6 @@
 // The graph in words: the step readout, the picture's summary, and the table and list of calls.
 
-import { el } from "./dom.js";
+import { el } from "../page/dom.js";
 import { short } from "./graph-layout.js";
 
 const full = (x) => (x === null || x === undefined ? "unknown" : String(x));

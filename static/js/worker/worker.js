@@ -7,7 +7,7 @@
 // never this script's scope: the port, the captured functions and the output cap live here, so the
 // reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
-import lock from "../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
+import lock from "../../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
 import { takenInOneStep } from "./interrupt.js";
 
 // Bound before any learner code runs. A call through these looks nothing up at call time.
@@ -76,7 +76,7 @@ function shareCompiled(compiled) {
   return used;
 }
 
-// Read a file synchronously (the stdlib's lazy archives, scripts/lazy_stdlib.py): the runner asks
+// Read a file synchronously (the stdlib's lazy archives, static/js/worker/lazy_stdlib.py): the runner asks
 // the page, which fetches it (from its service worker's cache when offline) and hands it back through
 // shared memory. Null where memory cannot be shared: the caller requests it from the server itself.
 function readSync(url) {
@@ -230,7 +230,7 @@ self.onmessage = ({ data }) => {
   self.onmessage = null;
   ({ port, limits, phases: PHASE } = data);
   phase = data.phase ?? null;
-  self.backpropPlaygroundRead = readSync; // for scripts/lazy_stdlib.py
+  self.backpropPlaygroundRead = readSync; // for static/js/worker/lazy_stdlib.py
   port.onmessage = ({ data: message }) => answer(message, data);
 };
 

@@ -11,7 +11,7 @@
 // is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
 
 import { fetchFiles } from "./files.js";
-import { Python } from "./python.js";
+import { GradingWorker } from "./grading-worker.js";
 import { RunnerFrame } from "./runner-frame.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
 
@@ -151,7 +151,7 @@ export class Runtime {
     this.onFresh("loading");
     let python = null;
     try {
-      python = new Python(await this.openFrame());
+      python = new GradingWorker(await this.openFrame());
       const snapshot = makeSnapshot ? null : this.snapshot;
       const message = { indexURL: this.urls.pyodide, cases: this.cases, snapshot, makeSnapshot };
       const reply = await python.load(message, { stallMs: this.stallMs });

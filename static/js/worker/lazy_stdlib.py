@@ -24,7 +24,7 @@ def fetch(url: str) -> bytes:
     """Read a URL synchronously: through the page or by XMLHttpRequest in a browser; the file in Node."""
     import js
 
-    read = getattr(js, "backpropPlaygroundRead", None)  # static/js/worker.js: the page fetches it
+    read = getattr(js, "backpropPlaygroundRead", None)  # static/js/worker/worker.js: the page fetches it
     if read is not None and (data := read(url)) is not None:
         return data.to_bytes()
     if hasattr(js, "XMLHttpRequest"):

@@ -1,4 +1,4 @@
-// One Python runtime, seen from the page: a worker in the runner frame (runner-frame.js). Load it, grade
+// One grading worker, seen from the page: a worker in the runner frame (runner-frame.js). Load it, grade
 // once, interrupt it, ask its state, end it.
 
 // Unguessable ids: a worker is named by one, and so is each message to it and its reply.
@@ -7,7 +7,7 @@ function newId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export class Python {
+export class GradingWorker {
   constructor(frame) {
     this.frame = frame;
     this.name = newId();

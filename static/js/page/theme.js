@@ -1,7 +1,7 @@
 // Light or dark: the system's choice (prefers-color-scheme) until the learner presses the theme
 // button, whose choice this browser remembers. The colours themselves are in the CSS (light-dark()).
 
-import { read, write } from "./storage.js";
+import { read, write } from "../shared/storage.js";
 
 const THEME_KEY = "backprop-playground:theme"; // "light" or "dark"; absent: follow the system
 

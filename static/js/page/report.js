@@ -1,7 +1,7 @@
 // Render a grading report: the verdict, one section per expression, the error if any.
 
 import { el } from "./dom.js";
-import { picture } from "./picture.js";
+import { picture } from "../picture/picture.js";
 
 const FORMULAS = {
   neuron: "tanh(x1·w1 + x2·w2 + b)",

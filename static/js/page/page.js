@@ -1,13 +1,13 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
 import { createEditor, createViewer } from "./editor.js";
-import { startEvents } from "./events.js";
+import { startEvents } from "../hosting/events.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
-import { unfoldOnWideScreens } from "./layout.js";
+import { unfoldOnWideScreens } from "./statement.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
-import { read, write } from "./storage.js";
+import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { verifyPass } from "./verify.js";
 

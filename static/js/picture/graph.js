@@ -1,7 +1,7 @@
 // The picture of one expression's graph: the drawing, a step-through of its _backward calls, the text.
 // Loaded on demand (picture.js imports it when a picture is first opened), with dagre.
 
-import { el } from "./dom.js";
+import { el } from "../page/dom.js";
 import { layoutGraph, short } from "./graph-layout.js";
 import { drawGraph } from "./graph-svg.js";
 import { legend, stepText, summary, textAlternative } from "./graph-text.js";

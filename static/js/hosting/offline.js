@@ -1,7 +1,7 @@
 // Keep the playground for visits with no network: register the service worker (sw.js, beside the
-// page; see templates/sw.js) once the runtime is ready, so its downloads come from the HTTP cache and
+// page; see static/js/hosting/sw.js) once the runtime is ready, so its downloads come from the HTTP cache and
 // never compete with the first load. Where the server has offline use switched off (no URL), its
-// sw.js is one that deletes this page's caches and unregisters itself (templates/sw-off.js): have
+// sw.js is one that deletes this page's caches and unregisters itself (static/js/hosting/sw-off.js): have
 // the browser fetch it now, and say "off" only once no worker is left.
 // Failing is harmless: the page works as before (http on another host, a private window, a
 // browser with service workers off), so it is only noted on the console.
@@ -10,7 +10,7 @@
 // loaded through it, and a browser leaves a page with the worker it started with: the next visit is
 // "off") or "unavailable".
 
-const CACHE_PREFIX = "backprop-playground-files-"; // templates/sw.js names its caches "<prefix><build> <page>"
+const CACHE_PREFIX = "backprop-playground-files-"; // static/js/hosting/sw.js names its caches "<prefix><build> <page>"
 
 // Until a worker is done with its activate handler (or was replaced).
 function settled(worker) {
