@@ -1,4 +1,6 @@
-"""The comparison rule (shared/design.md), shared by the grader, the diagnosis and /verify.
+"""The comparison rule, shared by the grader, the diagnosis and /verify: a gradient is right when it
+equals the expected one to 9 digits, or is within 1e-9 of it (relative above 1), since correct orders may
+add the same terms in another order.
 
 It is decided here only: the report carries each leaf's mark (`right`), which the page shows.
 """
@@ -9,7 +11,7 @@ HAIR = 1 + 1e-6
 
 
 def close(got: float, expected: float) -> bool:
-    """Compare as the design says: equal to 9 digits, or within 1e-9 (relative above 1)."""
+    """Compare by the rule: equal to 9 digits, or within 1e-9 (relative above 1)."""
     if round(got, 9) == round(expected, 9):
         return True
     return abs(got - expected) <= TOLERANCE * max(1.0, abs(expected)) * HAIR

@@ -2,6 +2,8 @@
 
 import traceback
 
+from engine.report import error
+
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
 MAX_TEXT = 2000  # characters of a message, and of a traceback's frames: the rest is cut, and the cut said
 
@@ -69,11 +71,6 @@ def learner_traceback(exc: BaseException, source: str) -> str:
             out.append("    " + cap(lines[lineno - 1].strip(), 200))
     frames_text = cap("\n".join(out))
     return f"{frames_text}\n{describe(exc)}" if frames_text else describe(exc)
-
-
-def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:
-    """Build the report's error object."""
-    return {"kind": kind, "message": message, "line": line, "traceback": trace}
 
 
 def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:

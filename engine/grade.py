@@ -8,16 +8,17 @@ from engine.diagnose import MAX_PICTURE, diagnose, number, picture, too_deep
 from engine.errors import (
     FILENAME,
     describe,
-    error,
     fatal,
     learner_line,
     learner_traceback,
     runtime_error,
     text,
 )
-from engine.fence import Fence
-from engine.fresh import fresh_engine
+from engine.expressions import describe as formula_of
+from engine.learner_side import LearnerSide
+from engine.namespace import new_engine
 from engine.output import CappedOutput
+from engine.report import error, failed
 from engine.trace import Trace, watched_build
 
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
@@ -28,9 +29,9 @@ AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
 left_behind: list[BaseException] = []
 
 
-def run_learner(source: str, fence: Fence) -> tuple[dict, dict | None]:
+def run_learner(source: str, side: LearnerSide) -> tuple[dict, dict | None]:
     """Run the learner's source beside a fresh engine; return the engine and any error."""
-    engine = fresh_engine()
+    engine = new_engine()
     try:
         code = compile(source, FILENAME, "exec")
     except (SyntaxError, ValueError) as exc:  # ValueError: a null byte in the source
@@ -39,12 +40,12 @@ def run_learner(source: str, fence: Fence) -> tuple[dict, dict | None]:
     namespace = dict(engine, __name__="__main__")
     del namespace["backward"]  # the engine's placeholder: backward must be the learner's own
     try:
-        with fence.learner():
+        with side.learner():
             exec(code, namespace)
     except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Check
         if fatal(exc):
             raise
-        return engine, learner_error(exc, source, fence)
+        return engine, learner_error(exc, source, side)
     backward = namespace.get("backward")
     if not callable(backward):
         return engine, error("runtime", "Your code defines no function backward(out).", None)
@@ -52,10 +53,10 @@ def run_learner(source: str, fence: Fence) -> tuple[dict, dict | None]:
     return engine, None
 
 
-def learner_error(exc: BaseException, source: str, fence: Fence, note: str = "") -> dict:
+def learner_error(exc: BaseException, source: str, side: LearnerSide, note: str = "") -> dict:
     """Describe an exception of the learner's code, with what they should know of the recursion cap."""
     err = runtime_error(exc, source, note)
-    if cap_note := fence.note(err["message"]):
+    if cap_note := side.note(err["message"]):
         err["message"] += cap_note
         err["traceback"] += cap_note
     return err
@@ -89,7 +90,7 @@ def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float],
 
 
 def grade_case(
-    engine: dict, case: dict, source: str, traces: list, fence: Fence
+    engine: dict, case: dict, source: str, traces: list, side: LearnerSide
 ) -> tuple[dict, dict | None, Trace | None]:
     """Grade one value set; return the case's result, any error it raised and the watched pass."""
     values = list(case["values"])
@@ -97,12 +98,12 @@ def grade_case(
     result["passed"] = False
     traces.clear()
     try:
-        with fence.learner():
+        with side.learner():
             grads = engine["grads_of"](case["expr"], list(values), [0.0] * len(values))
     except Exception as exc:  # noqa: BLE001 - the fatal ones end the Check
         if fatal(exc):
             raise
-        return result, learner_error(exc, source, fence, AFTER_BACKWARD), traces[-1] if traces else None
+        return result, learner_error(exc, source, side, AFTER_BACKWARD), traces[-1] if traces else None
     got, err = as_floats(grads, case["leaves"], source)
     if err is not None:
         return result, err, traces[-1]
@@ -112,7 +113,9 @@ def grade_case(
     return result, None, traces[-1]
 
 
-def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None, fence: Fence) -> None:
+def explain(
+    expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None, side: LearnerSide
+) -> None:
     """Add the diagnosis and the picture of one value set (the first wrong one) to the expression."""
     if trace is None:
         return
@@ -123,13 +126,13 @@ def explain(expr: dict, case: dict, index: int, err: dict | None, trace: Trace |
     if err is None and wrong:
         expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
     elif err is not None and err["message"].startswith("RecursionError"):
-        expr["diagnosis"] = [too_deep(trace, fence.recursion_limit)]
+        expr["diagnosis"] = [too_deep(trace, side.recursion_limit)]
     if drawn:  # a larger graph is explained in words only
         expr["graph"] = {"case": index, **picture(trace, labelled, case.get("expected_nodes"))}
 
 
 def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
-    """Run the learner's source on every case and return the report design.md describes.
+    """Run the learner's source on every case and return its report (engine/report.py, README).
 
     sink, when given, receives what the code prints as it prints it (see CappedOutput).
     stopping, when given, is called once an exception that ends the Check has left the learner's
@@ -140,17 +143,17 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
     output = CappedOutput(sink)
     reason = refusal(source)
     if reason:
-        report = {"passed": False, "expressions": [], "error": error("syntax", reason)}
+        report = failed(error("syntax", reason))
     else:
-        fence = Fence(output)
+        side = LearnerSide(output)
         try:
-            with fence:
-                report = run(source, cases, fence)
+            with side:
+                report = run(source, cases, side)
         except BaseException as exc:  # noqa: BLE001 - an interrupt, SystemExit, MemoryError... ends the Check
             if stopping is not None:
                 stopping()
             note = " (raised outside your code, while the grader read what it left behind)"
-            report = {"passed": False, "expressions": [], "error": learner_error(exc, source, fence, note)}
+            report = failed(learner_error(exc, source, side, note))
             left_behind.append(exc)
     report["output"] = output.report()
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
@@ -160,6 +163,8 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
 def grader(cases_json: str):
     """Parse the cases once; return what the browser's worker calls: (source, sink, stopping) -> JSON."""
     cases = loads(cases_json)
+    for case in cases:
+        formula_of(case["expr"])  # worked out now, before the browser's snapshot: not in every Check
     return lambda source, sink=None, stopping=None: dumps(grade(source, cases, sink, stopping))
 
 
@@ -172,12 +177,12 @@ def refusal(source: object) -> str | None:
     return None
 
 
-def run(source: str, cases: list[dict], fence: Fence) -> dict:
+def run(source: str, cases: list[dict], side: LearnerSide) -> dict:
     """Run the learner's code on every case; return the report without timing and output.
 
     An exception that ends the Check (fatal) propagates from here: no further value set runs.
     """
-    engine, err = run_learner(source, fence)
+    engine, err = run_learner(source, side)
     expressions: list[dict] = []
     if err is None:
         traces: list[Trace] = []
@@ -190,7 +195,7 @@ def run(source: str, cases: list[dict], fence: Fence) -> dict:
                 by_name[name] = new_expression(case)
                 expressions.append(by_name[name])
             expr = by_name[name]
-            result, case_err, trace = grade_case(engine, case, source, traces, fence)
+            result, case_err, trace = grade_case(engine, case, source, traces, side)
             result["example"] = bool(case.get("example"))
             expr["cases"].append(result)
             expr["passed"] = expr["passed"] and result["passed"]
@@ -201,7 +206,7 @@ def run(source: str, cases: list[dict], fence: Fence) -> dict:
                 if not expr["extra"]:
                     err = err or case_err
         for name, (_, case, index, case_err, trace) in shown.items():
-            explain(by_name[name], case, index, case_err, trace, fence)
+            explain(by_name[name], case, index, case_err, trace, side)
     graded = [e for e in expressions if not e["extra"]]
     passed = err is None and bool(graded) and all(e["passed"] for e in graded)
     return {"passed": passed, "expressions": expressions, "error": err}
@@ -211,6 +216,7 @@ def new_expression(case: dict) -> dict:
     """Start an expression's part of the report."""
     return {
         "name": case["expr"],
+        **formula_of(case["expr"]),  # "formula", "about": the expression in words
         "leaves": list(case["leaves"]),
         "extra": bool(case.get("extra")),
         "passed": True,

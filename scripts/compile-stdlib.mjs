@@ -113,6 +113,7 @@ async function main(args) {
   mkdirSync(join(outDir, folder));
   const sizes = Object.entries(rest).map(([top, bytes]) => (write(join(outDir, folder, `${top}.zip`), bytes, true), bytes.length));
   console.log(`${join(outDir, folder)}/: ${sizes.length} archives, ${sizes.reduce((a, b) => a + b)} bytes`);
+  write(join(outDir, ".stdlib-split.json"), JSON.stringify({ lazy: folder }) + "\n", true); // the server reads the name
   console.log(keepSource ? "kept as source" : `pyc magic ${magic} (Pyodide ${pyodide.version})`);
 }
 

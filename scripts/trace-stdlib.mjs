@@ -16,6 +16,8 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
+import lock from "../static/build/pyodide-lock.json" with { type: "json" }; // the worker's own lock
+import { startGrader } from "../static/js/worker/grader.js"; // the worker's own start of the grader
 
 const RUN = `
 import json, sys
@@ -32,8 +34,6 @@ def loaded():
     modules = {name: where(m) for name, m in sorted(sys.modules.items()) if where(m)}
     return {"modules": modules, "fetches": sum(getattr(f, "fetches", 0) for f in sys.meta_path)}
 
-from engine.grade import grader
-grade = grader(_job["cases"])
 reports = [json.loads(grade(source, lambda text: None, lambda: None)) for source in json.loads(_job["sources"])]
 graded = loaded()
 for name in json.loads(_job["imports"]):
@@ -46,17 +46,16 @@ async function main(jobFile) {
   const job = JSON.parse(readFileSync(jobFile, "utf8"));
   const stock = dirname(fileURLToPath(import.meta.resolve("pyodide"))) + "/";
   const indexURL = job.pyodide ? resolve(job.pyodide) + "/" : stock;
-  const { info } = JSON.parse(readFileSync(stock + "pyodide-lock.json", "utf8"));
   const pyodide = await loadPyodide({
     indexURL,
-    lockFileContents: { info, packages: {} },
+    lockFileContents: lock,
     stdout: () => {},
     stderr: (line) => console.error(line),
   });
   pyodide.unpackArchive(new Uint8Array(readFileSync(job.engine)), "zip");
   const { cases, sources = [], imports = [] } = job;
-  const texts = { cases: JSON.stringify(cases), sources: JSON.stringify(sources), imports: JSON.stringify(imports) };
-  pyodide.globals.set("_job", pyodide.toPy(texts));
+  pyodide.globals.set("grade", startGrader(pyodide, cases));
+  pyodide.globals.set("_job", pyodide.toPy({ sources: JSON.stringify(sources), imports: JSON.stringify(imports) }));
   console.log(pyodide.runPython(RUN));
 }
 

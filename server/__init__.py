@@ -4,7 +4,6 @@ from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,6 +13,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"))
     # The page's templates, and the browser scripts the server fills in (static/js/hosting/sw.js...).
     app.jinja_loader = FileSystemLoader([ROOT / "templates", ROOT / "static/js"])
+    app.jinja_env.keep_trailing_newline = True  # the scripts are served as written
     app.config.from_mapping(
         TIME_LIMIT_MS=5000,  # learner code running longer than this is stopped
         LOAD_STALL_MS=15000,  # a runtime load with nothing arriving for this long is reported as failed
@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, offline, page, static, verify
+    from server import assets, embed, export, headers, offline, page, static, verify, wsgi
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
     app.register_blueprint(page.bp)
@@ -55,9 +55,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
     offline.init_app(app)
-    headers.init_app(app)
-    if proxies := int(app.config["PROXY_FIX"]):
-        app.wsgi_app = ProxyFix(
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
-        )
+    wsgi.wrap(app)  # the proxy's headers, every response's headers, the static files: in that order
     return app

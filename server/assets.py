@@ -1,11 +1,11 @@
-"""Serve what the worker loads: the engine archive, built from engine/, and the cases."""
+"""Serve what the worker loads: the engine archive, built from engine/ (the cases are in the config)."""
 
 import hashlib
 import io
 import zipfile
 from functools import cache
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, request
 
 from server import ROOT
 from server.static import IMMUTABLE
@@ -53,10 +53,3 @@ def engine_zip(digest: str) -> Response:
     response = Response(engine_archive(), mimetype="application/zip")
     response.headers["Cache-Control"] = IMMUTABLE
     return response
-
-
-@bp.get("/cases.json")
-def cases() -> Response:
-    """Send the graded cases with their expected gradients."""
-    response = jsonify(graded_cases(current_app.config["VERDICT"]))
-    return revalidated(response)

@@ -7,15 +7,14 @@ origins that may frame it: the sources of the CSP `frame-ancestors` it is sent w
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, render_template
 
-from server import ROOT
 from server.assets import revalidated
 from server.headers import content_security_policy
+from server.names import NAMES
 
 bp = Blueprint("embed", __name__)
 
-EMBED_JS = ROOT / "static" / "js" / "hosting" / "embed.js"
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -50,8 +49,8 @@ def parent_origins(config: Mapping) -> dict:
 
 
 def embed_script() -> bytes:
-    """The course page's script, as written (small and readable, for teachers to check)."""
-    return EMBED_JS.read_bytes()
+    """The course page's script, as written but for its message prefix (small and readable, for teachers)."""
+    return render_template("hosting/embed.js", events=NAMES["events"]).encode()
 
 
 @bp.get("/embed.js")

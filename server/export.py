@@ -1,6 +1,5 @@
 """`flask --app server export DIR`: the whole site as plain files, for any static file server."""
 
-import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -9,16 +8,16 @@ import click
 from flask import current_app, g
 from flask.cli import with_appcontext
 
-from server.assets import engine_archive, graded_cases
+from server.assets import engine_archive
 from server.embed import embed_script
 from server.headers import content_security_policy
 from server.offline import service_worker_script
 from server.page import page_config, render_page
-from server.static import is_variant, page_url, served_dirs
+from server.static import is_variant, lazy_stdlib, page_url, served_dirs
 
 
 def export_site(directory: Path, compressed: bool = True) -> list[Path]:
-    """Write the page, the cases, the engine archive, embed.js and the static files; return them."""
+    """Write the page, the engine archive, embed.js and the static files; return them."""
     directory.mkdir(parents=True, exist_ok=True)
     with current_app.test_request_context("/"):
         g.relative_urls = True  # the page works wherever the folder is served, at any path
@@ -27,12 +26,11 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         config = page_config()
         html = render_page(config, meta_policy=content_security_policy(None))
         embed = page_url("embed.embed_js")  # beside the page, for course pages that embed it
-    names = ["index.html", "cases.json", config["urls"]["engine"], embed]
+    names = ["index.html", config["urls"]["engine"], embed]
     written = [directory / name for name in names]
     written[0].write_text(html, encoding="utf-8")
-    written[1].write_text(json.dumps(graded_cases(current_app.config["VERDICT"])), encoding="utf-8")
-    written[2].write_bytes(engine_archive())
-    written[3].write_bytes(embed_script())
+    written[1].write_bytes(engine_archive())
+    written[2].write_bytes(embed_script())
     for prefix, folder in served_dirs().items():
         files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
         # Not the stdlib archives' .br and .gz: they hold the build's stored archives, not the
@@ -58,10 +56,8 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
 
 
 def is_stdlib(path: Path) -> bool:
-    """Whether a file is a stdlib archive: python_stdlib.zip, or one in python_stdlib_lazy-<hash>/."""
-    return path.name == "python_stdlib.zip" or (
-        path.suffix == ".zip" and path.parent.name.startswith("python_stdlib_lazy-")
-    )
+    """Whether a file is a stdlib archive: python_stdlib.zip, or one of the lazy ones."""
+    return path.name == "python_stdlib.zip" or (path.suffix == ".zip" and path.parent.name == lazy_stdlib())
 
 
 def deflate(source: Path, target: Path) -> None:

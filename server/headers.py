@@ -7,8 +7,6 @@ answers before Flask, so Flask's after_request would not see those), and its 304
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
-from flask import Flask
-
 from server.runner import bootstrap_hash
 
 # What the page needs, found by running it in Chromium with the policy on (tests/browser/test_hosting.py):
@@ -172,8 +170,3 @@ class AddHeaders:
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
-
-
-def init_app(app: Flask) -> None:
-    """Send the headers on every response, the static files' and the worker script's included."""
-    app.wsgi_app = AddHeaders(app.wsgi_app, response_headers(app.config))

@@ -19,19 +19,16 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, render_template
 
 from server.assets import engine_archive, engine_digest, revalidated
+from server.names import NAMES
 from server.page import page_config, render_page
-from server.static import is_variant, page_url, served_dirs
+from server.static import is_variant, lazy_stdlib, page_url, served_dirs
 
 bp = Blueprint("offline", __name__)
 
-# Cache Storage names: the worker's caches are "<prefix><build> <page URL>"; the snapshot's is
-# static/js/stored-snapshot.js's, removed with the worker when offline use is switched off.
-CACHE_PREFIX = "backprop-playground-files-"
-SNAPSHOT_CACHE = "backprop-playground-snapshot"
-
-# The stdlib modules a first visit does not load, one archive per package (scripts/compile-stdlib.mjs):
-# kept when a learner's code first imports them, not fetched on install (2.3 MB nobody may need).
-LAZY = "python_stdlib_lazy-"
+# Cache Storage names (server/names.py): the worker's caches are "<files prefix><build> <page URL>"; the
+# snapshot's is runtime/stored-snapshot.js's, removed with the worker when offline use is switched off.
+CACHE_PREFIX = NAMES["caches"]["files"]
+SNAPSHOT_CACHE = NAMES["caches"]["snapshot"]
 
 
 def build_files() -> list[str]:
@@ -41,7 +38,7 @@ def build_files() -> list[str]:
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
             name = path.relative_to(folder).as_posix()
             if (
-                path.suffix != ".map" and not is_variant(path) and not name.startswith(LAZY)
+                path.suffix != ".map" and not is_variant(path) and not name.startswith(lazy_stdlib() + "/")
             ):  # maps: dev tools
                 files.append(prefix + name)
     return files
@@ -52,17 +49,17 @@ def lazy_folders() -> list[str]:
     return [
         prefix + path.name + "/"
         for prefix, folder in served_dirs().items()
-        for path in sorted(folder.glob(LAZY + "*"))
+        for path in sorted(folder.glob(lazy_stdlib()))
         if path.is_dir()
     ]
 
 
 def lazy_archives() -> list[str]:
-    """The lazy stdlib archives' paths under static/: `<Pyodide's folder>/python_stdlib_lazy-<hash>/x.zip`."""
+    """The lazy stdlib archives' paths under static/: `<Pyodide's folder>/<lazy_stdlib()>/x.zip`."""
     return [
         prefix + path.relative_to(folder).as_posix()
         for prefix, folder in served_dirs().items()
-        for lazy in sorted(folder.glob(LAZY + "*"))
+        for lazy in sorted(folder.glob(lazy_stdlib()))
         if lazy.is_dir()
         for path in sorted(lazy.rglob("*"))
         if path.is_file() and not path.name.startswith(".") and not is_variant(path)

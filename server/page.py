@@ -4,13 +4,24 @@ import inspect
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template
 
+from engine.errors import FILENAME
+from engine.expressions import describe
 from engine.output import MAX_CHARS
+from engine.report import shape
 from server import ROOT
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
 from server.runner import runner_document
-from server.static import RUNTIME_FILES, page_url, pyodide_fetched_bytes, pyodide_url, static_size, static_url
+from server.static import (
+    RUNTIME_FILES,
+    lazy_stdlib,
+    page_url,
+    pyodide_fetched_bytes,
+    pyodide_url,
+    static_size,
+    static_url,
+)
 
 bp = Blueprint("page", __name__)
 
@@ -31,12 +42,16 @@ def solution() -> str:
 
 def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
+    cases = graded_cases(current_app.config["VERDICT"])
     return {
-        "starter": read("engine/starter.py"),
-        "cases": graded_cases(current_app.config["VERDICT"]),
+        "starter": read("server/starter.py"),
+        "cases": cases,
+        "expressions": expressions(cases),  # each in words, for the statement
         "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
+        "learnerFile": FILENAME,  # the learner's code as Python's tracebacks name it (the worker reads them)
+        "report": shape(),  # the report's kinds and fields: the page makes timeout and crash reports from it
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
         # the progress bar's total: every file the page fetches for the runtime
         "loadBytes": pyodide_fetched_bytes()
@@ -51,10 +66,18 @@ def page_config() -> dict:
             "runner": static_url("js/runner/runner.js"),
             "worker": static_url("js/worker/worker.js"),
             "pyodide": pyodide_url(),
+            "lazyStdlib": pyodide_url(lazy_stdlib() + "/"),  # the folder of the archives a worker may read
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
     }
+
+
+def expressions(cases: list[dict]) -> list[dict]:
+    """Name each expression the cases grade, in their order, with its formula and whether it is extra."""
+    names = dict.fromkeys(case["expr"] for case in cases)
+    extra = {case["expr"]: case["extra"] for case in cases}
+    return [{"name": name, **describe(name), "extra": extra[name]} for name in names]
 
 
 def verify_url() -> str | None:

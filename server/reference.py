@@ -2,7 +2,7 @@
 
 from engine.cases import value_sets
 from engine.diagnose import MAX_PICTURE
-from engine.fresh import fresh_engine
+from engine.namespace import new_engine
 from engine.trace import watched_build
 
 
@@ -42,7 +42,7 @@ def expected(expr: str, values: list[float]) -> list[float]:
 
 def solve(expr: str, values: list[float]) -> tuple[list, list]:
     """Build one graph in a fresh engine and run the reference backward; return its leaves and values."""
-    engine = fresh_engine()
+    engine = new_engine()
     leaves, out, made = watched_build(engine, engine["build"], expr, list(values))
     backward(out)
     return leaves, made

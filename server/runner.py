@@ -16,7 +16,10 @@ workers, nothing else inline.
 
 import base64
 import hashlib
+import json
 from functools import cache
+
+from server.names import NAMES
 
 # Only the page (the frame's parent) may start the runner, and only once.
 BOOTSTRAP = (
@@ -26,7 +29,7 @@ BOOTSTRAP = (
     "import(URL.createObjectURL(new Blob([e.data.runner],{type:'text/javascript'})))"
     ".then((m)=>m.start(e.ports[0]),(err)=>e.ports[0].postMessage({type:'broken',message:String(err)}));"
     "};"
-    "parent.postMessage('backprop-playground:runner','*');"
+    f"parent.postMessage({json.dumps(NAMES['runnerHello'])},'*');"
 )
 
 

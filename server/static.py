@@ -8,6 +8,7 @@ names, so browsers may keep the files for a year without asking again.
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -87,6 +88,13 @@ def pyodide_url(filename: str = "") -> str:
     return page_url("static", filename=pyodide_path() + filename)
 
 
+@cache
+def lazy_stdlib() -> str:
+    """The folder of the stdlib's lazy archives in Pyodide's, as scripts/compile-stdlib.mjs named it."""
+    split = BUILD / "pyodide" / pyodide_version() / ".stdlib-split.json"
+    return json.loads(split.read_text())["lazy"]
+
+
 # The Pyodide files the page fetches and hands to the runner frame, whose own requests are not cached.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 
@@ -120,7 +128,7 @@ def immutable(headers, path: str, url: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Serve static/build/ with WhiteNoise in front of the app; let url_for build its URLs."""
+    """Check static/build/ is built, read its manifest, and let url_for build the files' URLs."""
     missing = [p for p in (*(BUILD / name for name in METAFILES), *served_dirs().values()) if not p.exists()]
     if missing:
         raise RuntimeError(f"{', '.join(map(str, missing))} missing: run `make setup` to build them")
@@ -128,9 +136,13 @@ def init_app(app: Flask) -> None:
     app.extensions["build"] = BUILD  # as it was when the app was made
     app.add_url_rule("/static/<path:filename>", endpoint="static", build_only=True)
     app.jinja_env.globals.update(static_url=static_url, preload_urls=preload_urls, pyodide_url=pyodide_url)
+
+
+def serve_files(wsgi_app: Callable) -> WhiteNoise:
+    """Wrap a WSGI app with WhiteNoise serving static/build/ (server/wsgi.py applies it)."""
     # allow_all_origins: a runner frame (an opaque origin) that cannot share memory reads the stdlib's lazy
-    # archives itself, with a CORS request (static/js/worker/worker.js).
-    files = WhiteNoise(app.wsgi_app, allow_all_origins=True, add_headers_function=immutable)
+    # archives itself, with a CORS request (worker/lazy_stdlib.py).
+    files = WhiteNoise(wsgi_app, allow_all_origins=True, add_headers_function=immutable)
     for prefix, folder in served_dirs().items():
         files.add_files(folder, prefix=f"static/{prefix}")
-    app.wsgi_app = files
+    return files

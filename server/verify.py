@@ -31,9 +31,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from engine.cases import EXTRAS, LEAVES, VERDICTS
 from engine.compare import leaves_right
 from engine.diagnose import number
-from engine.errors import MAX_TEXT, cap, error
-from engine.grade import MAX_SOURCE, new_expression
+from engine.errors import MAX_TEXT, cap
+from engine.grade import MAX_SOURCE, new_expression, refusal
 from engine.output import MAX_CHARS
+from engine.report import error, no_output
 from server import ROOT, sandbox
 from server.assets import engine_archive, graded_cases
 from server.learner import Learners, LearnerTokenError
@@ -200,7 +201,7 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
         expr["passed"] = expr["passed"] and passed
     output = data.get("output") if data else None
     if not (isinstance(output, dict) and isinstance(output.get("text"), str)):
-        output = {"text": "", "cut_chars": 0}
+        output = no_output()
     cut = output.get("cut_chars")
     output = {
         "text": output["text"][:MAX_CHARS],
@@ -309,8 +310,8 @@ def verify() -> tuple[Response, int]:
     source = payload.get("source") if isinstance(payload, dict) else None
     if not isinstance(source, str) or not source.strip():
         return refuse(400, 'Send JSON {"source": "<your code>"}, with the code as text.')
-    if len(source) > MAX_SOURCE:
-        return refuse(413, f"The code is {len(source):,} characters; the limit is {MAX_SOURCE:,}.")
+    if reason := refusal(source):
+        return refuse(413, reason)
     token = payload.get("learner")
     sub = None
     if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known

@@ -7,7 +7,7 @@ import pytest
 
 from engine.cases import EXTRAS, LEAVES, VALUE_SETS
 from engine.extras import DEPTH
-from engine.fresh import fresh_engine
+from engine.namespace import new_engine
 from engine.trace import watched_build
 from server.reference import backward
 
@@ -62,7 +62,7 @@ CLOSED_FORM = {
 
 
 def engine_grads(expr, values):
-    engine = fresh_engine()
+    engine = new_engine()
     if expr in EXTRAS:  # built beside the engine, as the grader builds them
         leaves, out, _ = watched_build(engine, engine["build"], expr, list(values))
         backward(out)
@@ -118,5 +118,5 @@ def test_grads_are_rounded_to_nine_digits(cases):
         assert all(round(g, 9) == g for g in case["expected"])
 
 
-def test_fresh_engine_is_a_new_class_each_time():
-    assert fresh_engine()["Value"] is not fresh_engine()["Value"]
+def test_new_engine_is_a_new_class_each_time():
+    assert new_engine()["Value"] is not new_engine()["Value"]

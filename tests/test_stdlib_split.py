@@ -109,3 +109,11 @@ def test_the_rest_is_in_a_folder_named_by_its_contents():
     with zipfile.ZipFile(FIRST) as first:
         (install,) = [name for name in first.namelist() if name.startswith("sitecustomize.")]
         assert folder.name.encode() in first.read(install)  # the folder the finder fetches from
+
+
+def test_every_file_under_engine_is_one_the_browsers_grader_uses(traced):
+    # engine/ is exactly what the browser gets (the archive holds all of it): so every file in it must
+    # be one the grader needs there. value.py is run from its source by namespace.py, not imported.
+    loaded = {name for name in traced["graded"]["modules"] if name == "engine" or name.startswith("engine.")}
+    files = {"engine" if p.stem == "__init__" else f"engine.{p.stem}" for p in (ROOT / "engine").glob("*.py")}
+    assert loaded | {"engine.value"} == files

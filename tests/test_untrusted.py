@@ -6,8 +6,8 @@ import sys
 import time
 import traceback
 
-from engine.fence import MAX_RECURSION
 from engine.grade import grade, grader, left_behind
+from engine.learner_side import MAX_RECURSION
 from tests import solutions
 
 

@@ -1,8 +1,8 @@
 // What the learner sees of the runtime's start: the status line, a progress bar with the bytes
 // received of those expected, and Retry in place when the load fails (no reload: the code stays).
 
-const $ = (id) => document.getElementById(id);
-const MB = (bytes) => (bytes / 1e6).toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+import { $ } from "../shared/dom.js";
+import { megabytes } from "../shared/format.js";
 
 export function showLoad(runtime) {
   const status = $("runtime-status");
@@ -34,7 +34,7 @@ export function showLoad(runtime) {
     },
     // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading"), and
     // whether that runtime shares the first one's compiled WebAssembly ("shared") or compiled its own.
-    fresh(state, python) {
+    next(state, python) {
       status.dataset.fresh = state;
       if (python) status.dataset.wasm = python.sharedWasm ? "shared" : "compiled";
     },
@@ -42,7 +42,7 @@ export function showLoad(runtime) {
       const total = Math.max(received, expected);
       if (!received) bar.removeAttribute("value"); // indeterminate until the first bytes
       else [bar.max, bar.value] = [total, received];
-      bytes.textContent = total ? `${MB(received)} of ${MB(total)} MB` : "";
+      bytes.textContent = total ? `${megabytes(received)} of ${megabytes(total)} MB` : "";
     },
   };
 }

@@ -4,10 +4,10 @@
 
 import { showLoad } from "./loading.js";
 import { keepOffline } from "../hosting/offline.js";
+import { $ } from "../shared/dom.js";
 import { Runtime } from "../runtime/runtime.js";
 
-const config = JSON.parse(document.getElementById("config").textContent);
-const $ = (id) => document.getElementById(id);
+const config = JSON.parse($("config").textContent);
 
 const absolute = (url) => new URL(url, document.baseURI).href;
 const urls = Object.fromEntries(Object.entries(config.urls).map(([k, v]) => [k, absolute(v)]));
@@ -23,7 +23,7 @@ const runtime = new Runtime(
   { ...config, urls },
   {
     onState: (state, detail) => whenParsed((view) => view.state(state, detail)),
-    onFresh: (state, python) => whenParsed((view) => view.fresh(state, python)),
+    onNext: (state, python) => whenParsed((view) => view.next(state, python)),
     onProgress: (received, expected) => load?.progress(received, expected), // none before the body is there
   },
 );

@@ -4,8 +4,10 @@
 // The same messages fire as DOM CustomEvents on window, for automation. None carries the learner's
 // code, values or gradients: only what passed, how often, and how many hints were shown.
 
+import NAMES from "../shared/names.json" with { type: "json" };
+
 export const VERSION = 1;
-const PREFIX = "backprop-playground:";
+const PREFIX = NAMES.events;
 const COALESCE_MS = 50; // one resize message for a burst of layout changes
 
 export const readyMessage = () => ({ type: `${PREFIX}ready`, version: VERSION, exercise: "backward" });

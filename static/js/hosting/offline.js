@@ -10,7 +10,9 @@
 // loaded through it, and a browser leaves a page with the worker it started with: the next visit is
 // "off") or "unavailable".
 
-const CACHE_PREFIX = "backprop-playground-files-"; // static/js/hosting/sw.js names its caches "<prefix><build> <page>"
+import NAMES from "../shared/names.json" with { type: "json" };
+
+const CACHE_PREFIX = NAMES.caches.files; // sw.js names its caches "<prefix><build> <page>"
 
 // Until a worker is done with its activate handler (or was replaced).
 function settled(worker) {

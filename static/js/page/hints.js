@@ -1,8 +1,9 @@
 // Hints revealed one at a time and remembered in this browser; a solution only where the server allows it.
 
+import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 
-const HINTS_KEY = "backprop-playground:hints";
+const HINTS_KEY = NAMES.storage.hints;
 
 export function setupHints(root) {
   const hints = [...root.querySelectorAll("ol > li")];

@@ -2,17 +2,18 @@
 
 import { createEditor, createViewer } from "./editor.js";
 import { startEvents } from "../hosting/events.js";
+import { $ } from "../shared/dom.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { unfoldOnWideScreens } from "./statement.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
+import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { verifyPass } from "./verify.js";
 
-const $ = (id) => document.getElementById(id);
-const STORAGE_KEY = "backprop-playground:code";
+const STORAGE_KEY = NAMES.storage.code;
 
 // The "Saved" line is a live region: it changes (and is announced) only when saving starts or stops working.
 let savedText = null;
@@ -70,7 +71,8 @@ export function startPage({ config, runtime }) {
       stopButton.hidden = false;
       try {
         const report = await runtime.grade(code, { waiting: () => (checkButton.textContent = "Waiting for Python…") });
-        renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
+        const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
+        renderReport(panels, report, config.report.kinds);
         editor.markLine(fromEditor ? report.error?.line : null);
         const verification = await verifyPass($("verified"), config.verify, code, report);
         events.checked(report, progress.record(report), verification);

@@ -1,10 +1,11 @@
 // The learner's progress, kept in this browser: how many Checks, and when all three expressions first
 // passed ("Passed on attempt 4, 2 Dec."). Reset leaves it; "Clear my progress" forgets it.
 
-import { el } from "./dom.js";
+import { el } from "../shared/dom.js";
+import NAMES from "../shared/names.json" with { type: "json" };
 import { read, remove, write } from "../shared/storage.js";
 
-const KEY = "backprop-playground:progress";
+const KEY = NAMES.storage.progress;
 const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null };
 const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
 const DAY_YEAR = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });

@@ -1,25 +1,18 @@
-// Render a grading report: the verdict, one section per expression, the error if any.
+// Render a grading report: the verdict, one section per expression, the error if any. What each field
+// means, the expressions' formulas and the error kinds' headings come from Python (engine/report.py).
 
-import { el } from "./dom.js";
+import { el } from "../shared/dom.js";
+import { count, exact } from "../shared/format.js";
 import { picture } from "../picture/picture.js";
 
-const FORMULAS = {
-  neuron: "tanh(x1·w1 + x2·w2 + b)",
-  reuse: "a·b + a·a",
-  chain: "tanh(… tanh(x·w) · w …), ten times",
-  shared: "h·h + h, with h = tanh(x·w)",
-  diamond: "tanh(u) + u·c, with u = x·w",
-  deep: "tanh(… tanh(x·w) · w …), 500 times",
-};
 const SHOWN_DIAGNOSES = 5; // more are listed behind "and N more"
 
 
 const status = (expr) => (expr.cases.some((c) => c.got === null) ? "error" : expr.passed ? "pass" : "fail");
-const fmt = (x) => (x === null || x === undefined ? "—" : String(x));
 
 function caseTable(expr, result, index) {
   const title = result.example ? "Worked example" : `Value set ${index + 1}`;
-  const values = expr.leaves.map((name, i) => `${name} = ${fmt(result.values[i])}`).join(", ");
+  const values = expr.leaves.map((name, i) => `${name} = ${exact(result.values[i])}`).join(", ");
   const table = el(
     "table",
     { class: "case", "data-passed": String(result.passed) },
@@ -34,9 +27,9 @@ function caseTable(expr, result, index) {
     const got = result.got ? result.got[i] : null;
     const expected = result.expected[i];
     const wrong = result.right?.[i] !== true; // the grader's mark: engine/compare.py decides it
-    const gotCell = el("td", { class: wrong ? "got wrong" : "got", text: fmt(got) });
+    const gotCell = el("td", { class: wrong ? "got wrong" : "got", text: exact(got) });
     if (wrong) gotCell.append(el("span", { class: "visually-hidden", text: " (wrong)" }));
-    body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: name }), el("td", { text: fmt(expected) }), gotCell));
+    body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: name }), el("td", { text: exact(expected) }), gotCell));
   });
   table.append(body);
   return table;
@@ -48,7 +41,7 @@ function renderOutput(panel, output) {
   if (panel.hidden) return;
   panel.append(el("h3", { text: "Output" }), el("pre", { "data-testid": "output-text", text: output.text }));
   if (output.cut_chars) {
-    const cut = output.cut_chars.toLocaleString("en");
+    const cut = count(output.cut_chars);
     panel.append(el("p", { class: "note", "data-testid": "output-cut", text: `… ${cut} more characters were cut.` }));
   }
 }
@@ -108,7 +101,7 @@ function section(expr, openPicture) {
   const node = el(
     "section",
     { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra) },
-    el("h3", {}, el("code", { text: expr.name }), ` ${FORMULAS[expr.name] ?? ""} `, el("span", { class: `badge ${state}`, text: badge })),
+    el("h3", {}, el("code", { text: expr.name }), ` ${expr.formula ?? ""} `, el("span", { class: `badge ${state}`, text: badge })),
   );
   if (tooDeep) node.append(recursionLesson(expr));
   else {
@@ -140,7 +133,8 @@ function extrasBlock(extras, verdictPassed) {
   );
 }
 
-export function renderReport({ results, verdict, error, output }, report) {
+// kinds: the heading of each error kind (config.report.kinds).
+export function renderReport({ results, verdict, error, output }, report, kinds) {
   renderOutput(output, report.output);
   results.replaceChildren();
   error.replaceChildren();
@@ -149,7 +143,7 @@ export function renderReport({ results, verdict, error, output }, report) {
     const { kind, message, line } = report.error;
     error.dataset.kind = kind;
     error.append(
-      el("h3", { text: { syntax: "Syntax error", runtime: "Your code raised an error", timeout: "Stopped", crash: "The runtime crashed" }[kind] ?? "Error" }),
+      el("h3", { text: kinds[kind] ?? "Error" }),
       el("pre", { text: kind === "timeout" ? message : report.error.traceback || message }),
     );
     if (line) error.append(el("p", { text: `Line ${line} of your code (marked in the editor).` }));

@@ -1,9 +1,10 @@
 // Light or dark: the system's choice (prefers-color-scheme) until the learner presses the theme
 // button, whose choice this browser remembers. The colours themselves are in the CSS (light-dark()).
 
+import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 
-const THEME_KEY = "backprop-playground:theme"; // "light" or "dark"; absent: follow the system
+const THEME_KEY = NAMES.storage.theme; // "light" or "dark"; absent: follow the system
 
 export function setupTheme(button) {
   const system = matchMedia("(prefers-color-scheme: dark)");

@@ -3,7 +3,7 @@
 // The page says what the server found; the `checked` event carries it and the receipt, for a course
 // page to check on its own server. Only with verification on (config.verify), only after a pass.
 
-import { el } from "./dom.js";
+import { el } from "../shared/dom.js";
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
 

@@ -1,6 +1,7 @@
 // Where each box, operation and edge of a graph goes: sizes from the text, positions from dagre.
 
 import { graphlib, layout } from "@dagrejs/dagre";
+import { short } from "../shared/format.js";
 
 export const CHAR = 7.3; // px: the width of one character of the boxes' 12px monospace text
 export const LINE = 15; // px between the lines of a box
@@ -8,14 +9,6 @@ export const PAD = { x: 8, y: 6 };
 export const KEY = 9; // characters: the "expected" column before the numbers
 const OP = { "+": [34, 24], "*": [34, 24], tanh: [46, 24] }; // ellipse sizes (width, height)
 const MAX_LABEL = 16; // characters shown in a box; the table and the tooltip give the whole label
-
-// Round for display: 4 significant digits, a true minus sign, "—" when unknown.
-export function short(x) {
-  if (x === null || x === undefined) return "—";
-  if (typeof x !== "number") return String(x).length > 12 ? `${String(x).slice(0, 11)}…` : String(x); // "nan", "'oops'"
-  if (!Number.isFinite(x)) return String(x);
-  return String(Number(x.toPrecision(4))).replace("-", "−");
-}
 
 export function boxLabel(node) {
   return node.label.length > MAX_LABEL ? `${node.label.slice(0, MAX_LABEL - 1)}…` : node.label;

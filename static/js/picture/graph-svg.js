@@ -1,6 +1,7 @@
 // Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
 
-import { CHAR, KEY, LINE, PAD, badgeText, boxLabel, short } from "./graph-layout.js";
+import { short } from "../shared/format.js";
+import { CHAR, KEY, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
 let drawn = 0; // numbers each picture's arrowhead marker, so ids stay unique on the page

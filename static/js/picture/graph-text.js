@@ -1,7 +1,7 @@
 // The graph in words: the step readout, the picture's summary, and the table and list of calls.
 
-import { el } from "../page/dom.js";
-import { short } from "./graph-layout.js";
+import { el } from "../shared/dom.js";
+import { short } from "../shared/format.js";
 
 const full = (x) => (x === null || x === undefined ? "unknown" : String(x));
 

@@ -2,7 +2,7 @@
 // twice its size, where its text is 24 px; panned by dragging, by the scroll bars or with the arrow
 // keys once the picture has the focus (+, - and 0 zoom there too).
 
-import { el } from "../page/dom.js";
+import { el } from "../shared/dom.js";
 
 const STEPS = [0.5, 0.75, 1, 1.5, 2]; // zoom levels above the fitted size; at 1 the labels are 12 px
 

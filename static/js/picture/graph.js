@@ -1,8 +1,9 @@
 // The picture of one expression's graph: the drawing, a step-through of its _backward calls, the text.
 // Loaded on demand (picture.js imports it when a picture is first opened), with dagre.
 
-import { el } from "../page/dom.js";
-import { layoutGraph, short } from "./graph-layout.js";
+import { el } from "../shared/dom.js";
+import { short } from "../shared/format.js";
+import { layoutGraph } from "./graph-layout.js";
 import { drawGraph } from "./graph-svg.js";
 import { legend, stepText, summary, textAlternative } from "./graph-text.js";
 import { zoomable } from "./graph-zoom.js";

@@ -7,9 +7,7 @@
 // to the page only messages of the shapes below, rebuilt field by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
 // (the page's Stop and time limit) and the phase of its grade.
 
-const SIGINT = 2;
-// How far a grade has got, written by the worker where memory is shared.
-const PHASE = { running: 1, stopping: 2, reported: 3 };
+import { PHASE, SIGINT } from "../shared/protocol.js";
 
 export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
@@ -33,7 +31,7 @@ export function start(page) {
     };
     entry.port.onmessage = ({ data }) => fromWorker(name, entry, data);
     const { interrupt, phase } = entry;
-    worker.postMessage({ port: channel.port2, interrupt, phase, phases: PHASE, limits: setup.limits }, [channel.port2]);
+    worker.postMessage({ port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
     entry.port.postMessage({ ...load, type: "load", files: setup.files, compiled });
   }
 

@@ -4,7 +4,9 @@
 // Nothing from the frame is trusted beyond the shapes handled here; a frame that stops answering is
 // removed whole, with every worker in it.
 
-const HELLO = "backprop-playground:runner";
+import NAMES from "../shared/names.json" with { type: "json" };
+
+const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (server/runner.py)
 
 export class RunnerFrame {
   // Create the frame and start the runner in it; resolves once it answers, saying whether it is

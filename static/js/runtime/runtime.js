@@ -13,18 +13,19 @@
 import { fetchFiles } from "./files.js";
 import { GradingWorker } from "./grading-worker.js";
 import { RunnerFrame } from "./runner-frame.js";
+import { Reports } from "./reports.js";
+import { stopMessage } from "./stop-message.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
 
-const MAX_SOURCE = 100_000; // characters; engine/grade.py refuses the same
 const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
 const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 
 export class Runtime {
   // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
-  // onFresh(state, python): "loading" | "ready", whether the next Check's runtime is ready to start at once.
+  // onNext(state, python): "loading" | "ready", whether the next Check's runtime is ready to start at once.
   // onProgress(received, expected): bytes of the first load's files so far, of those expected.
-  constructor(config, { onState, onFresh = () => {}, onProgress = () => {} }) {
+  constructor(config, { onState, onNext = () => {}, onProgress = () => {} }) {
     this.urls = config.urls;
     this.cases = config.cases;
     this.timeLimitMs = config.timeLimitMs;
@@ -32,15 +33,16 @@ export class Runtime {
     this.loadBytes = config.loadBytes;
     this.pyodideFiles = config.pyodideFiles;
     this.runnerDocument = config.runner;
-    this.limits = { outputChars: config.outputChars };
-    Object.assign(this, { onState, onFresh, onProgress });
+    this.limits = { outputChars: config.outputChars, learnerFile: config.learnerFile };
+    this.reports = new Reports(config.report);
+    Object.assign(this, { onState, onNext, onProgress });
     this.isolated = false; // whether the runner frame is cross-origin isolated: known once it answers
     this.files = null; // the runtime's files as Blobs, fetched once
     this.frame = null; // Promise of the runner frame (runner-frame.js), made again if it stops answering
     this.opened = null; // the runner frame, once open
     this.snapshot = null; // a Blob of the snapshot every runtime that runs a Check starts from
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
-    this.fresh = null; // Promise of the next runtime, loaded and never used
+    this.next = null; // Promise of the next runtime, loaded and never used
     this.current = null; // the Check under way, if any
     this.loaded = new Promise((resolve) => (this.firstReady = resolve)); // the first time Check can grade
   }
@@ -54,8 +56,8 @@ export class Runtime {
   // by Retry after a failure: the learner's code and the page stay as they are.
   start() {
     this.onState("loading");
-    this.fresh = this.first();
-    this.ready = this.fresh.then(
+    this.next = this.first();
+    this.ready = this.next.then(
       () => {
         this.onState("ready");
         this.firstReady();
@@ -136,8 +138,7 @@ export class Runtime {
   // keeps them, for offline visits).
   async readLazy(url) {
     const wanted = new URL(url);
-    const folder = `${this.urls.pyodide}python_stdlib_lazy-`;
-    if (!wanted.href.startsWith(folder) || !wanted.pathname.endsWith(".zip") || wanted.search || wanted.hash) {
+    if (!wanted.href.startsWith(this.urls.lazyStdlib) || !wanted.pathname.endsWith(".zip") || wanted.search || wanted.hash) {
       throw new Error("only the standard library's archives can be read");
     }
     const response = await fetch(wanted.href);
@@ -148,7 +149,7 @@ export class Runtime {
   // Start a runtime in a new worker; resolves to it once it can grade. makeSnapshot: start in full
   // and take the snapshot (python.made); otherwise start from this.snapshot, or in full without one.
   async spawn({ makeSnapshot = false } = {}) {
-    this.onFresh("loading");
+    this.onNext("loading");
     let python = null;
     try {
       python = new GradingWorker(await this.openFrame());
@@ -157,7 +158,7 @@ export class Runtime {
       const reply = await python.load(message, { stallMs: this.stallMs });
       python.made = reply.snapshot;
       python.sharedWasm = reply.shared; // it instantiated the first runtime's compiled module
-      if (!python.ended) this.onFresh("ready", python);
+      if (!python.ended) this.onNext("ready", python);
       return python;
     } catch (err) {
       python?.end();
@@ -168,8 +169,8 @@ export class Runtime {
   // Have a fresh runtime loading for the next Check; a failure is shown at once, and seen by that Check.
   // later: start it after this task, so that the Check that just ended gives its report first.
   prepare({ later = false } = {}) {
-    this.fresh = later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn();
-    this.fresh.catch((err) => this.onState("failed", err.message));
+    this.next = later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn();
+    this.next.catch((err) => this.onState("failed", err.message));
   }
 
   // Stop the Check under way: reason "timeout" (the time limit) or "stopped" (the Stop button).
@@ -197,37 +198,33 @@ export class Runtime {
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.
   // waiting() is called when the Check must wait for Python to be ready.
   async grade(source, { waiting } = {}) {
-    const started = performance.now();
-    if (typeof source !== "string") return errorReport("syntax", "The code must be text.", started);
-    if (source.length > MAX_SOURCE) {
-      const size = source.length.toLocaleString("en");
-      const max = MAX_SOURCE.toLocaleString("en");
-      return errorReport("syntax", `Your code is ${size} characters; the limit is ${max}. It was not run.`, started);
-    }
+    const started = performance.now(); // the grader refuses code that is not text or too long (engine/grade.py)
     const run = { reason: null, python: null, output: "", killTimer: null };
     run.cancelled = new Promise((resolve) => (run.cancel = resolve));
     this.current = run;
     try {
-      const fresh = this.fresh;
-      const first = await Promise.race([fresh.then(() => "ready", () => "ready"), Promise.resolve("waiting")]);
+      const next = this.next;
+      const first = await Promise.race([next.then(() => "ready", () => "ready"), Promise.resolve("waiting")]);
       if (first === "waiting") waiting?.();
-      run.python = await Promise.race([fresh, run.cancelled]);
+      run.python = await Promise.race([next, run.cancelled]);
       if (!run.python) {
-        return errorReport("timeout", "You stopped the Check before Python was ready: your code did not run.", started);
+        const message = "You stopped the Check before Python was ready: your code did not run.";
+        return this.reports.failed("timeout", message, { started });
       }
-      this.onFresh("loading"); // this Check has taken the fresh runtime: the next one waits for its own
+      this.onNext("loading"); // this Check has taken the fresh runtime: the next one waits for its own
       // The next Check's runtime loads once this one is over, or beside it when it runs long.
       const early = setTimeout(() => this.prepare(), PREPARE_AFTER_MS);
       try {
         return await this.run(run, source, started);
       } finally {
-        if (this.fresh === fresh) {
+        if (this.next === next) {
           clearTimeout(early);
           this.prepare({ later: true });
         }
       }
     } catch (err) {
-      return errorReport("crash", `${err.message} Your code is still in the editor; press Retry to load Python again.`, started);
+      const message = `${err.message} Your code is still in the editor; press Retry to load Python again.`;
+      return this.reports.failed("crash", message, { started });
     } finally {
       clearTimeout(run.killTimer);
       run.python?.end();
@@ -241,77 +238,28 @@ export class Runtime {
       // What the page keeps of the output is capped here too, whatever path it came by.
       const onOutput = (text) => (run.output = (run.output + text).slice(0, this.limits.outputChars));
       const { report, taken } = await run.python.grade(source, onOutput);
-      if (!isReport(report)) throw new Error("the worker sent something that is not a report");
+      if (!this.reports.isReport(report)) throw new Error("the worker sent something that is not a report");
       if (run.reason && taken) {
         // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
         const interrupted = report.error?.message.startsWith("KeyboardInterrupt");
-        const message = this.stopMessage(run, interrupted ? report.error.line : null, interrupted ? "interrupted" : "finished");
-        return { ...errorReport("timeout", message, started, interrupted ? report.error.line : null), output: report.output };
+        const line = interrupted ? report.error.line : null;
+        const how = interrupted ? "interrupted" : "finished";
+        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line, how });
+        return this.reports.failed("timeout", message, { line, output: report.output, started });
       }
       return report; // it finished before any interrupt reached it
     } catch (err) {
-      const output = { text: run.output, cut_chars: 0 };
+      const output = { ...this.reports.shape.failed.output, text: run.output };
       if (run.reason) {
         const state = run.python.lastState; // as the last grace period found it
         const how = !this.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
-        return { ...errorReport("timeout", this.stopMessage(run, null, how), started), output };
+        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line: null, how });
+        return this.reports.failed("timeout", message, { output, started });
       }
-      return { ...crashReport(err, started), output };
+      return this.reports.crash(err, { output, started });
     } finally {
       clearTimeout(limit);
     }
   }
 
-  // Say what happened to stopped code: interrupted (at a line), caught the interrupt, busy, slow to
-  // report, stopped answering, or ended.
-  stopMessage(run, line, how) {
-    const at = line ? ` at line ${line}` : "";
-    const what =
-      run.reason === "stopped"
-        ? "You stopped your code"
-        : `Your code ran for more than ${this.timeLimitMs / 1000} s and was stopped`;
-    const hint =
-      run.reason === "stopped" ? "" : " Does a loop never end, or does the search revisit values it has already seen?";
-    return {
-      interrupted: `${what}${at}.${hint}`,
-      caught: `${what}: it caught the KeyboardInterrupt and carried on, so its runtime was ended.${hint}`,
-      finished: `${what}: it caught the KeyboardInterrupt and carried on to the end, so it does not count.${hint}`,
-      slow: `${what}. Python stopped it, but did not finish writing the report in time, so its runtime was ended.${hint}`,
-      busy: `${what}: it was busy in one long operation that cannot be interrupted, so its runtime was ended.${hint}`,
-      died: `${what}, and its runtime stopped answering (it may have run out of memory), so it was ended.${hint}`,
-      ended: `${what}. This page cannot interrupt Python (it is not cross-origin isolated), so its runtime was ended and the line it was running is not known.${hint}`,
-    }[how];
-  }
-}
-
-// A report as engine/grade.py makes it; anything else from the worker counts as a crash.
-function isReport(r) {
-  return (
-    r !== null &&
-    typeof r === "object" &&
-    typeof r.passed === "boolean" &&
-    Array.isArray(r.expressions) &&
-    r.expressions.every((e) => typeof e?.name === "string" && Array.isArray(e.cases)) &&
-    (r.error === null || (typeof r.error === "object" && typeof r.error.message === "string"))
-  );
-}
-
-function errorReport(kind, message, started, line = null) {
-  return {
-    passed: false,
-    expressions: [],
-    error: { kind, message, line, traceback: "" },
-    output: { text: "", cut_chars: 0 },
-    ms: performance.now() - started,
-  };
-}
-
-// The runtime itself died while running the learner's code: say so, with their line where Pyodide named it.
-function crashReport(err, started) {
-  const at = err.line ? ` while running line ${err.line} of your code` : "";
-  const message =
-    `The Python runtime died${at} (${err.message}). This happens when code recurses through __repr__, ` +
-    "__del__, a builtin such as map() or calls into JavaScript deeper than the browser's stack. " +
-    "Your code is still in the editor; the next Check runs in a fresh runtime.";
-  return errorReport("crash", message, started, err.line ?? null);
 }

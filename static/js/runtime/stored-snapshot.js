@@ -9,10 +9,11 @@
 // beside its key, and a snapshot whose bytes do not match it is deleted, never restored. (Learner code
 // runs in the runner frame's opaque origin and can write neither; this is the second line.)
 
+import NAMES from "../shared/names.json" with { type: "json" };
 import { read, remove, write } from "../shared/storage.js";
 
-const CACHE = "backprop-playground-snapshot";
-const DIGEST = "backprop-playground:snapshot"; // local storage: { key, sha256 } of the kept snapshot
+const CACHE = NAMES.caches.snapshot;
+const DIGEST = NAMES.storage.snapshot; // local storage: { key, sha256 } of the kept snapshot
 
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 const sha256 = async (bytes) => hex(await crypto.subtle.digest("SHA-256", bytes));

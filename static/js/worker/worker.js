@@ -8,6 +8,9 @@
 // reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
 import lock from "../../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
+import { PHASE } from "../shared/protocol.js";
+import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
+import { restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
 
 // Bound before any learner code runs. A call through these looks nothing up at call time.
@@ -16,65 +19,21 @@ const portPost = uncurry(MessagePort.prototype.postMessage);
 const { store, load: atomicLoad, wait } = Atomics;
 const toText = String;
 
-// Cap the runtime's memory. Past it, Python raises MemoryError at once, where the browser would
-// otherwise grow the heap by gigabytes, slowly, or die trying.
-const MAX_MEMORY = 2 ** 30;
-const grow = WebAssembly.Memory.prototype.grow;
-WebAssembly.Memory.prototype.grow = function (pages) {
-  if (this.buffer.byteLength + pages * 65536 > MAX_MEMORY) throw new RangeError("over the memory limit");
-  return grow.call(this, pages);
-};
+capMemory(2 ** 30); // past it, Python raises MemoryError at once
+refuseClose();
+quietLoadRejections();
 
 let port = null; // the runner's private channel: learner code cannot reach it
 let pyodide = null;
 let gradeJson = null; // Python: (source, sink, stopping) -> the report as JSON text
 let phase = null; // shared with the runner, where it is cross-origin isolated: how far the grade has got
-let limits = null; // from the page's config: { outputChars }
-let PHASE = null; // the phase numbers, from the runner
+let limits = null; // from the page's config: { outputChars, learnerFile }
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
 let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
 let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
 const post = (message, transfer = []) => portPost(port, message, transfer);
 const setPhase = (value) => phase && store(phase, 0, value);
-const scriptUrl = (blob) => URL.createObjectURL(new Blob([blob], { type: "text/javascript" }));
-
-// While the runtime loads, Pyodide's fetches of its own files (the wasm, the stdlib) are answered
-// from the Blobs the page handed over: the frame's opaque origin has no cache of its own.
-function serveFiles(indexURL, files) {
-  const original = self.fetch;
-  const types = { "pyodide.asm.wasm": "application/wasm" };
-  self.fetch = (input, init) => {
-    const url = toText(input?.url ?? input);
-    const name = url.startsWith(indexURL) ? url.slice(indexURL.length) : null;
-    if (name && files[name]) {
-      const headers = { "Content-Type": types[name] ?? "application/octet-stream" };
-      return Promise.resolve(new Response(files[name], { headers }));
-    }
-    return original(input, init);
-  };
-  return () => (self.fetch = original);
-}
-
-// Pyodide compiles its wasm with WebAssembly.instantiateStreaming. The first worker keeps the compiled
-// module and hands it to the runner; later workers instantiate that module instead of compiling their
-// own. Workers of one runner then share the machine code, including what V8 has optimised since, so a
-// Check runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
-function shareCompiled(compiled) {
-  const instantiateStreaming = WebAssembly.instantiateStreaming;
-  const used = { module: null, shared: false }; // what this runtime instantiated, and whether it was shared
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    if (compiled) {
-      Promise.resolve(source).catch(() => {}); // not needed: the module is compiled already
-      Object.assign(used, { module: compiled, shared: true });
-      return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
-    }
-    const result = await instantiateStreaming(source, imports);
-    used.module = result.module;
-    return result;
-  };
-  return used;
-}
 
 // Read a file synchronously (the stdlib's lazy archives, static/js/worker/lazy_stdlib.py): the runner asks
 // the page, which fetches it (from its service worker's cache when offline) and hands it back through
@@ -93,38 +52,10 @@ function readSync(url) {
   throw new Error(status === 2 ? new TextDecoder().decode(bytes) : "no answer in 30 s");
 }
 
-// Pyodide's loader refuses classic workers, which it tells by importScripts working (with a data: URL,
-// which the policy refuses anyway, reporting a violation each time). This is a worker all the same,
-// and Pyodide's scripts are imported, not loaded with importScripts.
-async function loaderOfPyodide(blob) {
-  const { importScripts } = self;
-  self.importScripts = undefined;
-  try {
-    return await import(scriptUrl(blob));
-  } finally {
-    self.importScripts = importScripts;
-  }
-}
-
 function keep(line) {
   written.push(line);
   if (written.length > 200) written = written.slice(-100);
 }
-
-// Python that imports the grader and parses the cases: run once, before a snapshot is taken.
-const GRADER = `
-from engine.grade import grader
-_grade_json = grader(_cases_json)
-del _cases_json, grader
-`;
-
-// A runtime restored from a snapshot has the grader imported already, but random's state frozen.
-const AFTER_RESTORE = `
-import sys
-if "random" in sys.modules:
-    sys.modules["random"].seed()
-del sys
-`;
 
 const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
@@ -161,13 +92,11 @@ const handlers = {
     post({ type: "progress", id, step: "started" });
     let made = null;
     if (snapshot) {
-      pyodide.runPython(AFTER_RESTORE);
+      gradeJson = restoredGrader(pyodide);
     } else {
-      pyodide.globals.set("_cases_json", JSON.stringify(cases));
-      pyodide.runPython(GRADER);
+      gradeJson = startGrader(pyodide, cases);
       if (makeSnapshot) made = takeSnapshot();
     }
-    gradeJson = pyodide.globals.get("_grade_json");
     return { type: "loaded", snapshot: made, compiled: wasm.shared ? null : wasm.module, shared: wasm.shared };
   },
 
@@ -194,14 +123,21 @@ const handlers = {
       // grade() turns every exception of the learner's code into a report: this is the runtime dying
       // (the browser's stack overflowed, say), even where grade() went on to report something after it.
       // Pyodide wrote the Python stack: find the learner's line.
-      const line = /File "<editor>", line (\d+)/.exec(written.join("\n"))?.[1];
-      return { type: "failed", id, message: toText(fatal?.message ?? fatal), line: line ? Number(line) : null };
+      const line = learnerLine(written.join("\n"));
+      return { type: "failed", id, message: toText(fatal?.message ?? fatal), line };
     }
     setPhase(PHASE.reported);
     if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
     return { type: "report", id, json };
   },
 };
+
+// The learner's line in a Python traceback Pyodide wrote: its first frame in their file.
+function learnerLine(traceback) {
+  const frame = `File ${JSON.stringify(limits.learnerFile)}, line `;
+  const at = traceback.indexOf(frame);
+  return at < 0 ? null : Number.parseInt(traceback.slice(at + frame.length), 10);
+}
 
 function takeSnapshot() {
   try {
@@ -212,23 +148,10 @@ function takeSnapshot() {
   }
 }
 
-// Learner code can reach this scope through `import js`; closing the worker would leave the runner
-// waiting for a reply that never comes, so refuse it with a clear message instead.
-self.close = () => {
-  throw new Error("close() is not allowed in the playground's worker");
-};
-
-// A failed load leaves some of Pyodide's parallel fetches rejected with no one awaiting them;
-// the load's own error already says what failed, so keep these off the console as errors.
-self.addEventListener("unhandledrejection", (event) => {
-  event.preventDefault();
-  console.warn("worker:", event.reason?.message ?? event.reason);
-});
-
 // The runner's first message: the private port and what every later message needs.
 self.onmessage = ({ data }) => {
   self.onmessage = null;
-  ({ port, limits, phases: PHASE } = data);
+  ({ port, limits } = data);
   phase = data.phase ?? null;
   self.backpropPlaygroundRead = readSync; // for static/js/worker/lazy_stdlib.py
   port.onmessage = ({ data: message }) => answer(message, data);

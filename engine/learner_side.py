@@ -20,7 +20,7 @@ SLEEP_STEP = 0.005  # seconds: time.sleep in steps short enough that Python look
 # 50th check of its eval loop, in CPython for Emscripten) within a few tens of milliseconds
 
 
-class Fence:
+class LearnerSide:
     """Run learner code with their own builtins and safe runtime settings; keep the grader's intact."""
 
     def __init__(self, output: CappedOutput) -> None:
@@ -63,7 +63,7 @@ class Fence:
             f"{MAX_RECURSION:,}, because deeper recursion overflows the browser's own stack.)"
         )
 
-    def __enter__(self) -> "Fence":
+    def __enter__(self) -> "LearnerSide":
         self.saved = sys.stdout, sys.stderr, sys.getrecursionlimit(), sys.setrecursionlimit, time.sleep
         self.real_setrecursionlimit = sys.setrecursionlimit
         self.real_setrecursionlimit(RECURSION_LIMIT)

@@ -1,4 +1,6 @@
-// Build DOM elements: el("p", { class: "note", text: "…" }, ...children).
+// Build and find DOM elements: el("p", { class: "note", text: "…" }, ...children), $("editor").
+
+export const $ = (id) => document.getElementById(id);
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -1,0 +1,58 @@
+"""The report's shape: the one contract of a Check's result, for the page, course sites and tests.
+
+The grader (grade.py, errors.py) and /verify make their reports with these functions. The two kinds of
+error only the page can see (the code ran past the time limit or was stopped; the runtime died) are made
+there from shape(), which the page's config carries: no other code states a field or a kind.
+"""
+
+# Every error kind, with the heading the page shows above its message.
+KINDS = {
+    "syntax": "Syntax error",
+    "runtime": "Your code raised an error",
+    "timeout": "Stopped",
+    "crash": "The runtime crashed",
+}
+# The fields of each object in a report (README "The page contract" lists the same, a test checks it).
+FIELDS = {
+    "report": ("passed", "expressions", "error", "output", "ms"),
+    "expression": (
+        "name",
+        "formula",
+        "about",
+        "extra",
+        "passed",
+        "leaves",
+        "size",
+        "cases",
+        "diagnosis",
+        "graph",
+        "error",
+    ),
+    "case": ("values", "expected", "got", "right", "passed", "example"),
+    "diagnosis": ("kind", "message", "node"),
+    "graph": ("case", "out", "nodes", "calls"),
+    "error": ("kind", "message", "line", "traceback"),
+    "output": ("text", "cut_chars"),
+}
+
+
+def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:
+    """Build the report's error object."""
+    if kind not in KINDS:
+        raise ValueError(f"not an error kind: {kind!r}")
+    return {"kind": kind, "message": message, "line": line, "traceback": trace}
+
+
+def no_output() -> dict:
+    """The output of code that printed nothing."""
+    return {"text": "", "cut_chars": 0}
+
+
+def failed(err: dict | None) -> dict:
+    """The report of a Check that graded nothing (its code did not run, or ended the Check)."""
+    return {"passed": False, "expressions": [], "error": err, "output": no_output(), "ms": 0}
+
+
+def shape() -> dict:
+    """What the page needs to make and read reports: the kinds, and a failed report to fill in."""
+    return {"kinds": KINDS, "failed": failed(None), "error": error("crash", ""), "fields": FIELDS}

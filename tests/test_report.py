@@ -1,0 +1,107 @@
+"""The report's shape has one owner (engine/report.py); the README and the page follow it, and each
+expression's text follows the code that builds it."""
+
+import json
+import re
+
+import pytest
+
+from engine import expressions, extras, namespace
+from engine.grade import grade
+from engine.report import FIELDS, KINDS, shape
+from server import ROOT
+from tests import solutions
+from tests.test_server import page_config
+
+SOURCES = {
+    "right": solutions.CORRECT,
+    "wrong": solutions.NOT_REVERSED,
+    "syntax": "def backward(out)\n",
+    "runtime": "def backward(out):\n    raise ValueError('no')\n",
+    "refused": "#" * 100_001,
+}
+
+
+def readme_report() -> str:
+    """The report's JSON sketch in README's page contract."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("- The report (JSON):")
+    return readme[start : readme.index("```", readme.index("```", start) + 3)]
+
+
+def test_the_readme_names_every_field_and_kind_of_the_report_and_no_other():
+    sketch = readme_report()
+    named = set(re.findall(r'"(\w+)":', sketch))
+    assert named == {field for fields in FIELDS.values() for field in fields}
+    kinds = re.search(r'"kind": ("\w+"(?: \| "\w+")*)', sketch.split('"error": null |')[1])[1]
+    assert re.findall(r'"(\w+)"', kinds) == list(KINDS)
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_every_report_the_grader_makes_has_the_published_shape(name, cases):
+    report = json.loads(json.dumps(grade(SOURCES[name], cases)))
+    assert list(report) == list(FIELDS["report"])
+    assert set(report["output"]) == set(FIELDS["output"])
+    if report["error"] is not None:
+        assert set(report["error"]) == set(FIELDS["error"]) and report["error"]["kind"] in KINDS
+    for expr in report["expressions"]:
+        assert set(expr) <= set(FIELDS["expression"]), expr["name"]
+        assert {"name", "formula", "about", "extra", "passed", "leaves", "cases"} <= set(expr)
+        for case in expr["cases"]:
+            assert set(case) == set(FIELDS["case"])
+        for item in expr["diagnosis"]:
+            assert set(item) == set(FIELDS["diagnosis"])
+        if expr["graph"]:
+            assert set(expr["graph"]) >= set(FIELDS["graph"])
+
+
+def test_the_page_gets_the_shape_it_makes_its_own_reports_from(client):
+    assert page_config(client)["report"] == json.loads(json.dumps(shape()))
+
+
+def test_an_unknown_error_kind_is_refused():
+    from engine.report import error
+
+    with pytest.raises(ValueError, match="not an error kind"):
+        error("oops", "message")
+
+
+@pytest.fixture
+def texts_follow(monkeypatch):
+    """Let a test change how the graphs are built; the texts are worked out again, and again after."""
+    expressions.describe.cache_clear()
+    yield monkeypatch
+    monkeypatch.undo()
+    expressions.describe.cache_clear()
+
+
+def formulas(client) -> dict:
+    """The formula of each expression as the page's statement lists it and the report heads it."""
+    html = client.get("/").get_data(as_text=True)
+    listed = dict(re.findall(r"<li><code>(\w+)</code> is <code>([^<]+)</code>", html))
+    config = {e["name"]: e for e in page_config(client)["expressions"]}
+    return {"listed": listed, "config": config}
+
+
+def test_the_page_lists_each_counted_expression_in_words_from_python(client):
+    shown = formulas(client)
+    assert list(shown["listed"]) == ["neuron", "reuse", "chain"]
+    assert shown["listed"]["chain"] == "tanh(… tanh(x·w) · w …), ten times"
+    assert shown["config"]["deep"]["formula"] == "tanh(… tanh(x·w) · w …), 500 times"
+
+
+def test_the_deep_chains_text_follows_its_depth(client, cases, texts_follow):
+    texts_follow.setattr(extras, "DEPTH", 7)
+    assert formulas(client)["config"]["deep"]["formula"] == "tanh(… tanh(x·w) · w …), seven times"
+    deep = [c for c in cases if c["expr"] == "deep"]
+    report = grade(solutions.CORRECT, deep)
+    assert report["expressions"][0]["formula"] == "tanh(… tanh(x·w) · w …), seven times"
+
+
+def test_the_chains_text_follows_the_engines_code(client, texts_follow):
+    source = namespace.SOURCE.replace("for _ in range(10):", "for _ in range(12):")
+    assert source != namespace.SOURCE
+    texts_follow.setattr(namespace, "CODE", compile(source, "engine/value.py", "exec"))
+    shown = formulas(client)
+    assert shown["listed"]["chain"] == "tanh(… tanh(x·w) · w …), 12 times"
+    assert "tanh of out·w, 12 times over" in shown["config"]["chain"]["about"]
