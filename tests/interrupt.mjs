@@ -1,8 +1,7 @@
 // Checks of static/js/worker/interrupt.js, run by tests/test_interrupt.py: `node tests/interrupt.mjs <check>`.
 // Prints one line of JSON with what it saw.
+import { SIGINT } from "../static/js/shared/protocol.js";
 import { takenInOneStep } from "../static/js/worker/interrupt.js";
-
-const SIGINT = 2;
 
 const checks = {
   // CPython's two steps (read, then write 0) with the page's stop landing between them.

@@ -8,7 +8,7 @@
 // the stored snapshot ("backprop-playground-snapshot"), then unregisters itself. It has no fetch
 // handler and claims no page: every request goes to the network, and the next visit has no worker.
 // Pages it took over stay in its hands until they are left (browsers do not let a worker go of a
-// page); static/js/offline.js says "removed" there, "off" once no worker controls the page.
+// page); hosting/offline.js says "removed" there, "off" once no worker controls the page.
 
 const NAMES = {{ names|tojson }};
 const PAGE = new URL("./", self.location).href; // the scope: the page's folder

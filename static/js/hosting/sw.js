@@ -79,7 +79,7 @@ async function keptCopy(url, request = url) {
 }
 
 // Keep a response for url when it is this build's, and the cache is still there (caches.open would
-// make it again after the page has deleted it: offline use switched off, static/js/offline.js).
+// make it again after the page has deleted it: offline use switched off, hosting/offline.js).
 async function keep(url, response, request = url) {
   if ((await isRight(url, response)) && (await caches.has(CACHE))) {
     await (await caches.open(CACHE)).put(request, response);

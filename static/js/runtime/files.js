@@ -44,3 +44,15 @@ export async function fetchFiles(urls, { stallMs, onBytes = () => {} }) {
     clearTimeout(timer);
   }
 }
+
+// A worker reads one of the stdlib's lazy archives (worker/lazy_stdlib.py): only those, from their
+// folder (config urls.lazyStdlib), fetched by the page (its service worker keeps them, for offline visits).
+export async function readArchive(url, folder) {
+  const wanted = new URL(url);
+  if (!wanted.href.startsWith(folder) || !wanted.pathname.endsWith(".zip") || wanted.search || wanted.hash) {
+    throw new Error("only the standard library's archives can be read");
+  }
+  const response = await fetch(wanted.href);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.arrayBuffer();
+}

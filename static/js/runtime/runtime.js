@@ -10,7 +10,7 @@
 // reaches the next, by construction, and runaway code is ended by ending its worker. Where the frame
 // is cross-origin isolated, Stop first interrupts Python, so the report names the line it ran.
 
-import { fetchFiles } from "./files.js";
+import { fetchFiles, readArchive } from "./files.js";
 import { GradingWorker } from "./grading-worker.js";
 import { RunnerFrame } from "./runner-frame.js";
 import { Reports } from "./reports.js";
@@ -108,7 +108,7 @@ export class Runtime {
       const frame = await RunnerFrame.open({
         document: this.runnerDocument,
         runnerCode: files.runner.text(),
-        onRead: (url) => this.readLazy(url),
+        onRead: (url) => readArchive(url, this.urls.lazyStdlib),
         waitMs: this.stallMs,
       });
       const { runner, worker, ...runtime } = files;
@@ -132,18 +132,6 @@ export class Runtime {
     const onBytes = (bytes) => this.onProgress((received += bytes), this.loadBytes);
     this.files = await fetchFiles(urls, { stallMs: this.stallMs, onBytes });
     return this.files;
-  }
-
-  // A worker reads one of the stdlib's lazy archives: only those, fetched here (the service worker
-  // keeps them, for offline visits).
-  async readLazy(url) {
-    const wanted = new URL(url);
-    if (!wanted.href.startsWith(this.urls.lazyStdlib) || !wanted.pathname.endsWith(".zip") || wanted.search || wanted.hash) {
-      throw new Error("only the standard library's archives can be read");
-    }
-    const response = await fetch(wanted.href);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return response.arrayBuffer();
   }
 
   // Start a runtime in a new worker; resolves to it once it can grade. makeSnapshot: start in full
