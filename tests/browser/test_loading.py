@@ -70,12 +70,12 @@ def test_a_slow_line_gets_there_with_no_overall_deadline(page, serve):
 
 def test_a_stalled_load_fails_and_retry_loads_in_place_with_the_code_kept(page, serve):
     gates = []
-    url = hosted(serve, lambda app: gates.append(Gate(app, "python_stdlib")) or gates[0], LOAD_STALL_MS=4000)
+    url = hosted(serve, lambda app: gates.append(Gate(app, "python_stdlib")) or gates[0], LOAD_STALL_MS=8000)
     page.goto(url)
     page.wait_for_function("() => window.playground !== undefined")
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     expect(status(page)).to_have_attribute("data-state", "failed", timeout=READY_MS)
-    expect(status(page)).to_contain_text("nothing arrived for 4 s")
+    expect(status(page)).to_contain_text("nothing arrived for 8 s")
     expect(status(page)).to_contain_text("Your code is kept: press Retry")
     assert "nothing arrived" in page.evaluate("window.playground.ready.then(() => 'ready', (e) => e.message)")
     report = page.evaluate("window.playground.check()")  # says what is wrong, does not wait forever
