@@ -2,6 +2,7 @@
 
 import traceback
 
+from engine.output import PrintedTooMuch
 from engine.report import error
 
 FILENAME = "<editor>"  # the learner's code, as tracebacks name it
@@ -76,5 +77,7 @@ def learner_traceback(exc: BaseException, source: str) -> str:
 def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:
     """Describe an exception the learner's code raised, in their terms."""
     line = learner_line(exc)
+    if isinstance(exc, PrintedTooMuch):  # not an error of theirs: their output, stopped
+        return error("output", str(exc), line, learner_traceback(exc, source))
     note = note if line is None else ""  # the note explains an error outside the learner's lines
     return error("runtime", describe(exc) + note, line, learner_traceback(exc, source) + note)

@@ -7,6 +7,14 @@ MAX_LINES = 2000
 MAX_CHARS = 200_000
 SEND_CHARS = 8192  # with a sink: pass on what was printed once this much is waiting...
 SEND_SECONDS = 0.1  # ...or this long after the last time, so a run that is killed keeps its output
+# Far past the cap, printing is what takes the time (a print in a loop in backward, run on every value
+# set): the code is stopped, with a message that says so, before the time limit blames a loop.
+FLOOD_CHARS = 10 * MAX_CHARS
+FLOOD_WRITES = 50_000  # print() writes twice (the text, then the end): 25,000 prints, 12 times the line cap
+
+
+class PrintedTooMuch(BaseException):
+    """Raised where the learner's code prints far past the cap. Not an Exception: it ends the Check."""
 
 
 class CappedOutput(io.TextIOBase):
@@ -21,6 +29,7 @@ class CappedOutput(io.TextIOBase):
         self.lines = 0
         self.chars = 0
         self.cut_chars = 0
+        self.cut_writes = 0
         self.sink = sink
         self.waiting: list[str] = []  # kept, not yet passed to the sink
         self.waiting_chars = 0
@@ -33,8 +42,8 @@ class CappedOutput(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if self.cut_chars or self.lines >= MAX_LINES or self.chars >= MAX_CHARS:
-            self.cut_chars += len(text)
-            return len(text)
+            self.write = self.overflow  # from now on, only count: print finds this before the method
+            return self.overflow(text)
         keep = text[: MAX_CHARS - self.chars]
         room = MAX_LINES - self.lines
         if keep.count("\n") >= room:  # cut after the last line there is room for
@@ -48,6 +57,27 @@ class CappedOutput(io.TextIOBase):
             self.waiting_chars += len(keep)
             if self.waiting_chars >= SEND_CHARS or time.monotonic() - self.sent >= SEND_SECONDS:
                 self.flush()
+        return len(text)
+
+    def overflow(self, text: str) -> int:
+        """Count what is printed past the cap, as cheaply as can be; stop a flood."""
+        if type(text) is not str:
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.cut_chars += len(text)
+        self.cut_writes += 1
+        if self.cut_chars > FLOOD_CHARS or self.cut_writes > FLOOD_WRITES:
+            self.write = self.overflow = self.counted  # once raised, a learner's except cannot loop on it
+            raise PrintedTooMuch(
+                f"Your code printed too much: {self.chars + self.cut_chars:,} characters so far, far past "
+                f"the {MAX_CHARS:,} characters ({MAX_LINES:,} lines) the page keeps. Printing that much is "
+                "what took the time, so your code was stopped here. Print less: a few values, or only "
+                "in the first value set."
+            )
+        return len(text)
+
+    def counted(self, text: str) -> int:
+        """Count output after a flood was stopped (code that caught it and printed on)."""
+        self.cut_chars += len(text)
         return len(text)
 
     def flush(self) -> None:

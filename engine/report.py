@@ -11,6 +11,7 @@ KINDS = {
     "runtime": "Your code raised an error",
     "timeout": "Stopped",
     "crash": "The runtime crashed",
+    "output": "Printed too much",
 }
 # The fields of each object in a report (README "The page contract" lists the same, a test checks it).
 FIELDS = {
@@ -33,6 +34,9 @@ FIELDS = {
     "graph": ("case", "out", "nodes", "calls"),
     "error": ("kind", "message", "line", "traceback"),
     "output": ("text", "cut_chars"),
+    # A Run of the scratch pad (engine/scratch.py): what it printed and drew, never a verdict.
+    "run": ("output", "error", "drawings", "cut_drawings", "ms"),
+    "drawing": ("line", "file", "label", "size", "out", "nodes", "calls"),
 }
 
 
@@ -53,6 +57,17 @@ def failed(err: dict | None) -> dict:
     return {"passed": False, "expressions": [], "error": err, "output": no_output(), "ms": 0}
 
 
+def failed_run(err: dict | None) -> dict:
+    """The result of a Run that drew nothing (its code did not run, or ended early)."""
+    return {"output": no_output(), "error": err, "drawings": [], "cut_drawings": 0, "ms": 0}
+
+
 def shape() -> dict:
-    """What the page needs to make and read reports: the kinds, and a failed report to fill in."""
-    return {"kinds": KINDS, "failed": failed(None), "error": error("crash", ""), "fields": FIELDS}
+    """What the page needs to make and read reports: the kinds, a failed report and Run to fill in."""
+    return {
+        "kinds": KINDS,
+        "failed": failed(None),
+        "failedRun": failed_run(None),
+        "error": error("crash", ""),
+        "fields": FIELDS,
+    }

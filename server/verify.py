@@ -34,7 +34,7 @@ from engine.diagnose import number
 from engine.errors import MAX_TEXT, cap
 from engine.grade import MAX_SOURCE, new_expression, refusal
 from engine.output import MAX_CHARS
-from engine.report import error, no_output
+from engine.report import KINDS, error, no_output
 from server import ROOT, sandbox
 from server.assets import engine_archive, graded_cases
 from server.learner import Learners, LearnerTokenError
@@ -45,7 +45,6 @@ bp = Blueprint("verify", __name__)
 UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 EXERCISE = "backward"
-ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
 
 
 def counted(verdict: str) -> tuple[str, ...]:
@@ -152,7 +151,7 @@ def sandbox_error(data: dict) -> dict | None:
     err = data.get("error")
     if err is None:
         return None
-    if not isinstance(err, dict) or err.get("kind") not in ERROR_KINDS:
+    if not isinstance(err, dict) or err.get("kind") not in KINDS:
         return error("crash", "The server's sandbox gave an error the grader does not know.")
     line = err.get("line")
     return error(

@@ -56,8 +56,9 @@ HOSTILE = {
     "growing list": Hostile(  # slowly, as the row: a fast one reaches the 1 GiB cap (MemoryError)
         "grow = []\nwhile True:\n    grow.append(len(grow))\n    sum(range(20))", STOPPED, stops=True
     ),
-    "ten million prints": Hostile(
-        "for i in range(10**7):\n    print(i)", Outcome("timeout", "body", output="0\n1\n2\n"), stops=True
+    "ten million prints": Hostile(  # stopped far past the cap, saying so, long before the limit
+        "for i in range(10**7):\n    print(i)",
+        Outcome("output", "body", output="0\n1\n2\n", says="printed too much"),
     ),
     "catches the interrupt": Hostile(
         "while True:\n    try:\n        while True:\n            pass\n"
@@ -295,8 +296,8 @@ def test_an_interrupt_that_came_late_never_stops_the_next_check(isolated):
         assert report["passed"] is True, report["error"]
 
 
-def test_100k_prints_are_shown_capped(isolated):
-    report = check(isolated, "for i in range(100_000):\n    print(i)\n" + solutions.CORRECT)
+def test_10k_prints_are_shown_capped(isolated):
+    report = check(isolated, "for i in range(10_000):\n    print(i)\n" + solutions.CORRECT)
     assert report["passed"] is True
     assert report["output"]["cut_chars"] > 0
     expect(isolated.get_by_test_id("output-text")).to_contain_text("1999")

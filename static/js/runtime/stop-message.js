@@ -1,12 +1,18 @@
 // What the learner is told about code that was stopped: by the time limit or by Stop, and how it
 // ended (interrupted at a line, caught the interrupt, busy, slow to report, stopped answering, ended).
 
-// reason: "timeout" | "stopped"; line: where Python was interrupted, if known; how: a key below.
-export function stopMessage({ reason, timeLimitMs, line, how }) {
+// reason: "timeout" | "stopped"; line: where Python was interrupted, if known; how: a key below;
+// printed: whether the code printed past the output cap (then printing took time too).
+export function stopMessage({ reason, timeLimitMs, line, how, printed = false }) {
   const at = line ? ` at line ${line}` : "";
   const what =
     reason === "stopped" ? "You stopped your code" : `Your code ran for more than ${timeLimitMs / 1000} s and was stopped`;
-  const hint = reason === "stopped" ? "" : " Does a loop never end, or does the search revisit values it has already seen?";
+  const hint =
+    reason === "stopped"
+      ? ""
+      : printed
+        ? " It printed more than the page keeps: printing that much takes time too, so print less."
+        : " Does a loop never end, or does the search revisit values it has already seen?";
   return {
     interrupted: `${what}${at}.${hint}`,
     caught: `${what}: it caught the KeyboardInterrupt and carried on, so its runtime was ended.${hint}`,
