@@ -54,7 +54,7 @@ async function main(jobFile) {
   });
   pyodide.unpackArchive(new Uint8Array(readFileSync(job.engine)), "zip");
   const { cases, sources = [], imports = [] } = job;
-  pyodide.globals.set("grade", startGrader(pyodide, cases));
+  pyodide.globals.set("grade", startGrader(pyodide, cases).grade);
   pyodide.globals.set("_job", pyodide.toPy({ sources: JSON.stringify(sources), imports: JSON.stringify(imports) }));
   console.log(pyodide.runPython(RUN));
 }

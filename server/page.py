@@ -8,7 +8,7 @@ from engine.errors import FILENAME
 from engine.expressions import describe
 from engine.output import MAX_CHARS
 from engine.report import shape
-from server import ROOT
+from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
 from server.headers import page_headers
@@ -58,6 +58,7 @@ def page_config() -> dict:
         + len(engine_archive())
         + sum(static_size(entry) for entry in RUNTIME_BUNDLES),
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
+        "scratch": {"starter": presets.STARTER, "presets": presets.PRESETS},  # the scratch pad's code
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner

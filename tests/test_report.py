@@ -22,17 +22,28 @@ SOURCES = {
 }
 
 
+def readme_sketch(start: str) -> str:
+    """A JSON sketch in README's page contract: the one after the line that starts so."""
+    readme = (ROOT / "README.md").read_text()
+    at = readme.index(start)
+    return readme[at : readme.index("```", readme.index("```", at) + 3)]
+
+
 def readme_report() -> str:
     """The report's JSON sketch in README's page contract."""
-    readme = (ROOT / "README.md").read_text()
-    start = readme.index("- The report (JSON):")
-    return readme[start : readme.index("```", readme.index("```", start) + 3)]
+    return readme_sketch("- The report (JSON):")
+
+
+def test_the_readme_names_every_field_of_a_runs_result():
+    named = set(re.findall(r'"(\w+)":', readme_sketch("- `window.playground.run(source?)`")))
+    assert named == {*FIELDS["run"], *FIELDS["drawing"], *FIELDS["output"], *FIELDS["error"], "file"}
 
 
 def test_the_readme_names_every_field_and_kind_of_the_report_and_no_other():
     sketch = readme_report()
     named = set(re.findall(r'"(\w+)":', sketch))
-    assert named == {field for fields in FIELDS.values() for field in fields}
+    report = {kind: fields for kind, fields in FIELDS.items() if kind not in ("run", "drawing")}
+    assert named == {field for fields in report.values() for field in fields}
     kinds = re.search(r'"kind": ("\w+"(?: \| "\w+")*)', sketch.split('"error": null |')[1])[1]
     assert re.findall(r'"(\w+)"', kinds) == list(KINDS)
 

@@ -63,7 +63,25 @@ def correct(page):
     wait_for_pictures(page)
 
 
-STATES = [loaded, statement_and_hints_open, wrong_with_pictures_and_text_open, error, correct]
+def scratch_pad_drawn(page):
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    drawn_then_raises = "a = Value(2.0)\nb = a * a\ndraw(b)\nbackward(b)\ndraw(b)\n1 / 0\n"
+    page.evaluate("s => window.playground.run(s)", drawn_then_raises)
+    expect(page.get_by_test_id("run-error")).to_be_visible()  # an error, and the drawings before it
+    for drawing in page.locator("[data-testid=drawing]").all():
+        expect(drawing).to_have_attribute("data-state", "ready")
+    for text in page.locator("[data-testid=drawings] details.graph-text").all():
+        text.evaluate("d => (d.open = true)")
+
+
+STATES = [
+    loaded,
+    statement_and_hints_open,
+    wrong_with_pictures_and_text_open,
+    error,
+    correct,
+    scratch_pad_drawn,
+]
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -53,6 +53,13 @@ def test_tab_reaches_every_control_in_order(page, base_url):
     page.keyboard.press("Escape")  # then Tab leaves, as the note under the editor says
     assert tab(page) == "button#check Check"
     assert tab(page) == "button#reset Reset"
+    assert tab(page) == "button#share Copy link"
+    assert tab(page).startswith("select#preset ")  # the scratch pad's examples
+    assert tab(page) == "button#load-preset Put it in the scratch pad"
+    assert tab(page) == "div# Scratch pad: your own Python"
+    page.keyboard.press("Escape")  # Tab indents here too: Esc, then Tab leaves
+    assert tab(page) == "button#run Run"
+    assert tab(page).startswith("input#use-backward")
     assert tab(page) == "button#hint Show a hint"
     assert tab(page) == "div# The engine's code (read-only)"  # read-only, yet it can be scrolled and read
     page.keyboard.press("ArrowDown")

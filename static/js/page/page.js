@@ -8,6 +8,8 @@ import { setupHints, setupSolution } from "./hints.js";
 import { unfoldOnWideScreens } from "./statement.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
+import { setupScratch } from "./scratch.js";
+import { setupShare } from "./share.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
@@ -23,11 +25,20 @@ function save(code) {
   if ($("saved").textContent !== text) $("saved").textContent = text;
 }
 
+// The results say when they are for an earlier version of the code: from its first change after a
+// Check until the next Check (CodeRunner does the same).
+let checked = null; // the code the results on show were graded for
+function markStale(code) {
+  const stale = $("stale");
+  const is = checked !== null && code !== checked;
+  if (stale.hidden === is) stale.hidden = !is;
+}
+
 export function startPage({ config, runtime }) {
   setupTheme($("theme"));
   unfoldOnWideScreens($("statement-more"));
   const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, {
-    onChange: save,
+    onChange: (code) => (save(code), markStale(code)),
     onCheck: () => check(),
     label: "Your backward(out) function",
     describedBy: "editor-keys",
@@ -59,10 +70,16 @@ export function startPage({ config, runtime }) {
     [stopButton, checkButton, editor.view.contentDOM],
   ]);
   let queue = Promise.resolve();
+  // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does.
+  const enqueue = (task) => {
+    const run = queue.then(task);
+    queue = run.catch(() => {});
+    return run;
+  };
 
   // Grade source (default: the editor's code), render the report, resolve to it.
   function check(source) {
-    const run = queue.then(async () => {
+    return enqueue(async () => {
       const code = source ?? editor.getCode();
       const fromEditor = code === editor.getCode();
       if (fromEditor) save(code); // kept before it runs: a runtime that takes the tab down loses nothing
@@ -74,6 +91,8 @@ export function startPage({ config, runtime }) {
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
         editor.markLine(fromEditor ? report.error?.line : null);
+        checked = fromEditor ? code : null; // results for code of the API's: no version of the editor's
+        markStale(editor.getCode());
         const verification = await verifyPass($("verified"), config.verify, code, report);
         events.checked(report, progress.record(report), verification);
         return report;
@@ -83,9 +102,10 @@ export function startPage({ config, runtime }) {
         stopButton.hidden = true;
       }
     });
-    queue = run.catch(() => {});
-    return run;
   }
+
+  const scratchPad = setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus });
+  setupShare({ code: editor, scratch: scratchPad.scratch });
 
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
@@ -99,6 +119,7 @@ export function startPage({ config, runtime }) {
     getCode: () => editor.getCode(),
     setCode: (source) => editor.setCode(String(source)),
     check,
+    run: (source) => scratchPad.run(source === undefined ? undefined : String(source)),
   };
   runtime.loaded.then(events.ready);
 }

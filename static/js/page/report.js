@@ -35,7 +35,8 @@ function caseTable(expr, result, index) {
   return table;
 }
 
-function renderOutput(panel, output) {
+// What the code printed, in its panel (hidden when nothing was), with how much was cut.
+export function renderOutput(panel, output) {
   panel.replaceChildren();
   panel.hidden = !output || (!output.text && !output.cut_chars);
   if (panel.hidden) return;
@@ -133,21 +134,26 @@ function extrasBlock(extras, verdictPassed) {
   );
 }
 
+// An error in its panel (hidden when there is none), under its kind's heading; where names the line's
+// place ("your code", "the scratch pad").
+export function renderError(panel, error, kinds, where = "your code (marked in the editor)") {
+  panel.replaceChildren();
+  panel.hidden = !error;
+  if (!error) return;
+  const { kind, message, line } = error;
+  panel.dataset.kind = kind;
+  panel.append(
+    el("h3", { text: kinds[kind] ?? "Error" }),
+    el("pre", { text: kind === "timeout" || kind === "output" ? message : error.traceback || message }),
+  );
+  if (line) panel.append(el("p", { text: `Line ${line} of ${where}.` }));
+}
+
 // kinds: the heading of each error kind (config.report.kinds).
 export function renderReport({ results, verdict, error, output }, report, kinds) {
   renderOutput(output, report.output);
   results.replaceChildren();
-  error.replaceChildren();
-  error.hidden = !report.error;
-  if (report.error) {
-    const { kind, message, line } = report.error;
-    error.dataset.kind = kind;
-    error.append(
-      el("h3", { text: kinds[kind] ?? "Error" }),
-      el("pre", { text: kind === "timeout" ? message : report.error.traceback || message }),
-    );
-    if (line) error.append(el("p", { text: `Line ${line} of your code (marked in the editor).` }));
-  }
+  renderError(error, report.error, kinds);
   const graded = report.expressions.filter((e) => !e.extra);
   const extras = report.expressions.filter((e) => e.extra);
   results.append(...graded.map((e) => section(e, true)));

@@ -38,13 +38,14 @@ function numbersOf(graph) {
   return numbers;
 }
 
-// Lay the graph out left to right; return the boxes, the operation ellipses and the edges.
-export function layoutGraph(graph) {
+// Lay the graph out left to right; return the boxes, the operation ellipses and the edges. graded:
+// the values have expected grads (a report's graph), shown as a fourth line; a drawing has none.
+export function layoutGraph(graph, graded = true) {
   const g = new graphlib.Graph();
   g.setGraph({ rankdir: "LR", nodesep: 16, ranksep: 30, edgesep: 8, marginx: 10, marginy: 10 });
   g.setDefaultEdgeLabel(() => ({}));
   const numbers = numbersOf(graph);
-  const height = 2 * PAD.y + 4 * LINE;
+  const height = 2 * PAD.y + (graded ? 4 : 3) * LINE;
   for (const node of graph.nodes) {
     g.setNode(`v${node.id}`, { width: boxWidth(node, numbers[node.id]), height });
     if (!node.children.length) continue;

@@ -47,7 +47,7 @@ function drawOp(node, { x, y, width, height }) {
 }
 
 // One value's box; returns its group and the text that shows its grad, to change per step.
-function drawValue(node, { x, y, width, height }, notes) {
+function drawValue(node, { x, y, width, height }, notes, graded) {
   const left = x - width / 2;
   const top = y - height / 2;
   const group = svg("g", {
@@ -85,7 +85,7 @@ function drawValue(node, { x, y, width, height }, notes) {
   };
   row(1, "data", short(node.data), "data");
   const grad = row(2, "grad", short(node.grad), "grad");
-  row(3, "expected", short(node.expected), "expected");
+  if (graded) row(3, "expected", short(node.expected), "expected");
   group.append(svg("title", {}, tooltip(node, notes)));
   return { group, grad };
 }
@@ -97,7 +97,7 @@ function tooltip(node, notes) {
 }
 
 // Draw the graph; return the SVG and the parts each step changes.
-export function drawGraph(laid, graph, notesOf, label) {
+export function drawGraph(laid, graph, notesOf, label, graded = true) {
   const marker = `graph-arrow-${++drawn}`;
   const root = svg("svg", {
     class: "graph-svg",
@@ -118,7 +118,7 @@ export function drawGraph(laid, graph, notesOf, label) {
   for (const node of graph.nodes) if (node.children.length) root.append(drawOp(node, laid.ops.get(node.id)));
   const values = new Map();
   for (const node of graph.nodes) {
-    const drawnValue = drawValue(node, laid.values.get(node.id), notesOf(node.id));
+    const drawnValue = drawValue(node, laid.values.get(node.id), notesOf(node.id), graded);
     root.append(drawnValue.group);
     values.set(node.id, drawnValue);
   }

@@ -20,7 +20,7 @@ export function callText(graph, call, grads, round = short) {
 
 // The readout for a step: 0 is before the first call, 1..n after call k, n + 1 the final grads.
 // states[k] holds every grad after k calls, and last the final ones.
-export function stepText(graph, step, states) {
+export function stepText(graph, step, states, graded = true) {
   const n = graph.calls.length;
   const grads = states[step];
   const out = graph.nodes[graph.out];
@@ -30,7 +30,7 @@ export function stepText(graph, step, states) {
   }
   if (step > n) {
     const wrong = graph.nodes.filter((v) => v.wrong).length;
-    const verdict = wrong ? `${wrong} of ${graph.nodes.length} grads wrong (✗)` : "every grad right";
+    const verdict = !graded ? "the grads as they were when drawn" : wrong ? `${wrong} of ${graph.nodes.length} grads wrong (✗)` : "every grad right";
     // Grads that no call gave: the code set them itself after the calls.
     const set = graph.nodes.filter((v) => grads[v.id] !== states[n][v.id]).map((v) => v.label);
     const direct = set.length && n ? `; then your code set ${list(set)} directly` : "";
@@ -40,21 +40,22 @@ export function stepText(graph, step, states) {
 }
 
 // The SVG's accessible name: what the picture shows, in one sentence or two.
-export function summary(name, graph) {
+export function summary(name, graph, graded = true) {
   const ops = graph.nodes.filter((v) => v.children.length).length;
   const wrong = graph.nodes.filter((v) => v.wrong).map((v) => v.label);
   const calls = graph.calls.length;
-  const verdict = wrong.length ? `Wrong grads: ${list(wrong)}.` : "Every grad is right.";
+  const verdict = !graded ? "" : wrong.length ? ` Wrong grads: ${list(wrong)}.` : " Every grad is right.";
   return (
     `Graph of ${name}: ${graph.nodes.length} values, ${ops} operations, ` +
-    `${calls} _backward call${calls === 1 ? "" : "s"}. ${verdict} The table below lists them all.`
+    `${calls} _backward call${calls === 1 ? "" : "s"}.${verdict} The table below lists them all.`
   );
 }
 
 // Every value and every call in full, for screen readers and for exact numbers.
 // states[k] holds every grad after k calls.
-export function textAlternative(name, graph, notesOf, states) {
-  const head = ["value", "formula", "data", "your grad", "expected grad", "right?", "_backward calls", "notes"];
+export function textAlternative(name, graph, notesOf, states, graded = true) {
+  const checked = (cells) => (graded ? cells : []); // a drawing has no expected grads
+  const head = ["value", "formula", "data", "your grad", ...checked(["expected grad", "right?"]), "_backward calls", "notes"];
   const table = el(
     "table",
     { class: "graph-table" },
@@ -73,8 +74,7 @@ export function textAlternative(name, graph, notesOf, states) {
         el("td", { text: v.formula ?? "" }),
         el("td", { text: full(v.data) }),
         el("td", { class: "grad", text: full(v.grad) }),
-        el("td", { text: full(v.expected) }),
-        el("td", { text: verdict }),
+        ...checked([el("td", { text: full(v.expected) }), el("td", { text: verdict })]),
         el("td", { text: calls }),
         el("td", { text: notesOf(v.id).join(" ") }),
       ),

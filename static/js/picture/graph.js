@@ -43,12 +43,13 @@ function reveal(scroller, target) {
 }
 
 // Draw graph into container and show its final grads; return { show(step), step }.
-export function renderGraph(container, { name, graph, diagnosis }) {
+// graded: the graph of a report (with expected grads and verdicts), or a scratch pad's drawing (without).
+export function renderGraph(container, { name, graph, diagnosis, graded = true }) {
   const notesOf = notesBy(diagnosis);
   const states = replay(graph);
   const last = states.length - 1;
-  const laid = layoutGraph(graph);
-  const drawing = drawGraph(laid, graph, notesOf, summary(name, graph));
+  const laid = layoutGraph(graph, graded);
+  const drawing = drawGraph(laid, graph, notesOf, summary(name, graph, graded), graded);
   const scroller = el("div", { class: "graph-scroll", tabindex: "0", role: "group", "aria-label": `Picture of ${name}` });
   scroller.append(drawing.svg);
   const zoom = zoomable(scroller, drawing.svg, laid, name);
@@ -70,7 +71,7 @@ export function renderGraph(container, { name, graph, diagnosis }) {
     next,
     final,
   );
-  const root = el("div", { class: "graph" }, controls, readout, zoom, scroller, legend(graph, notesOf), textAlternative(name, graph, notesOf, states));
+  const root = el("div", { class: "graph" }, controls, readout, zoom, scroller, legend(graph, notesOf), textAlternative(name, graph, notesOf, states, graded));
   let step = last;
 
   function show(to, scroll = false) {
@@ -92,7 +93,7 @@ export function renderGraph(container, { name, graph, diagnosis }) {
       for (const path of edge.children) path.setAttribute("marker-end", end);
     }
     root.dataset.step = String(step);
-    readout.textContent = stepText(graph, step, states);
+    readout.textContent = stepText(graph, step, states, graded);
     for (const b of [first, previous]) b.setAttribute("aria-disabled", String(step === 0));
     for (const b of [next, final]) b.setAttribute("aria-disabled", String(step === last));
     if (scroll && call) reveal(scroller, drawing.values.get(call.node).group);

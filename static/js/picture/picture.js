@@ -20,13 +20,14 @@ function note(text) {
 // A <details> "Graph of NAME", open when asked (a failing expression): [data-testid=graph][data-graph-of=NAME],
 // data-state "closed" until first opened, then "loading", "ready" or "failed" (opening it again
 // retries); "none" when there is no graph.
-export function picture(expr, open = !expr.passed) {
+// A scratch pad's drawing passes { testid: "drawing", title, graded: false }: no expected grads.
+export function picture(expr, open = !expr.passed, { testid = "graph", title = `Graph of ${expr.name}`, graded = true } = {}) {
   const root = document.createElement("details");
   root.className = "picture";
-  root.dataset.testid = "graph";
+  root.dataset.testid = testid;
   root.dataset.graphOf = expr.name; // data-expr names the section only
   const summary = document.createElement("summary");
-  summary.textContent = `Graph of ${expr.name}`;
+  summary.textContent = title;
   const body = document.createElement("div");
   body.className = "picture-body";
   root.append(summary, body);
@@ -46,7 +47,7 @@ export function picture(expr, open = !expr.passed) {
     body.replaceChildren(note("Loading the picture…"));
     try {
       const { renderGraph } = await loadGraph();
-      renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [] });
+      renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [], graded });
       root.dataset.state = "ready";
     } catch (err) {
       console.error("graph picture:", err);

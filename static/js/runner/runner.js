@@ -104,6 +104,10 @@ export function start(page) {
         return spawn(data);
       case "grade":
         return entry?.port.postMessage({ type: "grade", id: data.id, source: data.source });
+      case "run": {
+        const backward = typeof data.backward === "string" ? data.backward : null;
+        return entry?.port.postMessage({ type: "run", id: data.id, scratch: data.scratch, backward });
+      }
       case "interrupt":
         return entry?.interrupt && Atomics.store(entry.interrupt, 0, SIGINT);
       case "state": {

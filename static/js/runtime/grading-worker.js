@@ -32,11 +32,20 @@ export class GradingWorker {
   }
 
   // Grade source; resolves to { report (parsed), taken }, rejects when the runtime fails or is ended.
-  async grade(source, onOutput) {
+  grade(source, onOutput) {
+    return this.ask(onOutput, (id) => this.frame.grade(this.name, id, source));
+  }
+
+  // Run the scratch pad (after backward, unless null); resolves to { report: the Run's result, taken }.
+  run({ scratch, backward }, onOutput) {
+    return this.ask(onOutput, (id) => this.frame.run(this.name, id, scratch, backward));
+  }
+
+  async ask(onOutput, send) {
     const id = newId();
-    const graded = this.wait(id, (data) => onOutput(String(data.text)));
-    this.frame.grade(this.name, id, source);
-    const { json, taken } = await graded;
+    const answered = this.wait(id, (data) => onOutput(String(data.text)));
+    send(id);
+    const { json, taken } = await answered;
     return { report: JSON.parse(json), taken };
   }
 

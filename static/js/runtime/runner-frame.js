@@ -95,6 +95,11 @@ export class RunnerFrame {
     this.port.postMessage({ type: "grade", worker: name, id, source });
   }
 
+  // Run the scratch pad in a worker, after the learner's backward (null: without it).
+  run(name, id, scratch, backward) {
+    this.port.postMessage({ type: "run", worker: name, id, scratch, backward });
+  }
+
   interrupt(name) {
     this.port.postMessage({ type: "interrupt", worker: name });
   }

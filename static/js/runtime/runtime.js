@@ -185,9 +185,21 @@ export class Runtime {
 
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.
   // waiting() is called when the Check must wait for Python to be ready.
-  async grade(source, { waiting } = {}) {
-    const started = performance.now(); // the grader refuses code that is not text or too long (engine/grade.py)
-    const run = { reason: null, python: null, output: "", killTimer: null };
+  grade(source, options) {
+    // The grader refuses code that is not text or too long (engine/grade.py).
+    return this.use({ task: "check", call: (python, onOutput) => python.grade(source, onOutput) }, options);
+  }
+
+  // Run the scratch pad ({ scratch, backward }: backward null to leave the learner's out); resolves to
+  // the Run's result (engine/scratch.py), never rejects. The same fresh runtime, limit and Stop as a Check.
+  runScratch(input, options) {
+    return this.use({ task: "run", call: (python, onOutput) => python.run(input, onOutput) }, options);
+  }
+
+  async use(task, { waiting } = {}) {
+    const started = performance.now();
+    const failed = (kind, message, more = {}) => this.reports.failed(kind, message, { task: task.task, started, ...more });
+    const run = { reason: null, python: null, output: "", killTimer: null, task, failed };
     run.cancelled = new Promise((resolve) => (run.cancel = resolve));
     this.current = run;
     try {
@@ -196,14 +208,14 @@ export class Runtime {
       if (first === "waiting") waiting?.();
       run.python = await Promise.race([next, run.cancelled]);
       if (!run.python) {
-        const message = "You stopped the Check before Python was ready: your code did not run.";
-        return this.reports.failed("timeout", message, { started });
+        const what = task.task === "run" ? "Run" : "Check";
+        return failed("timeout", `You stopped the ${what} before Python was ready: your code did not run.`);
       }
       this.onNext("loading"); // this Check has taken the fresh runtime: the next one waits for its own
       // The next Check's runtime loads once this one is over, or beside it when it runs long.
       const early = setTimeout(() => this.prepare(), PREPARE_AFTER_MS);
       try {
-        return await this.run(run, source, started);
+        return await this.run(run);
       } finally {
         if (this.next === next) {
           clearTimeout(early);
@@ -211,8 +223,7 @@ export class Runtime {
         }
       }
     } catch (err) {
-      const message = `${err.message} Your code is still in the editor; press Retry to load Python again.`;
-      return this.reports.failed("crash", message, { started });
+      return failed("crash", `${err.message} Your code is still in the editor; press Retry to load Python again.`);
     } finally {
       clearTimeout(run.killTimer);
       run.python?.end();
@@ -220,20 +231,22 @@ export class Runtime {
     }
   }
 
-  async run(run, source, started) {
+  async run(run) {
+    const { task, failed } = run;
     const limit = setTimeout(() => this.stop("timeout"), this.timeLimitMs);
     try {
       // What the page keeps of the output is capped here too, whatever path it came by.
       const onOutput = (text) => (run.output = (run.output + text).slice(0, this.limits.outputChars));
-      const { report, taken } = await run.python.grade(source, onOutput);
-      if (!this.reports.isReport(report)) throw new Error("the worker sent something that is not a report");
+      const { report, taken } = await task.call(run.python, onOutput);
+      if (!this.reports.isResult(task.task, report)) throw new Error("the worker sent something that is not a report");
       if (run.reason && taken) {
         // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
         const interrupted = report.error?.message.startsWith("KeyboardInterrupt");
         const line = interrupted ? report.error.line : null;
         const how = interrupted ? "interrupted" : "finished";
-        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line, how });
-        return this.reports.failed("timeout", message, { line, output: report.output, started });
+        const printed = report.output.cut_chars > 0;
+        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line, how, printed });
+        return failed("timeout", message, { line, output: report.output });
       }
       return report; // it finished before any interrupt reached it
     } catch (err) {
@@ -241,10 +254,11 @@ export class Runtime {
       if (run.reason) {
         const state = run.python.lastState; // as the last grace period found it
         const how = !this.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
-        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line: null, how });
-        return this.reports.failed("timeout", message, { output, started });
+        const printed = run.output.length >= this.limits.outputChars;
+        const message = stopMessage({ reason: run.reason, timeLimitMs: this.timeLimitMs, line: null, how, printed });
+        return failed("timeout", message, { output });
       }
-      return this.reports.crash(err, { output, started });
+      return failed("crash", this.reports.crashMessage(err), { line: err.line ?? null, output });
     } finally {
       clearTimeout(limit);
     }

@@ -2,11 +2,14 @@
 // scripts/trace-stdlib.mjs (which tests/test_stdlib_split.py runs under Node), so the tests load the
 // grader exactly as the page does.
 
-// Python that imports the grader and parses the cases: run once, before a snapshot is taken.
+// Python that imports the grader (parsing the cases) and the scratch pad's runner: run once, before a
+// snapshot is taken.
 const GRADER = `
 from engine.grade import grader
+from engine.scratch import runner
 _grade_json = grader(_cases_json)
-del _cases_json, grader
+_run_json = runner()
+del _cases_json, grader, runner
 `;
 
 // A runtime restored from a snapshot has the grader imported already, but random's state frozen.
@@ -17,15 +20,19 @@ if "random" in sys.modules:
 del sys
 `;
 
-// Import the grader with these cases; returns Python's (source, sink, stopping) -> the report as JSON.
+// Python's entry points: grade(source, sink, stopping) and run(scratch, backward, sink, stopping),
+// each returning JSON text (engine/grade.py, engine/scratch.py).
+const entries = (pyodide) => ({ grade: pyodide.globals.get("_grade_json"), run: pyodide.globals.get("_run_json") });
+
+// Import the grader with these cases; returns its entry points.
 export function startGrader(pyodide, cases) {
   pyodide.globals.set("_cases_json", JSON.stringify(cases));
   pyodide.runPython(GRADER);
-  return pyodide.globals.get("_grade_json");
+  return entries(pyodide);
 }
 
-// The grader of a runtime restored from a snapshot that startGrader's runtime took.
+// The entry points of a runtime restored from a snapshot that startGrader's runtime took.
 export function restoredGrader(pyodide) {
   pyodide.runPython(AFTER_RESTORE);
-  return pyodide.globals.get("_grade_json");
+  return entries(pyodide);
 }

@@ -25,7 +25,7 @@ quietLoadRejections();
 
 let port = null; // the runner's private channel: learner code cannot reach it
 let pyodide = null;
-let gradeJson = null; // Python: (source, sink, stopping) -> the report as JSON text
+let python = null; // Python's entry points (grader.js): grade and run, each giving JSON text
 let phase = null; // shared with the runner, where it is cross-origin isolated: how far the grade has got
 let limits = null; // from the page's config: { outputChars, learnerFile }
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
@@ -92,45 +92,49 @@ const handlers = {
     post({ type: "progress", id, step: "started" });
     let made = null;
     if (snapshot) {
-      gradeJson = restoredGrader(pyodide);
+      python = restoredGrader(pyodide);
     } else {
-      gradeJson = startGrader(pyodide, cases);
+      python = startGrader(pyodide, cases);
       if (makeSnapshot) made = takeSnapshot();
     }
     return { type: "loaded", snapshot: made, compiled: wasm.shared ? null : wasm.module, shared: wasm.shared };
   },
 
-  // Grade one source, synchronously; what it prints is posted as it goes, so a stopped run keeps it.
-  // Output past the cap is dropped here too, however it is written (learner code can reach the sink).
-  grade({ id, source }) {
-    if (!gradeJson) throw new Error("the runtime is not loaded yet");
-    written = [];
-    let sent = 0;
-    const sink = (text) => {
-      if (sent >= limits.outputChars) return;
-      const part = toText(text).slice(0, limits.outputChars - sent);
-      sent += part.length;
-      post({ type: "output", id, text: part });
-    };
-    setPhase(PHASE.running);
-    let json;
-    try {
-      json = gradeJson(source, sink, () => setPhase(PHASE.stopping));
-    } catch (err) {
-      fatal ??= err;
-    }
-    if (fatal) {
-      // grade() turns every exception of the learner's code into a report: this is the runtime dying
-      // (the browser's stack overflowed, say), even where grade() went on to report something after it.
-      // Pyodide wrote the Python stack: find the learner's line.
-      const line = learnerLine(written.join("\n"));
-      return { type: "failed", id, message: toText(fatal?.message ?? fatal), line };
-    }
-    setPhase(PHASE.reported);
-    if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
-    return { type: "report", id, json };
-  },
+  // Grade one source, or Run the scratch pad (after the learner's backward, unless null): synchronously.
+  grade: ({ id, source }) => call(id, (sink, stopping) => python.grade(source, sink, stopping)),
+  run: ({ id, scratch, backward }) => call(id, (sink, stopping) => python.run(scratch, backward ?? null, sink, stopping)),
 };
+
+// Call Python; what it prints is posted as it goes, so a stopped run keeps it. Output past the cap is
+// dropped here too, however it is written (learner code can reach the sink). Replies with the JSON.
+function call(id, entry) {
+  if (!python) throw new Error("the runtime is not loaded yet");
+  written = [];
+  let sent = 0;
+  const sink = (text) => {
+    if (sent >= limits.outputChars) return;
+    const part = toText(text).slice(0, limits.outputChars - sent);
+    sent += part.length;
+    post({ type: "output", id, text: part });
+  };
+  setPhase(PHASE.running);
+  let json;
+  try {
+    json = entry(sink, () => setPhase(PHASE.stopping));
+  } catch (err) {
+    fatal ??= err;
+  }
+  if (fatal) {
+    // grade() turns every exception of the learner's code into a report: this is the runtime dying
+    // (the browser's stack overflowed, say), even where grade() went on to report something after it.
+    // Pyodide wrote the Python stack: find the learner's line.
+    const line = learnerLine(written.join("\n"));
+    return { type: "failed", id, message: toText(fatal?.message ?? fatal), line };
+  }
+  setPhase(PHASE.reported);
+  if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
+  return { type: "report", id, json };
+}
 
 // The learner's line in a Python traceback Pyodide wrote: its first frame in their file.
 function learnerLine(traceback) {
@@ -161,7 +165,7 @@ self.onmessage = ({ data }) => {
 // scheduled (a timer, a task, a promise callback) runs before the reply is posted.
 function answer(message, start) {
   const { type, id } = message;
-  if (type === "grade") return post(handlers.grade(message));
+  if (type === "grade" || type === "run") return post(handlers[type](message));
   if (type !== "load") return post({ type: "failed", id, message: `unknown message type: ${type}`, line: null });
   handlers.load(message).then(
     (reply) => {

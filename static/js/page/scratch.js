@@ -1,0 +1,91 @@
+// The scratch pad: the learner's own Python, with their backward first (a checkbox), Run and Stop, what
+// it printed and the graphs it drew. A Run is never a Check: no attempt, no event, no verdict.
+
+import { picture } from "../picture/picture.js";
+import NAMES from "../shared/names.json" with { type: "json" };
+import { $, el } from "../shared/dom.js";
+import { read, write } from "../shared/storage.js";
+import { renderError, renderOutput } from "./report.js";
+
+// One drawing: its picture, open and titled with where draw() was called.
+function drawingOf(drawing, index) {
+  const where = drawing.file === "editor" ? `line ${drawing.line} of your backward` : `line ${drawing.line}`;
+  const name = drawing.label ?? `drawing ${index + 1}`;
+  const expr = { name, graph: drawing.nodes && { case: 0, out: drawing.out, nodes: drawing.nodes, calls: drawing.calls }, size: drawing.size };
+  const figure = picture(expr, true, { testid: "drawing", title: `draw(${name}), ${where}`, graded: false });
+  figure.dataset.line = String(drawing.line);
+  return figure;
+}
+
+// Show a Run's result: output, error (its line marked where it is), drawings.
+function renderRun(result, { kinds, scratch, editor }) {
+  renderOutput($("run-output"), result.output);
+  const inEditor = result.error?.file === "editor";
+  renderError($("run-error"), result.error, kinds, inEditor ? "your backward (marked in the editor above)" : "the scratch pad (marked)");
+  scratch.markLine(inEditor ? null : (result.error?.line ?? null));
+  if (inEditor) editor.markLine(result.error.line);
+  const drawings = $("drawings");
+  drawings.replaceChildren(...result.drawings.map(drawingOf));
+  if (result.cut_drawings) {
+    drawings.append(el("p", { class: "note", text: `${result.cut_drawings} more draw() calls were not drawn (${result.drawings.length} at most in one Run).` }));
+  }
+  const drew = result.drawings.length ? `, drew ${result.drawings.length} graph${result.drawings.length === 1 ? "" : "s"}` : "";
+  $("run-status").textContent = result.error ? `The Run ended with an error${drew}: see below.` : `Ran in ${Math.round(result.ms)} ms${drew}.`;
+}
+
+// Set up the scratch pad; enqueue(task) runs a task after any Check or Run under way.
+export function setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }) {
+  const key = NAMES.storage.scratch;
+  const scratch = createEditor($("scratch"), read(key) ?? config.scratch.starter, {
+    onChange: (code) => write(key, code),
+    onCheck: () => run(),
+    label: "Scratch pad: your own Python",
+    describedBy: "scratch-keys",
+  });
+  const runButton = $("run");
+  const stopButton = $("stop-run");
+  const useBackward = $("use-backward");
+  // Run is disabled while it runs and Stop hidden when it ends: the keyboard goes to the other one.
+  keepFocus([
+    [runButton, stopButton, scratch.view.contentDOM],
+    [stopButton, runButton, scratch.view.contentDOM],
+  ]);
+
+  // Run source (default: the scratch pad's code), render what it did, resolve to { output, error, drawings }.
+  function run(source) {
+    return enqueue(async () => {
+      const code = source ?? scratch.getCode();
+      if (code === scratch.getCode()) write(key, code); // kept before it runs, as the editor's code is
+      runButton.disabled = true;
+      runButton.textContent = "Running…";
+      stopButton.hidden = false;
+      $("run-status").textContent = "";
+      try {
+        const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
+        const result = await runtime.runScratch(input, { waiting: () => (runButton.textContent = "Waiting for Python…") });
+        renderRun(result, { kinds: config.report.kinds, scratch, editor });
+        const { output, error, drawings } = result;
+        return { output, error, drawings }; // each drawing: { line, nodes, calls, label, size, file, out }
+      } finally {
+        runButton.disabled = false;
+        runButton.textContent = "Run";
+        stopButton.hidden = true;
+      }
+    });
+  }
+
+  // An example replaces the scratch pad's code once the learner agrees (nothing to lose: no question).
+  $("load-preset").addEventListener("click", () => {
+    const preset = config.scratch.presets.find((p) => p.id === $("preset").value);
+    const current = scratch.getCode();
+    const keep = current.trim() && current !== preset.code && !config.scratch.presets.some((p) => p.code === current);
+    if (keep && current !== config.scratch.starter && !confirm("Replace the scratch pad's code with the example? It will be lost.")) return;
+    scratch.setCode(preset.code);
+    scratch.markLine(null);
+    scratch.view.focus();
+  });
+  runButton.addEventListener("click", () => run());
+  runButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
+  stopButton.addEventListener("click", () => runtime.stop("stopped"));
+  return { run, scratch };
+}

@@ -1,0 +1,199 @@
+"""The scratch pad in the real page: Run and draw(v), presets, hostile code, the stale notice, share links."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from server.presets import PRESETS
+from tests import solutions
+from tests.browser.conftest import open_playground, watched_page
+from tests.browser.test_hostile import fresh_runtime_ready, indent, then_honest
+
+PRESET = {p["id"]: p for p in PRESETS}
+# Every event the page fires, counted (checked, ready...): a Run must fire none.
+COUNT_EVENTS = """() => { window.firedEvents = [];
+  for (const name of ['ready', 'checked', 'resize'])
+    window.addEventListener(`backprop-playground:${name}`, () => window.firedEvents.push(name)); }"""
+
+
+@pytest.fixture(scope="module")
+def scratch_page(serve, browser):
+    """One playground page for the module's Runs, the learner's right backward in its editor."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, serve(TIME_LIMIT_MS=2000))
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    yield page
+    context.close()
+    assert_clean()
+
+
+def run(page, source=None):
+    fresh_runtime_ready(page)
+    if source is None:
+        return page.evaluate("() => window.playground.run()")
+    return page.evaluate("s => window.playground.run(s)", source)
+
+
+def drawn_grads(page, index: int) -> dict:
+    """The grads a drawing's picture shows, by value label, once it is drawn."""
+    drawing = page.get_by_test_id("drawing").nth(index)
+    expect(drawing).to_have_attribute("data-state", "ready")
+    rows = drawing.locator("table.graph-table tbody tr").all()
+    return {row.locator("th").text_content(): row.locator("td.grad").text_content() for row in rows}
+
+
+def load_preset(page, preset_id):
+    page.select_option("#preset", preset_id)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#load-preset")
+    assert page.evaluate("() => document.querySelector('#scratch .cm-content').textContent").startswith(
+        PRESET[preset_id]["code"].split("\n")[0]
+    )
+
+
+@pytest.mark.parametrize("preset", list(PRESET))
+def test_each_preset_runs_from_the_run_button_and_draws(scratch_page, preset):
+    page = scratch_page
+    load_preset(page, preset)
+    fresh_runtime_ready(page)
+    page.click("#run")
+    expect(page.get_by_test_id("run")).to_have_text("Run")
+    if preset == "deep":  # the recursive backward in the editor: the lesson, with its line there
+        expect(page.get_by_test_id("run-error")).to_contain_text("RecursionError")
+        expect(page.get_by_test_id("run-error")).to_contain_text("of your backward")
+        return
+    expect(page.get_by_test_id("run-status")).to_contain_text("Ran in")
+    expect(page.get_by_test_id("run-error")).to_be_hidden()
+    assert page.get_by_test_id("drawing").count() >= 1
+    if preset == "reused":
+        assert drawn_grads(page, 0)["a"] == "4"  # b = a + a, c = b + b
+        expect(page.get_by_test_id("run-output")).to_contain_text("a.grad = 4.0")
+    if preset == "square":
+        assert drawn_grads(page, 0)["x"] == "6"
+
+
+def test_a_drawing_before_backward_shows_zeros_and_after_it_the_grads(scratch_page):
+    page = scratch_page
+    result = run(page, PRESET["before-after"]["code"])
+    assert [d["line"] for d in result["drawings"]] == [5, 7]
+    before, after = drawn_grads(page, 0), drawn_grads(page, 1)
+    assert set(before.values()) == {"0"}
+    assert after["a"] == "-2" and after["b"] == "2"
+    expect(page.get_by_test_id("drawing").nth(1).locator("> summary")).to_have_text("draw(c), line 7")
+    steps = page.get_by_test_id("drawing").nth(1).get_by_test_id("graph-step")
+    expect(steps).to_contain_text("After the last call (2 in all)")
+    page.get_by_test_id("drawing").nth(1).get_by_role("button", name="First").click()
+    expect(steps).to_contain_text("Before the first call")
+
+
+def test_a_run_is_never_a_check(scratch_page):
+    page = scratch_page
+    page.evaluate(COUNT_EVENTS)
+    progress = page.get_by_test_id("progress")
+    attempts = progress.get_attribute("data-attempts")
+    verdict = page.get_by_test_id("verdict").get_attribute("data-status")
+    run(page, PRESET["reused"]["code"])
+    expect(page.get_by_test_id("drawing")).to_have_count(1)
+    assert "checked" not in page.evaluate("window.firedEvents")  # resize may: the page grew
+    assert progress.get_attribute("data-attempts") == attempts
+    assert page.get_by_test_id("verdict").get_attribute("data-status") == verdict
+
+
+# Hostile bodies where a scratch pad puts them: at its module level, in the learner's backward (which
+# it calls), and in backward from its third call on. Each is followed by a right Run and an honest Check.
+HOSTILE = {
+    "endless loop": ("while True:\n    pass", "timeout", "was stopped"),
+    "flood": ("for i in range(10**7):\n    print(i)", "output", "printed too much"),
+    "huge message": ('raise ValueError("x" * 50_000_000)', "runtime", "characters cut"),
+    "2 GB": ("bytearray(2 * 10**9)", "runtime", "MemoryError"),
+}
+CALLS = "x = Value(0.5)\nw = Value(2.0)\ny = (x * w).tanh()\nfor _ in range(4):\n    backward(y)\n"
+
+
+def placed(body: str, where: str) -> tuple[str, str]:
+    """(scratch pad, editor) with body at a place."""
+    header, rest = solutions.CORRECT.split("\n", 1)
+    if where == "scratch":
+        return f"{body}\n{CALLS}", solutions.CORRECT
+    if where == "backward":
+        return CALLS, f"{header}\n{indent(body, 4)}\n{rest}"
+    third = f"calls = 0\n{header}\n    global calls\n    calls += 1\n    if calls >= 3:\n"
+    return CALLS, f"{third}{indent(body, 8)}\n{rest}"
+
+
+@pytest.mark.parametrize("where", ["scratch", "backward", "third call"])
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_code_in_a_run_then_honest_runs_and_checks(scratch_page, name, where):
+    page = scratch_page
+    body, kind, says = HOSTILE[name]
+    scratch, editor = placed(body, where)
+    page.evaluate("s => window.playground.setCode(s)", editor)
+    result = run(page, scratch)
+    assert result["error"]["kind"] == kind and says in result["error"]["message"], result["error"]
+    if kind != "timeout":  # Python placed it; a stop is the page's, with the line Python was at
+        assert result["error"]["file"] == ("scratch" if where == "scratch" else "editor"), result["error"]
+    assert len(result["output"]["text"]) <= 200_000
+    expect(page.get_by_test_id("run-error")).to_be_visible()
+    assert page.evaluate("window.playground.getCode()") == editor  # the learner's code is untouched
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    honest = run(page, PRESET["reused"]["code"])
+    assert honest["error"] is None and honest["output"]["text"] == "a.grad = 4.0\n"
+    then_honest(page)
+
+
+def test_the_results_say_when_they_are_for_an_earlier_version(scratch_page):
+    page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    page.click("#check")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    stale = page.get_by_test_id("stale")
+    expect(stale).to_be_hidden()
+    page.locator("#editor .cm-content").click()
+    page.keyboard.type("# a change\n")
+    expect(stale).to_be_visible()
+    expect(stale).to_contain_text("earlier version")
+    page.click("#check")
+    expect(stale).to_be_hidden()
+
+
+def test_a_share_link_round_trips_and_asks_first(browser, serve):
+    url = serve(TIME_LIMIT_MS=2000)
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, url)
+    padding = "#" * (20_000 - len(solutions.CORRECT) - 30)
+    shared = "# ünïcödé: ∂L/∂w, 😀\n" + solutions.CORRECT + padding + "\n"
+    assert len(shared) >= 19_990
+    page.evaluate("s => window.playground.setCode(s)", shared)
+    page.locator("#scratch .cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("print('shared π')")
+    page.click("#share")
+    expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert re.search(r"#code/1/[A-Za-z0-9_-]+$", link) and len(link) < 8000  # deflated
+    # Another learner, with code of their own, opens it: asked first; declining keeps theirs.
+    page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_function("() => window.playground !== undefined")
+    offer = page.get_by_test_id("shared-code")
+    expect(offer).to_be_visible()
+    expect(offer).to_be_focused()
+    assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED
+    page.click("#keep-mine")
+    expect(offer).to_be_hidden()
+    assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED
+    assert "#code/" not in page.url  # a reload does not ask again
+    page.goto("about:blank")
+    page.goto(link)
+    page.click("#use-shared")
+    assert page.evaluate("window.playground.getCode()") == shared
+    scratch = page.evaluate("() => document.querySelector('#scratch .cm-content').textContent")
+    assert scratch == "print('shared π')"
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "none")  # nothing ran
+    expect(page.get_by_test_id("run-status")).to_have_text("")
+    context.close()
+    assert_clean()
