@@ -10,6 +10,7 @@ import { renderReport } from "./report.js";
 import { read, write } from "./storage.js";
 import { setupTheme } from "./theme.js";
 import { verifyPass } from "./verify.js";
+import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 
 const $ = (id) => document.getElementById(id);
 const STORAGE_KEY = "backprop-playground:code";
@@ -73,6 +74,7 @@ export function startPage({ config, runtime }) {
         renderReport({ results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") }, report);
         editor.markLine(fromEditor ? report.error?.line : null);
         const verification = await verifyPass($("verified"), config.verify, code, report);
+        showGrade($("verified"), verification); // LTI hook (lti.js)
         events.checked(report, progress.record(report), verification);
         return report;
       } finally {
