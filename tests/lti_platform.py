@@ -29,7 +29,8 @@ LINEITEM = "backprop"
 
 FORM = """<!doctype html><title>Launching</title>
 <form method="post" action="{{ launch_url }}" id="form">
-<input type="hidden" name="id_token" value="{{ id_token }}"><input type="hidden" name="state" value="{{ state }}">
+<input type="hidden" name="id_token" value="{{ id_token }}">
+<input type="hidden" name="state" value="{{ state }}">
 </form><script>document.getElementById("form").submit()</script>"""
 
 COURSE_PAGE = """<!doctype html><title>{{ course }}</title><h1>{{ course }}</h1>
