@@ -9,6 +9,7 @@ a later failing Check never lowers a grade: best, not latest.
 
 import logging
 import threading
+import time
 from datetime import UTC, datetime
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -91,10 +92,12 @@ class Retrier:
         self.stopped.set()
 
     def run(self) -> None:
-        """Send what is due, then wait."""
-        while not self.stopped.wait(self.retry_s):
+        """Send all that is pending once at start (a restart is a new try), then what is due, in turn."""
+        first = True
+        while first or not self.stopped.wait(self.retry_s):
             try:
-                for jti in self.store.due():
+                for jti in self.store.due(now=None if first else time.time()):
                     send(self.store, self.keys, jti, self.retry_s)
             except Exception:  # a database hiccup: log it, keep the thread, try again next time
                 log.exception("the passback retry loop failed; it goes on")
+            first = False

@@ -164,14 +164,14 @@ class Store:
             row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).fetchone()
         return dict(row) if claimed and row else None
 
-    def due(self, limit: int = 20) -> list[str]:
-        """The pending passbacks whose next try has come."""
-        now = time.time()
+    def due(self, now: float | None, limit: int = 100) -> list[str]:
+        """The pending passbacks whose next try has come by now (None: every pending one not claimed)."""
+        claimed = time.time()
         with self.connect() as db:
             rows = db.execute(
                 "SELECT jti FROM passbacks WHERE state = 'pending' AND next_try <= ? AND claimed_until < ?"
                 " ORDER BY next_try LIMIT ?",
-                (now, now, limit),
+                (float("inf") if now is None else now, claimed, limit),
             ).fetchall()
         return [r["jti"] for r in rows]
 

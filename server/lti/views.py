@@ -78,6 +78,19 @@ def why(exc: Exception) -> tuple[int, str, str]:
     )
 
 
+WRONG_AUDIENCE = (
+    "The LMS is registered here, but its launch names another client id (aud) than the one it registered."
+)
+
+
+def unverified_issuer() -> str:
+    """The iss of the posted id_token, unchecked (only to choose the words of a refusal)."""
+    try:
+        return str(jwt.decode(request.form.get("id_token", ""), options={"verify_signature": False})["iss"])
+    except (jwt.PyJWTError, KeyError):
+        return ""
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | tuple[str, int]:
     """Start the OIDC login an LMS initiates: check the platform, send the browser to its auth URL."""
@@ -110,6 +123,8 @@ def launch() -> Response | tuple[str, int]:
     try:
         data = message.get_launch_data()
     except (LtiException, OIDCException) as exc:
+        if "Registration not found" in str(exc) and tool["store"].registrations(unverified_issuer()):
+            return refuse(403, "This launch was meant for another tool", WRONG_AUDIENCE)
         return refuse(*why(exc))
     if data.get(MESSAGE_TYPE) != "LtiResourceLinkRequest":
         return refuse(
