@@ -126,6 +126,8 @@ def launch() -> Response | tuple[str, int]:
         if "Registration not found" in str(exc) and tool["store"].registrations(unverified_issuer()):
             return refuse(403, "This launch was meant for another tool", WRONG_AUDIENCE)
         return refuse(*why(exc))
+    if not isinstance(data.get("sub"), str) or not data["sub"]:
+        return refuse(400, "This launch names no learner", "The LMS sent an anonymous launch (no sub).")
     if data.get(MESSAGE_TYPE) != "LtiResourceLinkRequest":
         return refuse(
             400, "This launch does not open an activity", "Only resource link launches open the exercise."
