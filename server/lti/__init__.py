@@ -16,28 +16,23 @@ from server.lti.tool import ToolKeys
 
 DEFAULTS = {
     "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
-    "DATABASE_URL": None,  # None: sqlite:///<instance>/lti.sqlite3
+    "DATABASE_URL": None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (psycopg)
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
 }
 
 
-def database_path(app: Flask) -> Path:
-    """The SQLite file DATABASE_URL names (sqlite:///path), or the instance folder's."""
-    url = app.config["DATABASE_URL"]
-    if not url:
-        return Path(app.instance_path) / "lti.sqlite3"
-    if not str(url).startswith("sqlite:///"):
-        raise ValueError(f"PLAYGROUND_DATABASE_URL={url!r}: only sqlite:///<path> is supported")
-    return Path(str(url).removeprefix("sqlite:///"))
+def database_url(app: Flask) -> str:
+    """The database DATABASE_URL names, or SQLite in the instance folder."""
+    return str(app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'lti.sqlite3'}")
 
 
 def open_state(app: Flask) -> dict:
     """The database and the tool's key (made on first use)."""
     key_file = Path(app.config["LTI_KEY_FILE"] or Path(app.instance_path) / "lti-tool-key.pem")
     return {
-        "store": Store(database_path(app)),
+        "store": Store(database_url(app)),
         "keys": ToolKeys(key_file),
         "retry_s": float(app.config["LTI_RETRY_S"]),
     }

@@ -1,7 +1,10 @@
 """The LTI state in a database: registrations, one-time values (nonces, states), launches, passbacks.
 
-SQLite in the instance folder by default (Python's sqlite3: nothing to start). Its schema is made
-and brought up to date by MIGRATIONS, in order, each once (`PRAGMA user_version` counts them).
+SQLite in the instance folder by default (Python's sqlite3: nothing to start), or PostgreSQL when a
+course runs several instances of the playground (`PLAYGROUND_DATABASE_URL=postgresql://...`, psycopg
+3). The same SQL runs on both (`?` placeholders become psycopg's `%s`; upserts are `ON CONFLICT`).
+The schema is made and brought up to date by MIGRATIONS, in order, each once, under a lock (SQLite:
+`BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), and counted in `schema_migrations`.
 """
 
 import contextlib
@@ -20,83 +23,154 @@ MIGRATIONS = [
     CREATE TABLE deployments (
         issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
         PRIMARY KEY (issuer, client_id, deployment_id));
-    CREATE TABLE once (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires REAL NOT NULL);
+    CREATE TABLE once (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL);
     CREATE TABLE launches (
         id TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
         sub TEXT NOT NULL, resource_link_id TEXT NOT NULL, course TEXT NOT NULL, ags TEXT,
-        created REAL NOT NULL);
+        created DOUBLE PRECISION NOT NULL);
     CREATE TABLE passbacks (
         jti TEXT PRIMARY KEY, launch_id TEXT NOT NULL REFERENCES launches (id),
-        score REAL NOT NULL, maximum REAL NOT NULL, timestamp TEXT NOT NULL,
+        score DOUBLE PRECISION NOT NULL, maximum DOUBLE PRECISION NOT NULL, timestamp TEXT NOT NULL,
         state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
-        next_try REAL NOT NULL, claimed_until REAL NOT NULL DEFAULT 0, sent REAL);
+        next_try DOUBLE PRECISION NOT NULL, claimed_until DOUBLE PRECISION NOT NULL DEFAULT 0,
+        sent DOUBLE PRECISION);
     CREATE INDEX passbacks_due ON passbacks (state, next_try);
+    CREATE INDEX passbacks_of_launch ON passbacks (launch_id);
     """,
 ]
+MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
+
+
+class Connection:
+    """One connection, either database: execute(sql with ? placeholders, params) -> rows and rowcount."""
+
+    def __init__(self, raw, postgres: bool) -> None:
+        self.raw = raw
+        self.postgres = postgres
+
+    def execute(self, sql: str, params: tuple = ()) -> "Result":
+        if self.postgres:
+            cursor = self.raw.execute(sql.replace("?", "%s"), params)
+            rows = cursor.fetchall() if cursor.description else []
+        else:
+            cursor = self.raw.execute(sql, params)
+            rows = [dict(r) for r in cursor.fetchall()]
+        return Result(rows, cursor.rowcount)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A transaction for the block, writing at once (so two processes take turns)."""
+        if self.postgres:
+            with self.raw.transaction():
+                yield
+            return
+        self.raw.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.raw.execute("ROLLBACK")
+            raise
+        self.raw.execute("COMMIT")
+
+
+class Result:
+    """The rows a statement gave (as dicts) and how many it changed."""
+
+    def __init__(self, rows: list[dict], rowcount: int) -> None:
+        self.rows = rows
+        self.rowcount = rowcount
+
+    def one(self) -> dict | None:
+        return self.rows[0] if self.rows else None
 
 
 class Store:
-    """One SQLite file; a connection per call, so any thread or process may use it."""
+    """The database a URL names; a connection per call, so any thread or process may use it."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self.connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = url.startswith(("postgresql://", "postgres://"))
+        if not self.postgres:
+            if not url.startswith("sqlite:///"):
+                raise ValueError(f"PLAYGROUND_DATABASE_URL={url!r}: use sqlite:///<path> or postgresql://...")
+            self.path = Path(url.removeprefix("sqlite:///"))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.migrate()
 
     @contextlib.contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection for the block, committed at its end (rolled back on an error)."""
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        db.row_factory = sqlite3.Row
+    def connect(self) -> Iterator[Connection]:
+        """A connection for the block (each statement commits on its own unless in a transaction)."""
+        if self.postgres:
+            import psycopg  # only where PostgreSQL is used
+            from psycopg.rows import dict_row
+
+            with psycopg.connect(self.url, autocommit=True, row_factory=dict_row) as raw:
+                yield Connection(raw, True)
+            return
+        raw = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        raw.row_factory = sqlite3.Row
         try:
-            db.execute("PRAGMA busy_timeout = 30000")
-            yield db
+            raw.execute("PRAGMA busy_timeout = 30000")
+            raw.execute("PRAGMA foreign_keys = ON")
+            yield Connection(raw, False)
         finally:
-            db.close()
+            raw.close()
+
+    def migrate(self) -> None:
+        """Apply the migrations this database has not had, in order, once each."""
+        with self.connect() as db:
+            if not self.postgres:
+                db.execute("PRAGMA journal_mode = WAL")
+            with db.transaction():
+                if self.postgres:
+                    db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+                db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+                done = {r["version"] for r in db.execute("SELECT version FROM schema_migrations").rows}
+                for version, script in enumerate(MIGRATIONS, start=1):
+                    if version in done:
+                        continue
+                    for statement in filter(str.strip, script.split(";")):
+                        db.execute(statement)
+                    db.execute("INSERT INTO schema_migrations VALUES (?)", (version,))
 
     # Registrations
     def add_platform(self, registration: dict, deployment_id: str) -> None:
         """Store (or replace) a platform's registration and add a deployment of it."""
         fields = ("issuer", "client_id", "title", "auth_login_url", "auth_token_url", "key_set_url")
-        values = [registration[f] for f in fields] + [registration.get("auth_audience")]
-        with self.connect() as db:
-            db.execute("BEGIN IMMEDIATE")
+        values = (*(registration[f] for f in fields), registration.get("auth_audience"))
+        with self.connect() as db, db.transaction():
             db.execute(
-                "INSERT OR REPLACE INTO registrations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO registrations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (issuer, client_id)"
+                " DO UPDATE SET title = excluded.title, auth_login_url = excluded.auth_login_url,"
+                " auth_token_url = excluded.auth_token_url, key_set_url = excluded.key_set_url,"
+                " auth_audience = excluded.auth_audience",
                 values,
             )
             db.execute(
-                "INSERT OR IGNORE INTO deployments VALUES (?, ?, ?)",
+                "INSERT INTO deployments VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (registration["issuer"], registration["client_id"], deployment_id),
             )
-            db.execute("COMMIT")
 
     def registrations(self, issuer: str) -> list[dict]:
         """The registrations of an issuer (one per client id)."""
         with self.connect() as db:
-            rows = db.execute("SELECT * FROM registrations WHERE issuer = ?", (issuer,)).fetchall()
-        return [dict(r) for r in rows]
+            return db.execute("SELECT * FROM registrations WHERE issuer = ?", (issuer,)).rows
 
     def registration(self, issuer: str, client_id: str) -> dict | None:
         """One registration, or None."""
         with self.connect() as db:
-            row = db.execute(
+            return db.execute(
                 "SELECT * FROM registrations WHERE issuer = ? AND client_id = ?", (issuer, client_id)
-            ).fetchone()
-        return dict(row) if row else None
+            ).one()
 
     def has_deployment(self, issuer: str, client_id: str | None, deployment_id: str) -> bool:
         """Whether this deployment of the platform was registered."""
-        query = "SELECT 1 FROM deployments WHERE issuer = ? AND deployment_id = ?"
+        query = "SELECT 1 AS found FROM deployments WHERE issuer = ? AND deployment_id = ?"
         params: tuple = (issuer, deployment_id)
         if client_id is not None:
             query, params = query + " AND client_id = ?", (*params, client_id)
         with self.connect() as db:
-            return db.execute(query, params).fetchone() is not None
+            return db.execute(query, params).one() is not None
 
     # One-time values
     def put(self, key: str, value: object, lifetime_s: float) -> None:
@@ -105,7 +179,9 @@ class Store:
         with self.connect() as db:
             db.execute("DELETE FROM once WHERE expires < ?", (now,))
             db.execute(
-                "INSERT OR REPLACE INTO once VALUES (?, ?, ?)", (key, json.dumps(value), now + lifetime_s)
+                "INSERT INTO once VALUES (?, ?, ?) ON CONFLICT (key)"
+                " DO UPDATE SET value = excluded.value, expires = excluded.expires",
+                (key, json.dumps(value), now + lifetime_s),
             )
 
     def get(self, key: str) -> object:
@@ -113,7 +189,7 @@ class Store:
         with self.connect() as db:
             row = db.execute(
                 "SELECT value FROM once WHERE key = ? AND expires >= ?", (key, time.time())
-            ).fetchone()
+            ).one()
         return json.loads(row["value"]) if row else None
 
     def take(self, key: str) -> bool:
@@ -127,28 +203,26 @@ class Store:
     # Launches
     def add_launch(self, launch: dict) -> None:
         """Remember a launch: who, where, and its grade service."""
+        fields = ("id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course")
+        values = (*(launch[f] for f in fields), json.dumps(launch["ags"]) if launch["ags"] else None)
         with self.connect() as db:
             db.execute(
-                "INSERT INTO launches VALUES (:id, :issuer, :client_id, :deployment_id, :sub,"
-                " :resource_link_id, :course, :ags, :created)",
-                {**launch, "ags": json.dumps(launch["ags"]) if launch["ags"] else None},
+                "INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, launch["created"])
             )
 
     def launch(self, launch_id: str) -> dict | None:
         """A launch, or None."""
         with self.connect() as db:
-            row = db.execute("SELECT * FROM launches WHERE id = ?", (launch_id,)).fetchone()
-        if row is None:
-            return None
-        return {**dict(row), "ags": json.loads(row["ags"]) if row["ags"] else None}
+            row = db.execute("SELECT * FROM launches WHERE id = ?", (launch_id,)).one()
+        return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
 
     # Passbacks
     def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> None:
         """Queue a score to send (once per receipt: its jti)."""
         with self.connect() as db:
             db.execute(
-                "INSERT OR IGNORE INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
-                " VALUES (?, ?, ?, ?, ?, 'pending', 0)",
+                "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
+                " VALUES (?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT DO NOTHING",
                 (jti, launch_id, score, maximum, timestamp),
             )
 
@@ -161,8 +235,8 @@ class Store:
                 " AND claimed_until < ?",
                 (now + hold_s, jti, now),
             ).rowcount
-            row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).fetchone()
-        return dict(row) if claimed and row else None
+            row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
+        return row if claimed and row else None
 
     def due(self, now: float | None, limit: int = 100) -> list[str]:
         """The pending passbacks whose next try has come by now (None: every pending one not claimed)."""
@@ -172,7 +246,7 @@ class Store:
                 "SELECT jti FROM passbacks WHERE state = 'pending' AND next_try <= ? AND claimed_until < ?"
                 " ORDER BY next_try LIMIT ?",
                 (float("inf") if now is None else now, claimed, limit),
-            ).fetchall()
+            ).rows
         return [r["jti"] for r in rows]
 
     def sent(self, jti: str) -> None:
@@ -196,13 +270,11 @@ class Store:
     def passback(self, jti: str) -> dict | None:
         """A passback, or None."""
         with self.connect() as db:
-            row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).fetchone()
-        return dict(row) if row else None
+            return db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
 
     def passbacks_of(self, launch_id: str) -> list[dict]:
-        """A launch's passbacks, newest last."""
+        """A launch's passbacks, oldest first."""
         with self.connect() as db:
-            rows = db.execute(
-                "SELECT * FROM passbacks WHERE launch_id = ? ORDER BY rowid", (launch_id,)
-            ).fetchall()
-        return [dict(r) for r in rows]
+            return db.execute(
+                "SELECT * FROM passbacks WHERE launch_id = ? ORDER BY timestamp, jti", (launch_id,)
+            ).rows
