@@ -45,7 +45,7 @@ class Served:
 class Rig:
     """The CA, the platform and the tool's settings; tools started from them."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, database_url: str | None = None) -> None:
         self.folder = folder
         ca = trustme.CA()
         self.ca_file = str(folder / "ca.pem")
@@ -54,7 +54,7 @@ class Rig:
         self.platform = Platform(tool_url="", ca_file=self.ca_file)
         self.platform_server = Served(self.platform.app)
         self.platform.url = f"http://127.0.0.1:{self.platform_server.port}/"
-        self.database = folder / "lti.sqlite3"
+        self.database_url = database_url or f"sqlite:///{folder / 'lti.sqlite3'}"
         self.tools: list = []
 
     @property
@@ -69,7 +69,7 @@ class Rig:
             "TIME_LIMIT_MS": 2000,
             "SIGNING_KEY_FILE": str(self.folder / "signing-key.pem"),
             "LTI_KEY_FILE": str(self.folder / "lti-tool-key.pem"),
-            "DATABASE_URL": f"sqlite:///{self.database}",
+            "DATABASE_URL": self.database_url,
             "LTI_RETRY_S": 0.2,
             "FRAME_ANCESTORS": f"'self' {self.issuer}",
             "OFFLINE": False,
@@ -105,7 +105,7 @@ class Rig:
         args += ["--tool-url", self.platform.tool_url or "https://localhost/"]
         env = {
             "PATH": "/usr/bin:/bin",
-            "PLAYGROUND_DATABASE_URL": f"sqlite:///{self.database}",
+            "PLAYGROUND_DATABASE_URL": self.database_url,
             "PLAYGROUND_LTI_KEY_FILE": str(self.folder / "lti-tool-key.pem"),
         }
         done = subprocess.run(
@@ -122,8 +122,8 @@ class Rig:
 
 
 @contextlib.contextmanager
-def rig(folder: Path) -> Iterator[Rig]:
-    made = Rig(folder)
+def rig(folder: Path, database_url: str | None = None) -> Iterator[Rig]:
+    made = Rig(folder, database_url)
     try:
         yield made
     finally:

@@ -24,6 +24,8 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 from server.lti.store import Store
 
 HTTP_TIMEOUT_S = 10  # every request to a platform (keys, tokens, scores)
+# A launch token's iss and aud: any instance sharing the key (LTI_KEY_FILE) accepts it, whatever its host.
+LAUNCH_TOKEN_ISSUER = "backprop-playground:lti"
 LAUNCH_TOKEN_AUDIENCE = "backprop-playground:lti-launch"
 
 
@@ -71,20 +73,25 @@ class ToolKeys:
         """The public key as a JWKS, its kid the key's thumbprint (as pylti1p3 names it)."""
         return {"keys": [Registration.get_jwk(self.public_pem)]}
 
-    def launch_token(self, launch_id: str, issuer: str, lifetime_s: int) -> str:
+    def launch_token(self, launch_id: str, lifetime_s: int) -> str:
         """A signed, short-lived token naming a launch, for the launched page to send with a pass."""
         now = int(time.time())
-        claims = {"iss": issuer, "aud": LAUNCH_TOKEN_AUDIENCE, "iat": now, "exp": now + lifetime_s}
+        claims = {
+            "iss": LAUNCH_TOKEN_ISSUER,
+            "aud": LAUNCH_TOKEN_AUDIENCE,
+            "iat": now,
+            "exp": now + lifetime_s,
+        }
         return jwt.encode({**claims, "launch": launch_id, "jti": uuid.uuid4().hex}, self.private_pem, "RS256")
 
-    def launch_of(self, token: str, issuer: str) -> str:
+    def launch_of(self, token: str) -> str:
         """The launch a token names, once its signature, expiry, issuer and audience hold (or PyJWTError)."""
         claims = jwt.decode(
             token,
             self.public_pem,
             algorithms=["RS256"],
             audience=LAUNCH_TOKEN_AUDIENCE,
-            issuer=issuer,
+            issuer=LAUNCH_TOKEN_ISSUER,
             options={"require": ["exp", "launch"]},
         )
         return str(claims["launch"])

@@ -152,9 +152,7 @@ def launch() -> Response | tuple[str, int]:
     config = page_config()
     grades = bool(data.get(AGS, {}).get("lineitem"))
     config["lti"] = {
-        "launch": tool["keys"].launch_token(
-            launch_id, token_issuer(), current_app.config["LTI_LAUNCH_TOKEN_S"]
-        ),
+        "launch": tool["keys"].launch_token(launch_id, current_app.config["LTI_LAUNCH_TOKEN_S"]),
         "course": course,
         "grades": grades,  # False: the course takes no grade from this link; the page says nothing of one
         "retry": url_for("lti.retry"),
@@ -165,17 +163,12 @@ def launch() -> Response | tuple[str, int]:
     return response
 
 
-def token_issuer() -> str:
-    """The launch tokens' issuer: this tool's launch URL."""
-    return url_for("lti.launch", _external=True)
-
-
 def launch_from_token(token: object) -> dict | None:
     """The launch a page's token names, or None when the token does not check out."""
     if not isinstance(token, str):
         return None
     try:
-        launch_id = state()["keys"].launch_of(token, token_issuer())
+        launch_id = state()["keys"].launch_of(token)
     except jwt.PyJWTError:
         return None
     return state()["store"].launch(launch_id)
