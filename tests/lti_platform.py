@@ -76,6 +76,7 @@ class Platform:
         self.url = ""  # set once served
         self.gradebook: dict[tuple[str, str], dict] = {}  # (line item, user) -> the score it holds
         self.scores_posted: list[dict] = []
+        self.content_items: list[dict] = []  # what Deep Linking responses added to the course
         self.changed = threading.Condition()
         self.app = self.make_app()
 
@@ -86,6 +87,7 @@ class Platform:
             .set_client_id(CLIENT_ID)
             .set_deployment_id(DEPLOYMENT_ID)
             .set_launch_url(self.tool_url + "lti/launch")
+            .set_deeplink_launch_url(self.tool_url + "lti/launch")
             .set_oidc_login_url(self.tool_url + "lti/login")
             .set_tool_key_set_url(self.tool_url + "lti/jwks.json")
             .set_platform_public_key(self.public_key)
@@ -135,8 +137,18 @@ class Platform:
 
             def prepare_launch(self, preflight_response: dict) -> None:
                 user = preflight_response["login_hint"]
+                hint = preflight_response.get("lti_message_hint", "link-1")
+                if hint == "deep-link":  # a teacher adding an activity: LtiDeepLinkingRequest
+                    self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"])
+                    self.set_launch_context_claim("course-1", context_title=COURSE)
+                    self.set_dl(
+                        platform.url + "deep-link-return",
+                        title="Add an activity",
+                        accept_types={"ltiResourceLink"},
+                    )
+                    return
                 self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
-                self.set_resource_link_claim(preflight_response.get("lti_message_hint", "link-1"))
+                self.set_resource_link_claim(hint)
                 self.set_launch_context_claim("course-1", context_title=COURSE)
                 base = platform.url + "lineitems"
                 self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
@@ -188,6 +200,12 @@ class Platform:
         @app.get("/authorize")
         def authorize():
             return Launch(FlaskPlatformRequest(request), platform.conf()).lti_launch()
+
+        @app.post("/deep-link-return")
+        def deep_link_return():
+            items = platform.conf().validate_deeplinking_resp(request.form.to_dict())
+            platform.content_items.extend(items)
+            return f"<!doctype html><title>Added</title><h1>Added {len(items)} activity</h1>"
 
         @app.get("/jwks")
         def jwks():

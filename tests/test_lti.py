@@ -174,3 +174,20 @@ def test_a_passback_pending_when_the_tool_stops_is_sent_after_it_restarts(tmp_pa
         lms.start_tool(port=lms.tool.port)  # a new process would do the same: the queue is in the database
         assert lms.platform.wait_for_score("learner-r")["scoreGiven"] == 1
         assert [s["userId"] for s in lms.platform.scores_posted] == ["learner-r"]
+
+
+def test_a_teacher_adds_the_exercise_to_the_course_with_deep_linking(lms):
+    session = requests.Session()
+    auth = login(session, lms, lms.tool_url, "teacher-1", lti_message_hint="deep-link")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert page.status_code == 200 and "Add to the course" in page.text
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text)[1])
+    response_jwt = html.unescape(re.search(r'name="JWT" value="([^"]+)"', page.text)[1])
+    assert action == lms.platform.url + "deep-link-return"
+    assert f"form-action {lms.issuer}" in page.headers["Content-Security-Policy"]  # the form may go there
+
+    added = session.post(action, data={"JWT": response_jwt})  # the teacher's click
+    assert added.status_code == 200, added.text
+    (item,) = lms.platform.content_items  # checked by the platform against the tool's JWKS
+    assert item["type"] == "ltiResourceLink" and item["url"] == lms.tool_url + "lti/launch"
+    assert item["lineItem"]["scoreMaximum"] == 1

@@ -58,3 +58,4 @@ def add_platform(
     click.echo(f"  Initiate login URL:            {urljoin(base, 'lti/login')}")
     click.echo(f"  Redirection URI(s):            {urljoin(base, 'lti/launch')}")
     click.echo(f"  Public keyset URL (JWKS):      {urljoin(base, 'lti/jwks.json')}")
+    click.echo(f"  Deep linking (Content Selection) URL: {urljoin(base, 'lti/launch')}")

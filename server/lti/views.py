@@ -1,14 +1,18 @@
-"""The LTI 1.3 endpoints: OIDC login, launch (the page, launched), the tool's JWKS, grade Retry."""
+"""The LTI 1.3 endpoints: OIDC login, launch (the page, or Deep Linking), the tool's JWKS, grade Retry."""
 
+import re
 import time
 import uuid
+from urllib.parse import urlsplit
 
 import jwt
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request, url_for
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
+from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.lineitem import LineItem
 
-from server.headers import page_headers
+from server.headers import page_headers, response_headers
 from server.lti import passback
 from server.lti.tool import DatabaseStorage, PartitionedCookies, TimeoutSession, ToolConf
 from server.page import page_config, render_page
@@ -20,6 +24,8 @@ RESOURCE_LINK = "https://purl.imsglobal.org/spec/lti/claim/resource_link"
 DEPLOYMENT = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 MESSAGE_TYPE = "https://purl.imsglobal.org/spec/lti/claim/message_type"
+DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+EXERCISE_TITLE = "Backprop playground: write backward(out)"
 
 
 def state() -> dict:
@@ -128,6 +134,8 @@ def launch() -> Response | tuple[str, int]:
         return refuse(*why(exc))
     if not isinstance(data.get("sub"), str) or not data["sub"]:
         return refuse(400, "This launch names no learner", "The LMS sent an anonymous launch (no sub).")
+    if message.is_deep_link_launch():
+        return deep_link(message, data)
     if data.get(MESSAGE_TYPE) != "LtiResourceLinkRequest":
         return refuse(
             400, "This launch does not open an activity", "Only resource link launches open the exercise."
@@ -160,6 +168,32 @@ def launch() -> Response | tuple[str, int]:
     response = make_response(render_page(config))
     response.headers.update(page_headers(current_app.config))
     response.headers["Cache-Control"] = "no-store"  # the launch token is this learner's
+    return response
+
+
+def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
+    """Offer the exercise to a teacher adding an activity: a signed Deep Linking response, sent on a click."""
+    resource = (
+        DeepLinkResource()
+        .set_url(url_for("lti.launch", _external=True))
+        .set_title(EXERCISE_TITLE)
+        .set_lineitem(LineItem().set_label(EXERCISE_TITLE).set_score_maximum(1).set_resource_id("backward"))
+    )
+    settings = data[DEEP_LINKING]
+    return_url = settings["deep_link_return_url"]
+    response = make_response(
+        render_template(
+            "lti-deep-link.html",
+            title=EXERCISE_TITLE,
+            return_url=return_url,
+            response_jwt=message.get_deep_link().get_response_jwt([resource]),
+        )
+    )
+    target = urlsplit(return_url)
+    policy = response_headers(current_app.config)["Content-Security-Policy"]
+    policy = re.sub(r"form-action[^;]*", f"form-action {target.scheme}://{target.netloc}", policy)
+    response.headers["Content-Security-Policy"] = policy  # the form goes back to the LMS, and only there
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
