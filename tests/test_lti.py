@@ -8,6 +8,7 @@ import html
 import json
 import re
 import time
+from urllib.parse import urljoin
 
 import jwt
 import pytest
@@ -137,6 +138,21 @@ def test_a_launch_that_does_not_check_out_gets_a_page_that_says_why(lms, case):
     page = session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
     assert (page.status_code, refusal_title(page)) == (status, title)
     assert not LAUNCH_TOKEN.search(page.text)  # no exercise, no launch token
+
+
+def test_a_launch_whose_cookie_was_blocked_offers_a_new_window_that_launches(lms):
+    session = requests.Session()
+    form = launch_form(session, login(session, lms, lms.tool_url, "no-cookies"))
+    page = requests.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)  # the cookie is lost
+    assert (page.status_code, refusal_title(page)) == (400, "Your browser did not keep this launch's cookie")
+    link = html.unescape(re.search(r'<a href="([^"]+)" target="_blank"', page.text)[1])
+
+    window = requests.Session()  # the new window: the tool is first-party there, its cookie kept
+    answer = window.get(urljoin(lms.tool_url, link), allow_redirects=False, verify=lms.ca_file)
+    assert answer.status_code == 302
+    form = launch_form(window, answer.headers["Location"])
+    page = window.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+    assert page.status_code == 200 and LAUNCH_TOKEN.search(page.text)
 
 
 def test_a_launch_replayed_is_refused(lms):

@@ -25,6 +25,11 @@ DEPLOYMENT = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 MESSAGE_TYPE = "https://purl.imsglobal.org/spec/lti/claim/message_type"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "lti_deployment_id", "client_id")
+NEW_WINDOW = (
+    "Your browser blocked the cookie that ties this launch to its login inside the course's page. "
+    "Open the exercise in a window of its own, where it can keep it."
+)
 EXERCISE_TITLE = "Backprop playground: write backward(out)"
 
 
@@ -33,10 +38,20 @@ def state() -> dict:
     return current_app.extensions["lti"]
 
 
-def refuse(status: int, title: str, detail: str) -> tuple[str, int]:
+def refuse(status: int, title: str, detail: str, new_window: str | None = None) -> tuple[str, int]:
     """A page that says why the launch was refused and what to do, with its status."""
     current_app.logger.info("LTI refused (%s): %s: %s", status, title, detail)
-    return render_template("lti-refused.html", title=title, detail=detail), status
+    return render_template("lti-refused.html", title=title, detail=detail, new_window=new_window), status
+
+
+def new_window_url() -> str | None:
+    """Where the learner can start this launch again in a window of its own (first-party cookies), or None.
+
+    The login's parameters are kept in the database under its state, which the launch names.
+    """
+    kept = state()["store"].get("lti1p3-" + (request.form.get("state") or "")) or {}
+    params = kept.get("login") if isinstance(kept, dict) else None
+    return url_for("lti.login", **params, lti1p3_new_window="1") if params else None
 
 
 def why(exc: Exception) -> tuple[int, str, str]:
@@ -108,6 +123,8 @@ def login() -> Response | tuple[str, int]:
         cookie_service=PartitionedCookies(flask_request),
         launch_data_storage=DatabaseStorage(tool["store"]),
     )
+    params = {k: flask_request.get_param(k) for k in LOGIN_PARAMS}
+    oidc.pass_params_to_launch({"login": {k: v for k, v in params.items() if v}})  # for a new window
     try:
         return oidc.redirect(url_for("lti.launch", _external=True))  # the redirect URI registered in the LMS
     except (OIDCException, LtiException) as exc:
@@ -131,7 +148,10 @@ def launch() -> Response | tuple[str, int]:
     except (LtiException, OIDCException) as exc:
         if "Registration not found" in str(exc) and tool["store"].registrations(unverified_issuer()):
             return refuse(403, "This launch was meant for another tool", WRONG_AUDIENCE)
-        return refuse(*why(exc))
+        status, title, detail = why(exc)
+        if "State not found" in str(exc) and (url := new_window_url()):
+            return refuse(status, title, NEW_WINDOW, url)
+        return refuse(status, title, detail)
     if not isinstance(data.get("sub"), str) or not data["sub"]:
         return refuse(400, "This launch names no learner", "The LMS sent an anonymous launch (no sub).")
     if message.is_deep_link_launch():
