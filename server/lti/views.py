@@ -79,9 +79,8 @@ def why(exc: Exception) -> tuple[int, str, str]:
             400,
             "Your browser did not keep this launch's cookie",
             (
-                "The launch could not be matched with its login: your browser blocked the cookie that ties "
-                "them "
-                "together. Open the exercise from the course again, or allow cookies for this site."
+                "The launch could not be matched with its login: your browser blocked the cookie that "
+                "ties them together. Open the exercise from the course again, or allow cookies for this site."
             ),
         )
     if "Nonce" in text:
@@ -260,14 +259,11 @@ def retry() -> tuple[Response, int]:
     rows = tool["store"].passbacks_of(launch["id"])
     if not rows:
         return jsonify(grade_state(launch, None, None)), 200
-    outcomes = [
-        row["state"]
-        if row["state"] == "sent"
-        else passback.send(tool["store"], tool["keys"], row["jti"], tool["retry_s"])
-        for row in rows
-    ]
-    outcome = "sent" if all(o == "sent" for o in outcomes) else "pending"
-    return jsonify(grade_state(launch, rows[-1]["jti"], outcome)), 200
+    for row in rows:
+        if row["state"] != "sent":
+            passback.send(tool["store"], tool["keys"], row["jti"], tool["retry_s"])
+    sent = all(row["state"] == "sent" for row in tool["store"].passbacks_of(launch["id"]))  # any process's
+    return jsonify(grade_state(launch, rows[-1]["jti"], "sent" if sent else "pending")), 200
 
 
 @bp.get("/jwks.json")
