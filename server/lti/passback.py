@@ -72,6 +72,18 @@ def send(store: Store, keys: ToolKeys, jti: str, retry_s: float) -> str:
     return "sent"
 
 
+def settled(store: Store, jti: str, timeout_s: float) -> str:
+    """The passback's state once no process is sending it (waiting up to timeout_s for one that is)."""
+    deadline = time.monotonic() + timeout_s
+    row = store.passback(jti)
+    while (
+        row and row["state"] != "sent" and row["claimed_until"] > time.time() and time.monotonic() < deadline
+    ):
+        time.sleep(0.05)  # another process holds it for one send: its answer is a moment away
+        row = store.passback(jti)
+    return row["state"] if row else "pending"
+
+
 class Retrier:
     """A thread that sends the passbacks that are due, every retry_s seconds, until stopped."""
 

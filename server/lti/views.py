@@ -14,7 +14,7 @@ from pylti1p3.lineitem import LineItem
 
 from server.headers import page_headers, response_headers
 from server.lti import passback
-from server.lti.tool import DatabaseStorage, PartitionedCookies, TimeoutSession, ToolConf
+from server.lti.tool import HTTP_TIMEOUT_S, DatabaseStorage, PartitionedCookies, TimeoutSession, ToolConf
 from server.page import page_config, render_page
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
@@ -260,9 +260,11 @@ def retry() -> tuple[Response, int]:
     if not rows:
         return jsonify(grade_state(launch, None, None)), 200
     for row in rows:
-        if row["state"] != "sent":
-            passback.send(tool["store"], tool["keys"], row["jti"], tool["retry_s"])
-    sent = all(row["state"] == "sent" for row in tool["store"].passbacks_of(launch["id"]))  # any process's
+        if row["state"] == "sent":
+            continue
+        if passback.send(tool["store"], tool["keys"], row["jti"], tool["retry_s"]) == "claimed":
+            passback.settled(tool["store"], row["jti"], 2 * HTTP_TIMEOUT_S)  # another process is sending it
+    sent = all(r["state"] == "sent" for r in tool["store"].passbacks_of(launch["id"]))
     return jsonify(grade_state(launch, rows[-1]["jti"], "sent" if sent else "pending")), 200
 
 
