@@ -103,7 +103,8 @@ def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_
     score = lms.platform.wait_for_score("learner-b")
     assert score["scoreGiven"] == 1 and score["scoreMaximum"] == 1
     posted = len(lms.platform.scores_posted)
-    lti_page.screenshot(path=str(lms.folder / "launched.png"))
+    grade.scroll_into_view_if_needed()
+    lti_page.screenshot(path=str(lms.folder / "sent.png"))  # for a person to look at: tmp_path of the test
 
     cases = frame.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
     message = checked(frame, solutions.lookup_table(cases))  # passes in the browser, not at the server
