@@ -15,7 +15,7 @@ WORKERS ?= 4
 .PHONY: setup run production export test lint bench load-check clean
 .DELETE_ON_ERROR:
 
-setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox
+setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox .postgres
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,10 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .sandbox: scripts/setup-sandbox.sh
 	scripts/setup-sandbox.sh > $@
 
+# PostgreSQL's server programs, for the tests of LTI state shared by several instances: their folder.
+.postgres: scripts/setup-postgres.sh
+	scripts/setup-postgres.sh > $@
+
 run: setup
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
 
@@ -85,4 +89,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox
+	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres

@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, offline, page, static, verify, wsgi
+    from server import assets, embed, export, headers, lti, offline, page, static, verify, wsgi
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
     app.register_blueprint(page.bp)
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(embed.bp)
     app.register_blueprint(offline.bp)
     verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
+    lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)

@@ -320,6 +320,14 @@ def verify() -> tuple[Response, int]:
             sub = state["learners"].subject(token)
         except LearnerTokenError as exc:
             return refuse(400, f"The learner token was refused ({exc}); reload the course's page.")
+    launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
+    if payload.get("launch") is not None and "lti" in current_app.extensions:
+        from server.lti.views import launch_from_token
+
+        launch = launch_from_token(payload["launch"])
+        if launch is None:
+            return refuse(400, "The launch token was refused (expired or altered); open the exercise again.")
+        sub = launch["sub"]
     if wait := state["rate"].wait(request.remote_addr or "?"):
         return refuse(429, "Too many verifications from you; try again in a moment.", wait)
     config = current_app.config
@@ -351,7 +359,14 @@ def verify() -> tuple[Response, int]:
     }
     if sub is not None:
         claims["sub"] = sub  # the learner the course's token names
-    return jsonify(report=report, receipt=state["signer"].sign(claims)), 200
+    if launch is not None:
+        claims["lms"] = launch["issuer"]  # LTI: sub is this platform's user
+    body = {"report": report, "receipt": state["signer"].sign(claims)}
+    if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
+        from server.lti.views import record_pass
+
+        body["grade"] = record_pass(launch, report, claims["jti"])
+    return jsonify(body), 200
 
 
 @bp.get("/.well-known/jwks.json")

@@ -14,6 +14,7 @@ import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { verifyPass } from "./verify.js";
+import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 
 const STORAGE_KEY = NAMES.storage.code;
 
@@ -94,6 +95,7 @@ export function startPage({ config, runtime }) {
         checked = fromEditor ? code : null; // results for code of the API's: no version of the editor's
         markStale(editor.getCode());
         const verification = await verifyPass($("verified"), config.verify, code, report);
+        showGrade($("verified"), verification); // LTI hook (lti.js)
         events.checked(report, progress.record(report), verification);
         return report;
       } finally {

@@ -4,6 +4,7 @@
 // page to check on its own server. Only with verification on (config.verify), only after a pass.
 
 import { el } from "../shared/dom.js";
+import { launchFields } from "./lti.js"; // LTI hook: a launched page sends its launch token
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
 
@@ -21,7 +22,7 @@ export async function askServer(url, source) {
     response = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ source, ...learner() }),
+      body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields
     });
   } catch {
     return unavailable("The server could not be reached to verify this pass.");
@@ -30,9 +31,9 @@ export async function askServer(url, source) {
   if (!response.ok || !answer.report) {
     return unavailable(`The server could not verify this pass now: ${answer.error ?? `HTTP ${response.status}`}`);
   }
-  const { report, receipt } = answer;
-  if (report.passed === true) return { verified: true, receipt, report, message: "Verified by the server." };
-  return { verified: false, receipt, report, message: `The server did not confirm this pass: ${disagreement(report)}` };
+  const { report, receipt, grade } = answer; // grade: LTI hook (lti.js shows it)
+  if (report.passed === true) return { verified: true, receipt, report, grade, message: "Verified by the server." };
+  return { verified: false, receipt, report, grade, message: `The server did not confirm this pass: ${disagreement(report)}` };
 }
 
 // What the server's report says went wrong, in one sentence.

@@ -1,0 +1,57 @@
+"""LTI 1.3: the playground as a tool an LMS launches, with verified passes sent to its gradebook (AGS).
+
+On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is sent). State lives in
+the database (server/lti/store.py); the tool's RSA key in the instance folder. The blueprint is in
+server/lti/views.py, the teacher's command in server/lti/cli.py, passback in server/lti/passback.py.
+"""
+
+from pathlib import Path
+
+from flask import Flask
+
+from server.lti import cli
+from server.lti.passback import Retrier
+from server.lti.store import Store
+from server.lti.tool import ToolKeys
+
+DEFAULTS = {
+    "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
+    "DATABASE_URL": None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (psycopg)
+    "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
+    "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
+    "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
+}
+
+
+def database_url(app: Flask) -> str:
+    """The database DATABASE_URL names, or SQLite in the instance folder."""
+    return str(app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'lti.sqlite3'}")
+
+
+def open_state(app: Flask) -> dict:
+    """The database and the tool's key (made on first use)."""
+    key_file = Path(app.config["LTI_KEY_FILE"] or Path(app.instance_path) / "lti-tool-key.pem")
+    return {
+        "store": Store(database_url(app)),
+        "keys": ToolKeys(key_file),
+        "retry_s": float(app.config["LTI_RETRY_S"]),
+    }
+
+
+def init_app(app: Flask) -> None:
+    """Add the `lti` command; with LTI on, the endpoints and the passback retry thread."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    app.cli.add_command(cli.lti_command)
+    if not app.config["LTI"]:
+        return
+    if not app.config["VERIFY"]:
+        raise ValueError(
+            "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1: only a pass the server verified is graded"
+        )
+    from server.lti import views
+
+    state = open_state(app)
+    state["retrier"] = Retrier(state["store"], state["keys"], state["retry_s"]).start()
+    app.extensions["lti"] = state
+    app.register_blueprint(views.bp)

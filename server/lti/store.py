@@ -1,0 +1,280 @@
+"""The LTI state in a database: registrations, one-time values (nonces, states), launches, passbacks.
+
+SQLite in the instance folder by default (Python's sqlite3: nothing to start), or PostgreSQL when a
+course runs several instances of the playground (`PLAYGROUND_DATABASE_URL=postgresql://...`, psycopg
+3). The same SQL runs on both (`?` placeholders become psycopg's `%s`; upserts are `ON CONFLICT`).
+The schema is made and brought up to date by MIGRATIONS, in order, each once, under a lock (SQLite:
+`BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), and counted in `schema_migrations`.
+"""
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+MIGRATIONS = [
+    """
+    CREATE TABLE registrations (
+        issuer TEXT NOT NULL, client_id TEXT NOT NULL, title TEXT NOT NULL,
+        auth_login_url TEXT NOT NULL, auth_token_url TEXT NOT NULL, key_set_url TEXT NOT NULL,
+        auth_audience TEXT, PRIMARY KEY (issuer, client_id));
+    CREATE TABLE deployments (
+        issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
+        PRIMARY KEY (issuer, client_id, deployment_id));
+    CREATE TABLE once (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL);
+    CREATE TABLE launches (
+        id TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
+        sub TEXT NOT NULL, resource_link_id TEXT NOT NULL, course TEXT NOT NULL, ags TEXT,
+        created DOUBLE PRECISION NOT NULL);
+    CREATE TABLE passbacks (
+        jti TEXT PRIMARY KEY, launch_id TEXT NOT NULL REFERENCES launches (id),
+        score DOUBLE PRECISION NOT NULL, maximum DOUBLE PRECISION NOT NULL, timestamp TEXT NOT NULL,
+        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
+        next_try DOUBLE PRECISION NOT NULL, claimed_until DOUBLE PRECISION NOT NULL DEFAULT 0,
+        sent DOUBLE PRECISION);
+    CREATE INDEX passbacks_due ON passbacks (state, next_try);
+    CREATE INDEX passbacks_of_launch ON passbacks (launch_id);
+    """,
+]
+MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
+
+
+class Connection:
+    """One connection, either database: execute(sql with ? placeholders, params) -> rows and rowcount."""
+
+    def __init__(self, raw, postgres: bool) -> None:
+        self.raw = raw
+        self.postgres = postgres
+
+    def execute(self, sql: str, params: tuple = ()) -> "Result":
+        if self.postgres:
+            cursor = self.raw.execute(sql.replace("?", "%s"), params)
+            rows = cursor.fetchall() if cursor.description else []
+        else:
+            cursor = self.raw.execute(sql, params)
+            rows = [dict(r) for r in cursor.fetchall()]
+        return Result(rows, cursor.rowcount)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A transaction for the block, writing at once (so two processes take turns)."""
+        if self.postgres:
+            with self.raw.transaction():
+                yield
+            return
+        self.raw.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.raw.execute("ROLLBACK")
+            raise
+        self.raw.execute("COMMIT")
+
+
+class Result:
+    """The rows a statement gave (as dicts) and how many it changed."""
+
+    def __init__(self, rows: list[dict], rowcount: int) -> None:
+        self.rows = rows
+        self.rowcount = rowcount
+
+    def one(self) -> dict | None:
+        return self.rows[0] if self.rows else None
+
+
+class Store:
+    """The database a URL names; a connection per call, so any thread or process may use it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = url.startswith(("postgresql://", "postgres://"))
+        if not self.postgres:
+            if not url.startswith("sqlite:///"):
+                raise ValueError(f"PLAYGROUND_DATABASE_URL={url!r}: use sqlite:///<path> or postgresql://...")
+            self.path = Path(url.removeprefix("sqlite:///"))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.migrate()
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """A connection for the block (each statement commits on its own unless in a transaction)."""
+        if self.postgres:
+            import psycopg  # only where PostgreSQL is used
+            from psycopg.rows import dict_row
+
+            with psycopg.connect(self.url, autocommit=True, row_factory=dict_row) as raw:
+                yield Connection(raw, True)
+            return
+        raw = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        raw.row_factory = sqlite3.Row
+        try:
+            raw.execute("PRAGMA busy_timeout = 30000")
+            raw.execute("PRAGMA foreign_keys = ON")
+            yield Connection(raw, False)
+        finally:
+            raw.close()
+
+    def migrate(self) -> None:
+        """Apply the migrations this database has not had, in order, once each."""
+        with self.connect() as db:
+            if not self.postgres:
+                db.execute("PRAGMA journal_mode = WAL")
+            with db.transaction():
+                if self.postgres:
+                    db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+                db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+                done = {r["version"] for r in db.execute("SELECT version FROM schema_migrations").rows}
+                for version, script in enumerate(MIGRATIONS, start=1):
+                    if version in done:
+                        continue
+                    for statement in filter(str.strip, script.split(";")):
+                        db.execute(statement)
+                    db.execute("INSERT INTO schema_migrations VALUES (?)", (version,))
+
+    # Registrations
+    def add_platform(self, registration: dict, deployment_id: str) -> None:
+        """Store (or replace) a platform's registration and add a deployment of it."""
+        fields = ("issuer", "client_id", "title", "auth_login_url", "auth_token_url", "key_set_url")
+        values = (*(registration[f] for f in fields), registration.get("auth_audience"))
+        with self.connect() as db, db.transaction():
+            db.execute(
+                "INSERT INTO registrations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (issuer, client_id)"
+                " DO UPDATE SET title = excluded.title, auth_login_url = excluded.auth_login_url,"
+                " auth_token_url = excluded.auth_token_url, key_set_url = excluded.key_set_url,"
+                " auth_audience = excluded.auth_audience",
+                values,
+            )
+            db.execute(
+                "INSERT INTO deployments VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (registration["issuer"], registration["client_id"], deployment_id),
+            )
+
+    def registrations(self, issuer: str) -> list[dict]:
+        """The registrations of an issuer (one per client id)."""
+        with self.connect() as db:
+            return db.execute("SELECT * FROM registrations WHERE issuer = ?", (issuer,)).rows
+
+    def registration(self, issuer: str, client_id: str) -> dict | None:
+        """One registration, or None."""
+        with self.connect() as db:
+            return db.execute(
+                "SELECT * FROM registrations WHERE issuer = ? AND client_id = ?", (issuer, client_id)
+            ).one()
+
+    def has_deployment(self, issuer: str, client_id: str | None, deployment_id: str) -> bool:
+        """Whether this deployment of the platform was registered."""
+        query = "SELECT 1 AS found FROM deployments WHERE issuer = ? AND deployment_id = ?"
+        params: tuple = (issuer, deployment_id)
+        if client_id is not None:
+            query, params = query + " AND client_id = ?", (*params, client_id)
+        with self.connect() as db:
+            return db.execute(query, params).one() is not None
+
+    # One-time values
+    def put(self, key: str, value: object, lifetime_s: float) -> None:
+        """Keep a value for lifetime_s seconds."""
+        now = time.time()
+        with self.connect() as db:
+            db.execute("DELETE FROM once WHERE expires < ?", (now,))
+            db.execute(
+                "INSERT INTO once VALUES (?, ?, ?) ON CONFLICT (key)"
+                " DO UPDATE SET value = excluded.value, expires = excluded.expires",
+                (key, json.dumps(value), now + lifetime_s),
+            )
+
+    def get(self, key: str) -> object:
+        """A value kept and not expired, or None."""
+        with self.connect() as db:
+            row = db.execute(
+                "SELECT value FROM once WHERE key = ? AND expires >= ?", (key, time.time())
+            ).one()
+        return json.loads(row["value"]) if row else None
+
+    def take(self, key: str) -> bool:
+        """Remove a value; True if it was there and not expired (so a nonce is good once)."""
+        with self.connect() as db:
+            return (
+                db.execute("DELETE FROM once WHERE key = ? AND expires >= ?", (key, time.time())).rowcount
+                == 1
+            )
+
+    # Launches
+    def add_launch(self, launch: dict) -> None:
+        """Remember a launch: who, where, and its grade service."""
+        fields = ("id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course")
+        values = (*(launch[f] for f in fields), json.dumps(launch["ags"]) if launch["ags"] else None)
+        with self.connect() as db:
+            db.execute(
+                "INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, launch["created"])
+            )
+
+    def launch(self, launch_id: str) -> dict | None:
+        """A launch, or None."""
+        with self.connect() as db:
+            row = db.execute("SELECT * FROM launches WHERE id = ?", (launch_id,)).one()
+        return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
+
+    # Passbacks
+    def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> None:
+        """Queue a score to send (once per receipt: its jti)."""
+        with self.connect() as db:
+            db.execute(
+                "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
+                " VALUES (?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT DO NOTHING",
+                (jti, launch_id, score, maximum, timestamp),
+            )
+
+    def claim(self, jti: str, hold_s: float) -> dict | None:
+        """Take a pending passback for hold_s seconds (no other process sends it meanwhile), or None."""
+        now = time.time()
+        with self.connect() as db:
+            claimed = db.execute(
+                "UPDATE passbacks SET claimed_until = ? WHERE jti = ? AND state = 'pending'"
+                " AND claimed_until < ?",
+                (now + hold_s, jti, now),
+            ).rowcount
+            row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
+        return row if claimed and row else None
+
+    def due(self, now: float | None, limit: int = 100) -> list[str]:
+        """The pending passbacks whose next try has come by now (None: every pending one not claimed)."""
+        claimed = time.time()
+        with self.connect() as db:
+            rows = db.execute(
+                "SELECT jti FROM passbacks WHERE state = 'pending' AND next_try <= ? AND claimed_until < ?"
+                " ORDER BY next_try LIMIT ?",
+                (float("inf") if now is None else now, claimed, limit),
+            ).rows
+        return [r["jti"] for r in rows]
+
+    def sent(self, jti: str) -> None:
+        """Mark a passback delivered."""
+        with self.connect() as db:
+            db.execute(
+                "UPDATE passbacks SET state = 'sent', sent = ?, error = NULL, claimed_until = 0"
+                " WHERE jti = ?",
+                (time.time(), jti),
+            )
+
+    def failed(self, jti: str, error: str, retry_s: float) -> None:
+        """Note a failed try; try again after retry_s seconds."""
+        with self.connect() as db:
+            db.execute(
+                "UPDATE passbacks SET attempts = attempts + 1, error = ?, next_try = ?, claimed_until = 0"
+                " WHERE jti = ?",
+                (error[:500], time.time() + retry_s, jti),
+            )
+
+    def passback(self, jti: str) -> dict | None:
+        """A passback, or None."""
+        with self.connect() as db:
+            return db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
+
+    def passbacks_of(self, launch_id: str) -> list[dict]:
+        """A launch's passbacks, oldest first."""
+        with self.connect() as db:
+            return db.execute(
+                "SELECT * FROM passbacks WHERE launch_id = ? ORDER BY timestamp, jti", (launch_id,)
+            ).rows

@@ -1,0 +1,195 @@
+"""The playground as an LTI 1.3 tool, on pylti1p3 (pylti1p3next): its registrations, keys and storage.
+
+pylti1p3 checks the OIDC login and the launch (state, nonce, signature, registration, deployment,
+message); this module gives it the registrations from the database, a launch-data storage there (so
+nonces are good once, in every process), and cookies a browser keeps inside an LMS's iframe even
+with third-party cookies blocked: `SameSite=None; Secure; Partitioned` (CHIPS).
+"""
+
+import os
+import time
+import uuid
+from pathlib import Path
+
+import jwt
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from pylti1p3.contrib.flask import FlaskCookieService
+from pylti1p3.deployment import Deployment
+from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.registration import Registration
+from pylti1p3.tool_config.abstract import ToolConfAbstract
+
+from server.lti.store import Store
+
+HTTP_TIMEOUT_S = 10  # every request to a platform (keys, tokens, scores)
+# A launch token's iss and aud: any instance sharing the key (LTI_KEY_FILE) accepts it, whatever its host.
+LAUNCH_TOKEN_ISSUER = "backprop-playground:lti"
+LAUNCH_TOKEN_AUDIENCE = "backprop-playground:lti-launch"
+
+
+class TimeoutSession(requests.Session):
+    """A requests session whose every request has a time limit (pylti1p3 sets none)."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", HTTP_TIMEOUT_S)
+        return super().request(*args, **kwargs)
+
+
+def load_or_create_rsa(path: Path) -> str:
+    """The tool's RSA private key (PEM), made on first start (mode 0600), once across processes."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(pem)
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass
+        finally:
+            partial.unlink()
+    return path.read_text()
+
+
+class ToolKeys:
+    """The tool's key: signs its service requests to platforms (RS256) and the page's launch tokens."""
+
+    def __init__(self, key_file: Path) -> None:
+        self.private_pem = load_or_create_rsa(key_file)
+        key = serialization.load_pem_private_key(self.private_pem.encode(), password=None)
+        self.public_pem = (
+            key.public_key()
+            .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+            .decode()
+        )
+
+    def jwks(self) -> dict:
+        """The public key as a JWKS, its kid the key's thumbprint (as pylti1p3 names it)."""
+        return {"keys": [Registration.get_jwk(self.public_pem)]}
+
+    def launch_token(self, launch_id: str, lifetime_s: int) -> str:
+        """A signed, short-lived token naming a launch, for the launched page to send with a pass."""
+        now = int(time.time())
+        claims = {
+            "iss": LAUNCH_TOKEN_ISSUER,
+            "aud": LAUNCH_TOKEN_AUDIENCE,
+            "iat": now,
+            "exp": now + lifetime_s,
+        }
+        return jwt.encode({**claims, "launch": launch_id, "jti": uuid.uuid4().hex}, self.private_pem, "RS256")
+
+    def launch_of(self, token: str) -> str:
+        """The launch a token names, once its signature, expiry, issuer and audience hold (or PyJWTError)."""
+        claims = jwt.decode(
+            token,
+            self.public_pem,
+            algorithms=["RS256"],
+            audience=LAUNCH_TOKEN_AUDIENCE,
+            issuer=LAUNCH_TOKEN_ISSUER,
+            options={"require": ["exp", "launch"]},
+        )
+        return str(claims["launch"])
+
+
+def registration_of(row: dict, keys: ToolKeys) -> Registration:
+    """A stored registration as pylti1p3 has it, with the tool's key."""
+    registration = (
+        Registration()
+        .set_issuer(row["issuer"])
+        .set_client_id(row["client_id"])
+        .set_auth_login_url(row["auth_login_url"])
+        .set_auth_token_url(row["auth_token_url"])
+        .set_key_set_url(row["key_set_url"])
+        .set_tool_private_key(keys.private_pem)
+        .set_tool_public_key(keys.public_pem)
+    )
+    if row.get("auth_audience"):
+        registration.set_auth_audience(row["auth_audience"])
+    return registration
+
+
+class ToolConf(ToolConfAbstract):
+    """pylti1p3's tool configuration, read from the database: every issuer may have several clients."""
+
+    def __init__(self, store: Store, keys: ToolKeys) -> None:
+        super().__init__()
+        self.store = store
+        self.keys = keys
+
+    def check_iss_has_one_client(self, iss: str) -> bool:
+        return False
+
+    def check_iss_has_many_clients(self, iss: str) -> bool:
+        return True
+
+    def find_registration_by_issuer(self, iss: str, *args, **kwargs) -> Registration | None:
+        rows = self.store.registrations(iss)
+        return registration_of(rows[0], self.keys) if len(rows) == 1 else None
+
+    def find_registration_by_params(self, iss: str, client_id: str | None, *args, **kwargs):
+        if client_id is None:
+            return self.find_registration_by_issuer(iss)
+        row = self.store.registration(iss, client_id)
+        return registration_of(row, self.keys) if row else None
+
+    def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:
+        found = self.store.has_deployment(iss, None, deployment_id)
+        return Deployment().set_deployment_id(deployment_id) if found else None
+
+    def find_deployment_by_params(
+        self, iss: str, deployment_id: str, client_id: str | None, *args, **kwargs
+    ) -> Deployment | None:
+        found = self.store.has_deployment(iss, client_id, deployment_id)
+        return Deployment().set_deployment_id(deployment_id) if found else None
+
+
+class DatabaseStorage(LaunchDataStorage):
+    """pylti1p3's launch data (nonces, valid states, launches) in the database, shared by every process.
+
+    No session cookie of its own: the only cookie a launch needs is the OIDC state (partitioned).
+    """
+
+    _session_cookie_name = ""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.store = store
+
+    def can_set_keys_expiration(self) -> bool:
+        return True
+
+    def get_value(self, key: str) -> object:
+        return self.store.get(self._prepare_key(key))
+
+    def set_value(self, key: str, value: object, exp: int | None = None) -> None:
+        self.store.put(self._prepare_key(key), value, exp or 86400)
+
+    def check_value(self, key: str) -> bool:
+        return self.store.take(self._prepare_key(key))  # a nonce is good once
+
+
+class PartitionedCookies(FlaskCookieService):
+    """The OIDC state cookie, kept by a browser that blocks third-party cookies: Secure, Partitioned.
+
+    Over plain HTTP (a developer's machine) it is an ordinary cookie, Lax, which works first-party only.
+    """
+
+    def update_response(self, response) -> None:
+        secure = self._request.is_secure()
+        for key, data in self._cookie_data_to_set.items():
+            response.set_cookie(
+                key,
+                data["value"],
+                max_age=data["exp"],
+                secure=secure,
+                httponly=True,
+                path="/",
+                samesite="None" if secure else "Lax",
+                partitioned=secure,
+            )

@@ -1,0 +1,133 @@
+"""LTI 1.3 in Chromium: a real platform (lti1p3platform) launches the playground in its course page's
+iframe, with third-party cookies blocked; a verified pass lands in the platform's gradebook."""
+
+import json
+import re
+import ssl
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask, make_response, request
+from playwright.sync_api import expect
+
+from tests import solutions
+from tests.browser.conftest import watched_page
+from tests.events import assert_message
+from tests.lti import Served, rig
+
+CHECKED = (
+    "() => new Promise((resolve) => {"
+    "  addEventListener('backprop-playground:checked', (e) => resolve(e.detail), { once: true });"
+    "  window.playground.setCode(%s);"
+    "  document.getElementById('check').click();"
+    "})"
+)
+COURSE = "Machine Learning 101"
+
+
+@pytest.fixture(scope="module")
+def lms(tmp_path_factory):
+    with rig(tmp_path_factory.mktemp("lti-browser")) as made:
+        made.tool, made.tool_url = made.start_tool()
+        made.register()
+        yield made
+
+
+@pytest.fixture
+def lti_page(browser, lms, probe):
+    """A page in a context that blocks third-party cookies (Chromium's default off the record, checked)."""
+    context = browser.new_context(ignore_https_errors=True)  # the tool's certificate is from a test CA
+    origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}", urlsplit(probe).netloc}
+    page, assert_clean = watched_page(context, origins)
+    yield page
+    assert_clean()
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def probe(lms):
+    """Another site (https://localhost:<port>) that sets a third-party cookie and says if it came back."""
+    app = Flask("probe")
+
+    @app.get("/set")
+    def set_cookie():
+        response = make_response("set")
+        response.set_cookie("probe", "1", secure=True, samesite="None")
+        return response
+
+    @app.get("/echo")
+    def echo():
+        return "kept" if request.cookies.get("probe") else "blocked"
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    lms.ssl(context)
+    served = Served(app, ssl_context=context)
+    yield f"https://localhost:{served.port}/"
+    served.stop()
+
+
+def third_party_cookie_kept(page, lms, probe: str) -> bool:
+    """Whether a cookie set by an iframe of another site (SameSite=None; Secure) comes back to it."""
+    page.goto(lms.platform.url + "course?user=probe")  # a page of the platform's site, with an iframe
+    body = page.frame_locator("#tool").locator("body")
+    for path, said in (("set", "set"), ("echo", re.compile("^(kept|blocked)$"))):
+        page.evaluate("(url) => document.getElementById('tool').src = url", probe + path)
+        expect(body).to_have_text(said)
+    return body.inner_text() == "kept"
+
+
+def launched_frame(page, lms, user: str):
+    """Open the course page as user; return the playground's frame once Check grades."""
+    page.goto(lms.platform.url + f"course?user={user}")
+    expect(page.frame_locator("#tool").locator("#check")).to_be_enabled(timeout=60_000)
+    frame = next(f for f in page.frames if f.url.endswith("/lti/launch"))
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return frame
+
+
+def checked(frame, source: str) -> dict:
+    message = frame.evaluate(CHECKED % json.dumps(source))
+    assert_message(message)
+    return message
+
+
+def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_it(lti_page, lms, probe):
+    assert not third_party_cookie_kept(lti_page, lms, probe)  # the browser blocks third-party cookies
+    frame = launched_frame(lti_page, lms, "learner-b")
+    grade = lti_page.frame_locator("#tool").get_by_test_id("lti-grade")
+
+    message = checked(frame, solutions.CORRECT)
+    assert message["passed"] is True and message["verified"] is True
+    expect(grade).to_have_attribute("data-state", "sent")
+    expect(grade).to_have_text(f"Sent to {COURSE}.")
+    score = lms.platform.wait_for_score("learner-b")
+    assert score["scoreGiven"] == 1 and score["scoreMaximum"] == 1
+    posted = len(lms.platform.scores_posted)
+    grade.scroll_into_view_if_needed()
+    lti_page.screenshot(path=str(lms.folder / "sent.png"))  # for a person to look at: tmp_path of the test
+
+    cases = frame.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
+    message = checked(frame, solutions.lookup_table(cases))  # passes in the browser, not at the server
+    assert message["passed"] is True and message["verified"] is False
+    message = checked(frame, solutions.TWICE)  # fails in the browser: nothing is asked
+    assert message["passed"] is False
+    expect(grade).to_have_text(f"Sent to {COURSE}.")  # what the course holds is unchanged
+    assert len(lms.platform.scores_posted) == posted
+    assert lms.platform.gradebook[("backprop", "learner-b")]["scoreGiven"] == 1
+
+
+def test_a_pass_while_the_lms_is_down_says_so_and_arrives_once_it_is_back(lti_page, lms):
+    frame = launched_frame(lti_page, lms, "learner-c")
+    grade = lti_page.frame_locator("#tool").get_by_test_id("lti-grade")
+    lms.platform_server.stop()
+    try:
+        checked(frame, solutions.CORRECT)
+        expect(grade).to_have_attribute("data-state", "pending")
+        expect(grade).to_contain_text(f"Could not reach {COURSE}.")
+    finally:
+        lms.platform_server.start()  # back, on the same port
+    lti_page.frame_locator("#tool").get_by_test_id("lti-retry").click()
+    expect(grade).to_have_attribute("data-state", "sent")
+    expect(grade).to_have_text(f"Sent to {COURSE}.")
+    assert lms.platform.wait_for_score("learner-c")["scoreGiven"] == 1
+    assert [s["userId"] for s in lms.platform.scores_posted].count("learner-c") == 1  # sent once

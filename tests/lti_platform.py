@@ -1,0 +1,226 @@
+"""A real LTI 1.3 platform for the tests: the lti1p3platform library behind a small Flask site.
+
+It plays the course's LMS: a course page that launches the playground in an iframe (OIDC login
+initiation, the authentication response as an auto-submitted form, an id_token the library signs
+with the platform's RSA key), its JWKS, an OAuth 2 token endpoint (client credentials with a
+JWT assertion the library checks against the tool's JWKS), and AGS line items whose scores it keeps
+in a gradebook, as an LMS does: the latest score a tool posts for a learner is the one it holds.
+"""
+
+import threading
+from urllib.parse import urlencode
+
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from flask import Flask, jsonify, redirect, render_template_string, request
+from lti1p3platform.ltiplatform import LTI1P3PlatformConfAbstract
+from lti1p3platform.message_launch import LTIAdvantageMessageLaunchAbstract
+from lti1p3platform.oidc_login import OIDCLoginAbstract
+from lti1p3platform.registration import Registration
+from lti1p3platform.request import Request, TRequest
+from lti1p3platform.score import UpdateScoreStatus
+from lti1p3platform.service_connector import AssignmentsGradesService
+
+CLIENT_ID = "playground-client"
+DEPLOYMENT_ID = "deployment-1"
+COURSE = "Machine Learning 101"
+LINEITEM = "backprop"
+
+FORM = """<!doctype html><title>Launching</title>
+<form method="post" action="{{ launch_url }}" id="form">
+<input type="hidden" name="id_token" value="{{ id_token }}">
+<input type="hidden" name="state" value="{{ state }}">
+</form><script>document.getElementById("form").submit()</script>"""
+
+COURSE_PAGE = """<!doctype html><title>{{ course }}</title><h1>{{ course }}</h1>
+<iframe id="tool" title="Backprop playground" src="{{ start }}" width="1200" height="900"></iframe>"""
+
+
+def rsa_pair() -> tuple[str, str]:
+    """A new RSA key pair, PEM: private, public."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    return private, public
+
+
+class FlaskPlatformRequest(Request):
+    """lti1p3platform's view of a Flask request."""
+
+    def build_metadata(self, req) -> TRequest:
+        return {
+            "method": req.method,
+            "form_data": req.form.to_dict(),
+            "get_data": req.args.to_dict(),
+            "headers": req.headers,
+            "content_type": req.content_type,
+            "path": req.path,
+            "json": req.get_json(silent=True),
+        }
+
+
+class Platform:
+    """The LMS: its registration of the tool, its keys, its course and gradebook."""
+
+    def __init__(self, tool_url: str, ca_file: str) -> None:
+        self.tool_url = tool_url  # https://localhost:PORT/
+        self.ca_file = ca_file  # the tool's test CA: the platform fetches the tool's JWKS over HTTPS
+        self.private_key, self.public_key = rsa_pair()
+        self.url = ""  # set once served
+        self.gradebook: dict[tuple[str, str], dict] = {}  # (line item, user) -> the score it holds
+        self.scores_posted: list[dict] = []
+        self.content_items: list[dict] = []  # what Deep Linking responses added to the course
+        self.changed = threading.Condition()
+        self.app = self.make_app()
+
+    def registration(self) -> Registration:
+        return (
+            Registration()
+            .set_iss(self.url.rstrip("/"))
+            .set_client_id(CLIENT_ID)
+            .set_deployment_id(DEPLOYMENT_ID)
+            .set_launch_url(self.tool_url + "lti/launch")
+            .set_deeplink_launch_url(self.tool_url + "lti/launch")
+            .set_oidc_login_url(self.tool_url + "lti/login")
+            .set_tool_key_set_url(self.tool_url + "lti/jwks.json")
+            .set_platform_public_key(self.public_key)
+            .set_platform_private_key(self.private_key)
+        )
+
+    def conf(self) -> LTI1P3PlatformConfAbstract:
+        platform = self
+
+        class Conf(LTI1P3PlatformConfAbstract):
+            def init_platform_config(self, **kwargs) -> None:
+                self._registration = platform.registration()
+
+            def get_registration_by_params(self, **kwargs) -> Registration:
+                return platform.registration()
+
+            def fetch_public_key(self, key_set_url: str):
+                return requests.get(key_set_url, timeout=10, verify=platform.ca_file).json()
+
+        return Conf()
+
+    def sign(self, claims: dict, expiration: int = 300) -> str:
+        """An id_token as the platform signs one (for the refusal tests' altered launches)."""
+        return self.registration().platform_encode_and_sign(dict(claims), expiration=expiration)
+
+    def wait_for_score(self, user: str, timeout: float = 30) -> dict:
+        """Block until the gradebook holds a score for user; return it."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: (LINEITEM, user) in self.gradebook, timeout):
+                raise TimeoutError(f"no score for {user} in {timeout} s: {self.scores_posted}")
+            return self.gradebook[(LINEITEM, user)]
+
+    def make_app(self) -> Flask:
+        platform = self
+        app = Flask("lti_platform")
+
+        class Login(OIDCLoginAbstract):
+            def set_lti_message_hint(self, **kwargs) -> None:
+                self._lti_message_hint = kwargs["hint"]
+
+            def get_redirect(self, url: str):
+                return redirect(url)
+
+        class Launch(LTIAdvantageMessageLaunchAbstract):
+            def get_preflight_response(self) -> dict:
+                return self._request.get_data
+
+            def prepare_launch(self, preflight_response: dict) -> None:
+                user = preflight_response["login_hint"]
+                hint = preflight_response.get("lti_message_hint", "link-1")
+                if hint == "deep-link":  # a teacher adding an activity: LtiDeepLinkingRequest
+                    self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"])
+                    self.set_launch_context_claim("course-1", context_title=COURSE)
+                    self.set_dl(
+                        platform.url + "deep-link-return",
+                        title="Add an activity",
+                        accept_types={"ltiResourceLink"},
+                    )
+                    return
+                self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
+                self.set_resource_link_claim(hint)
+                self.set_launch_context_claim("course-1", context_title=COURSE)
+                base = platform.url + "lineitems"
+                self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
+
+            def render_launch_form(self, launch_data: dict, **kwargs):
+                return render_template_string(FORM, **launch_data)
+
+        class Grades(AssignmentsGradesService):
+            def update_score(self, line_item_id: str, score) -> UpdateScoreStatus:
+                with platform.changed:
+                    platform.scores_posted.append({"lineitem": line_item_id, **score})
+                    platform.gradebook[(line_item_id, score["userId"])] = score  # the latest, as LMSs keep
+                    platform.changed.notify_all()
+                return UpdateScoreStatus.SUCCESS
+
+            def find_lineitems(self, *args, **kwargs):
+                return {"content": [], "has_next": False, "next": None}
+
+            def find_lineitem(self, line_item_id: str):
+                return {
+                    "id": f"{platform.url}lineitems/{line_item_id}",
+                    "scoreMaximum": 1,
+                    "label": "Backprop",
+                }
+
+            def create_lineitem(self, creation_data):
+                return creation_data
+
+            def update_lineitem(self, update_data):
+                return update_data
+
+            def delete_lineitem(self, line_item_id: str) -> None:
+                return None
+
+            def get_results(self, *args, **kwargs):
+                return {"content": [], "has_next": False, "next": None}
+
+        @app.get("/course")
+        def course():
+            query = urlencode({"user": request.args["user"], "link": request.args.get("link", "link-1")})
+            return render_template_string(COURSE_PAGE, course=COURSE, start=f"/start?{query}")
+
+        @app.get("/start")
+        def start():
+            login = Login(FlaskPlatformRequest(request), platform.conf())
+            login.set_lti_message_hint(hint=request.args.get("link", "link-1"))
+            return login.initiate_login(request.args["user"])
+
+        @app.get("/authorize")
+        def authorize():
+            return Launch(FlaskPlatformRequest(request), platform.conf()).lti_launch()
+
+        @app.post("/deep-link-return")
+        def deep_link_return():
+            items = platform.conf().validate_deeplinking_resp(request.form.to_dict())
+            platform.content_items.extend(items)
+            return f"<!doctype html><title>Added</title><h1>Added {len(items)} activity</h1>"
+
+        @app.get("/jwks")
+        def jwks():
+            conf = platform.conf()
+            return jsonify(conf.get_jwks())
+
+        @app.post("/token")
+        def token():
+            return jsonify(platform.conf().get_access_token(request.form.to_dict()))
+
+        @app.post("/lineitems/<line_item>/scores")
+        def scores(line_item: str):
+            base = platform.url + "lineitems"
+            service = Grades(FlaskPlatformRequest(request), platform.conf(), base, f"{base}/{line_item}")
+            answer = service.handle_resp(service.handle_update_score, line_item_id=line_item)
+            return jsonify(message=answer.message), answer.code
+
+        return app

@@ -1,0 +1,53 @@
+"""A throwaway PostgreSQL server for the tests: Debian's, from the folder `make` found (.postgres).
+
+initdb makes a cluster in a temporary folder (trust authentication, user postgres); the server
+listens on a Unix socket in that folder only (no TCP); `pg_ctl start -w` returns once it accepts
+connections. Run as root, the cluster belongs to the `postgres` user (the server refuses root).
+"""
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def server_bin() -> Path | None:
+    """PostgreSQL's server programs (scripts/setup-postgres.sh), or None."""
+    found = ROOT / ".postgres"
+    text = os.environ.get("POSTGRES_BIN") or (found.read_text().strip() if found.exists() else "")
+    return Path(text) if text and (Path(text) / "initdb").exists() else None
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str]:
+    """Start a server; yield a psycopg URL of its database; stop and remove it afterwards."""
+    bin_dir = server_bin()
+    if bin_dir is None:
+        pytest.skip("no PostgreSQL server programs (scripts/setup-postgres.sh)")
+    folder = Path(tempfile.mkdtemp(prefix="playground-pg-"))
+    run_as: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+        run_as = ["runuser", "-u", "postgres", "--"]
+    data, log = folder / "data", folder / "log"
+
+    def run(*args: str) -> None:
+        done = subprocess.run([*run_as, *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{args[0]}: {done.stdout}{done.stderr}"
+
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        options = f"-k {folder} -c listen_addresses='' -c fsync=off"
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(log), "-w", "start")
+        yield f"postgresql://postgres@/postgres?host={folder}"
+    finally:
+        if (data / "postmaster.pid").exists():
+            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
