@@ -108,7 +108,7 @@ def test_the_learner_can_clear_it_with_the_keyboard(page, base_url):
     expect(clear).to_be_hidden()
     expect(page.locator("#progress-text")).to_be_focused()  # not lost to the page's start
     page.keyboard.press("Shift+Tab")
-    expect(page.get_by_role("button", name="Reset")).to_be_focused()  # from where it was, not the top
+    expect(page.get_by_role("button", name="Copy link")).to_be_focused()  # from where it was, not the top
     page.reload()
     open_playground(page, base_url)
     expect(progress_text(page)).to_have_text("No Checks yet.")
