@@ -1,10 +1,10 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
-import { createEditor, createViewer } from "./editor.js";
 import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
+import { plainEditor } from "./plain-editor.js";
 import { unfoldOnWideScreens } from "./statement.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
@@ -26,18 +26,23 @@ function save(code) {
 export function startPage({ config, runtime }) {
   setupTheme($("theme"));
   unfoldOnWideScreens($("statement-more"));
-  const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, {
-    onChange: save,
-    onCheck: () => check(),
-    label: "Your backward(out) function",
-    describedBy: "editor-keys",
-  });
-  skipTo(document.querySelector(".skip"), () => editor.view.focus());
-  // The read-only engine after the editor is up: until then its plain text is shown.
-  setTimeout(() => {
-    createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
-    $("engine-source").remove();
-  });
+  // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
+  // that has loaded; where it never does, the textarea stays the editor (plain-editor.js).
+  const editor = plainEditor($("editor"), read(STORAGE_KEY), { onChange: save, onCheck: () => check() });
+  const codeMirror = import("./editor.js");
+  codeMirror.then(
+    ({ createEditor, createViewer }) => {
+      editor.upgrade(createEditor);
+      // The read-only engine after the editor is up: until then its plain text is shown.
+      setTimeout(() => {
+        createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
+        $("engine-source").remove();
+      });
+    },
+    () => editor.stayPlain(),
+  );
+  const createViewer = (...args) => codeMirror.then((module) => module.createViewer(...args));
+  skipTo(document.querySelector(".skip"), () => editor.focus());
 
   // Replace the learner's code once they agree: Reset, and "Put it in the editor" for a solution.
   const replaceCode = (code, question) => {
@@ -55,8 +60,8 @@ export function startPage({ config, runtime }) {
   const stopButton = $("stop");
   // Check is disabled while it runs and Stop hidden when it ends: the keyboard goes to the other one.
   keepFocus([
-    [checkButton, stopButton, editor.view.contentDOM],
-    [stopButton, checkButton, editor.view.contentDOM],
+    [checkButton, stopButton, () => editor.element],
+    [stopButton, checkButton, () => editor.element],
   ]);
   let queue = Promise.resolve();
 
