@@ -71,6 +71,7 @@ export function plainEditor(root, saved, { onChange, onCheck }) {
     // The bundle did not load: the textarea is the editor for this visit, and says so.
     stayPlain() {
       note.textContent = "Plain editor: syntax highlighting could not load. Your code is saved and checked as usual.";
+      note.removeAttribute("aria-hidden"); // news now, not a passing remark
       root.dataset.editor = "failed";
     },
   };
