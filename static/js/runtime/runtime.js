@@ -22,11 +22,11 @@ const REPORT_MS = 10_000; // the longest wait for a report once Python has left 
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 // Checks back to back (a script grading many submissions, a double press): when a Check's runtime is
 // taken less than QUICK_MS after the last one was, SPARES more runtimes are prepared beside the next one,
-// each of them, too, started from the snapshot and never used before. A restored runtime holds about
-// 60 MB (README, Speed): the spares cost up to 120 MB more while Checks come quickly, and are ended once
-// none has been taken for SPARE_IDLE_MS.
+// each of them, too, started from the snapshot and never used before. A restored runtime waiting holds
+// about 100 MB (README, Untrusted learner code): the spares cost up to 200 MB more while Checks come
+// quickly, and are ended once none has been taken for SPARE_IDLE_MS.
 const SPARES = 2;
-const QUICK_MS = 1000;
+const QUICK_MS = 2000;
 const SPARE_IDLE_MS = 10_000;
 
 export class Runtime {
@@ -86,6 +86,7 @@ export class Runtime {
   // now by a runtime started in full, which then is ended without running anything else.
   async first() {
     if (this.snapshot) return this.spawn().then((python) => ((this.startedFrom = "memory"), python)); // a Retry
+    this.openFrame().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
     const key = await snapshotKey(this.urls, this.cases);
     this.snapshot = await storedSnapshot(key);
     if (this.snapshot) {
