@@ -69,25 +69,32 @@ READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 # there, at once focused (as a learner's click would), and when its text changes (the bench's key).
 WATCH_PAGE = """(() => {
   const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null, typedAt: null });
+  // The key may land in the textarea or, once it has taken its place, in CodeMirror: the text compared
+  // without white space (CodeMirror's DOM has no newlines), seen on its input event or a DOM change.
   const typed = (editor) => {
-    const before = editor.textContent;
-    const watch = new MutationObserver(() => {
-      if (editor.textContent === before) return;
+    const box = editor.closest("#editor") ?? editor;
+    const text = () => {
+      const area = box.querySelector("textarea") ?? (editor.tagName === "TEXTAREA" ? editor : null);
+      const content = box.querySelector(".cm-content") ?? editor;
+      return (area?.isConnected ? area.value : content.textContent).replace(/\\s+/g, "");
+    };
+    const before = text();
+    const seen = () => {
+      if (bench.typedAt !== null || text() === before) return;
       bench.typedAt = performance.now();
       watch.disconnect();
-    });
-    watch.observe(editor, { subtree: true, childList: true, characterData: true });
+    };
+    const watch = new MutationObserver(seen);
+    watch.observe(box, { subtree: true, childList: true, characterData: true });
+    document.addEventListener("input", seen, true);
   };
   const look = () => {
     // the textarea the page is painted with, or CodeMirror in its place (not the engine viewer)
-    const editor = document.querySelector("#editor textarea, #editor .cm-content[contenteditable=true]");
+    const editor = document.querySelector("#editor textarea, .cm-content[contenteditable=true]");
     if (bench.editorAt === null && editor) {
       bench.editorAt = performance.now();
       editor.focus();
-      // a key in the textarea is an input event (its text is no DOM); in CodeMirror, a DOM change
-      const key = () => (bench.typedAt ??= performance.now());
-      if (editor.tagName === "TEXTAREA") editor.addEventListener("input", key, { once: true });
-      else typed(editor);
+      typed(editor);
     }
     const status = document.querySelector("[data-testid=runtime-status]");
     if (!status || bench.readyAt !== null || bench.failed) return;
