@@ -27,12 +27,15 @@ Every round, interleaved (ours then stock, the other way round the next round):
 No request interception (it turns the HTTP cache off). Bytes are counted on the servers, response
 bodies as sent (after compression): resource timings would miss the worker's fetches.
 
-Editor: the moment .cm-content[contenteditable=true] is in the page, the page's observer focuses it
-(as a learner's click would); the bench then presses a key through Playwright (a round trip or two),
-and the figure is when the key shows in the editor's text, from navigation start.
-check(): window.playground.check(correct) once ready, each started when the next Check's fresh
-runtime is ready (data-fresh="ready": issue 9 restores one from a snapshot after every Check); how
-long that runtime takes after a Check is printed apart. Medians over the rounds.
+Editor: the moment the editor is in the page (the textarea it is painted with, or CodeMirror's
+.cm-content once it has taken its place), the page's observer focuses it (as a learner's click
+would); the bench then presses a key through Playwright (a round trip or two), and the figure is
+when the key shows in the editor's text, from navigation start. First contentful paint beside it.
+Back to back: once ready and the next Check's runtime prepared, ten window.playground.check(correct)
+calls, each started when the last resolved (a script grading many submissions); the median of ten.
+check(): then window.playground.check(correct) --checks times, each started when the next Check's
+fresh runtime is ready (data-fresh="ready": issue 9 restores one from a snapshot after every Check);
+how long that runtime takes after a Check is printed apart. Medians over the rounds.
 """
 
 import argparse
@@ -66,17 +69,28 @@ READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 # there, at once focused (as a learner's click would), and when its text changes (the bench's key).
 WATCH_PAGE = """(() => {
   const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null, typedAt: null });
+  // The key may land in the textarea or, once it has taken its place, in CodeMirror: the text compared
+  // without white space (CodeMirror's DOM has no newlines), seen on its input event or a DOM change.
   const typed = (editor) => {
-    const before = editor.textContent;
-    const watch = new MutationObserver(() => {
-      if (editor.textContent === before) return;
+    const box = editor.closest("#editor") ?? editor;
+    const text = () => {
+      const area = box.querySelector("textarea") ?? (editor.tagName === "TEXTAREA" ? editor : null);
+      const content = box.querySelector(".cm-content") ?? editor;
+      return (area?.isConnected ? area.value : content.textContent).replace(/\\s+/g, "");
+    };
+    const before = text();
+    const seen = () => {
+      if (bench.typedAt !== null || text() === before) return;
       bench.typedAt = performance.now();
       watch.disconnect();
-    });
-    watch.observe(editor, { subtree: true, childList: true, characterData: true });
+    };
+    const watch = new MutationObserver(seen);
+    watch.observe(box, { subtree: true, childList: true, characterData: true });
+    document.addEventListener("input", seen, true);
   };
   const look = () => {
-    const editor = document.querySelector(".cm-content[contenteditable=true]"); // not the engine viewer
+    // the textarea the page is painted with, or CodeMirror in its place (not the engine viewer)
+    const editor = document.querySelector("#editor textarea, .cm-content[contenteditable=true]");
     if (bench.editorAt === null && editor) {
       bench.editorAt = performance.now();
       editor.focus();
@@ -122,6 +136,40 @@ CHECK_TIMES = """async ([source, n]) => {
   return { checks, graded, fresh: "fresh" in status.dataset ? fresh_ms : [] };
 }"""
 
+# Ten check(source) calls, each started when the last resolved, once the next Check's runtime is ready.
+BACK_TO_BACK = """async ([source, n]) => {
+  const status = document.querySelector("[data-testid=runtime-status]");
+  while (status.dataset.fresh === "loading") await new Promise((resolve) => setTimeout(resolve, 20));
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const report = await window.playground.check(source);
+    if (!report.passed) throw new Error("the correct solution failed: " + JSON.stringify(report.error));
+    times.push(performance.now() - start);
+  }
+  return { "back to back": times };
+}"""
+
+# Where a visit's time went, from navigation start: when each file the runtime needs had arrived (the page
+# fetches them, so its resource timings see them, from the network, the HTTP cache or the service worker),
+# and the runtime's marks: the kept snapshot read, the first worker asked for, its Python started, loaded.
+TIMELINE = """() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const at = { "page": nav.responseEnd, "parsed": nav.domContentLoadedEventEnd };
+  const bundle = "(main|page|editor|runner|worker|engine)-.*";
+  const named = new RegExp(`^(?:${bundle}|(pyodide(?:\\\\.asm)?\\\\.(?:mjs|wasm)|python_stdlib\\\\.zip))$`);
+  for (const entry of performance.getEntriesByType("resource")) {
+    const match = new URL(entry.name).pathname.split("/").pop().match(named);
+    const key = match && (match[1] || match[2]);
+    if (key) at[key] = Math.min(at[key] ?? Infinity, entry.responseEnd);
+  }
+  // the runtime's own marks (runtime/stored-snapshot.js, grading-worker.js): the first of each
+  for (const mark of performance.getEntriesByType("mark")) {
+    if (mark.name.startsWith("runtime: ")) at[mark.name.slice(9)] ??= mark.startTime;
+  }
+  return at;
+}"""
+
 # Leave the page as a learner would: its service worker active, Cache Storage written (bounded).
 SETTLE = """async () => {
   const deadline = performance.now() + 15000;
@@ -161,6 +209,9 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
             result |= typing_ms(page)
         if measure.get("ready", True):
             result.update(wait_ready(page, READY_TIMEOUT_MS[how]))
+            result["timeline"] = page.evaluate(TIMELINE) | {"ready": result["ready"]}
+        if measure.get("burst"):
+            result.update(page.evaluate(BACK_TO_BACK, [CORRECT, 10]))
         if n := measure.get("checks"):
             result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
         if measure.get("settle"):
@@ -195,7 +246,10 @@ def typing_ms(page: Page) -> dict:
     page.wait_for_function("() => window.__bench?.editorAt != null", polling="raf", timeout=30_000)
     page.keyboard.press("x")
     page.wait_for_function("() => window.__bench.typedAt !== null", polling=50, timeout=30_000)
-    return page.evaluate("({ typing: window.__bench.typedAt, editor: window.__bench.editorAt })")
+    return page.evaluate(
+        "({ typing: window.__bench.typedAt, editor: window.__bench.editorAt,"
+        " paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null })"
+    )
 
 
 def code_cache(profile: Path) -> dict[str, int]:
@@ -256,7 +310,7 @@ def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
         for site in order:
             ours, url = site == "ours", urls[site]
             with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-                first = dict(typing=ours, checks=checks if ours else 0, settle=True)
+                first = dict(typing=ours, burst=ours, checks=checks if ours else 0, settle=True)
                 if attempt(runs[f"{site} first"], f"{site} first", p, profile, url, log, **first):
                     attempt(runs[f"{site} returning"], f"{site} returning", p, profile, url, log, typing=ours)
         for site in order:

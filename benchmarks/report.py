@@ -13,7 +13,7 @@ RATIO_ROWS = [
     ("ready, first visit, 20 Mbit/s, 40 ms (ms)", "ready", "line", 0.60),
     ("bytes, first visit", "bytes", "first", 0.80),
 ]
-TYPING_MS, CHECK_MS = 300, 50  # targets: the editor takes a key, check() answers
+TYPING_MS, CHECK_MS, BURST_MS = 150, 50, 150  # targets: the editor takes a key, check() answers, ten in a row
 
 
 def median(runs: list[dict], key: str) -> float | None:
@@ -49,10 +49,14 @@ def print_report(runs: dict[str, list[dict]], rounds: int, rate: float, rtt: flo
     typing = median(runs["ours first"], "typing")
     ok = None if typing is None else typing < TYPING_MS
     row("editor takes a key, after navigation (ms)", cell(typing), "-", "", f"< {TYPING_MS}", holds(ok))
+    burst = [statistics.median(r["back to back"]) for r in runs["ours first"] if r.get("back to back")]
+    back = statistics.median(burst) if burst else None
+    ok = None if back is None else back < BURST_MS
+    row("check() ten times back to back (ms)", cell(back, ",.1f"), "-", "", f"< {BURST_MS}", holds(ok))
     checks = [ms for r in runs["ours first"] for ms in r.get("checks", [])]
     check = statistics.median(checks) if checks else None
     ok = None if check is None else check < CHECK_MS
-    row("check(correct), once ready (ms)", cell(check, ",.1f"), "-", "", f"< {CHECK_MS}", holds(ok))
+    row("check(), its runtime ready (ms)", cell(check, ",.1f"), "-", "", f"< {CHECK_MS}", holds(ok))
     cold, warm = median(runs["floor cold"], "compile"), median(runs["floor warm"], "compile")
     stock_first, stock_back = median(runs["stock first"], "ready"), median(runs["stock returning"], "ready")
     ratios = [a / b if a is not None and b else None for a, b in ((cold, stock_first), (warm, stock_back))]
@@ -76,10 +80,27 @@ def print_report(runs: dict[str, list[dict]], rounds: int, rate: float, rtt: flo
         print("  no data-fresh on the runtime status: each check() above included waiting for its runtime")
     for kind in ("first", "returning"):
         visits = runs[f"ours {kind}"]
-        shown, typed = (cell(median(visits, k)) for k in ("editor", "typing"))
+        shown, typed, paint = (cell(median(visits, k)) for k in ("editor", "typing", "paint"))
         print(
-            f"  editor, {kind} visit: there (and focused) at {shown} ms; a key pressed then shows at {typed}"
+            f"  editor, {kind} visit: first contentful paint at {paint} ms; the editor there (and focused) "
+            f"at {shown} ms; a key pressed then shows at {typed}"
         )
+    for i, visit in enumerate(runs["ours first"]):
+        if visit.get("back to back"):
+            times = [round(ms) for ms in visit["back to back"]]
+            print(f"  ten check() in a row, round {i + 1} (ms): {times}")
+    print(
+        "  timeline, ms from navigation start to each file's arrival (the page's resource timings), medians:"
+    )
+    for site in ("ours", "stock"):
+        for kind in ("first", "returning"):
+            visits = [r["timeline"] for r in runs[f"{site} {kind}"] if "timeline" in r]
+            keys = sorted(
+                {k for t in visits for k in t},
+                key=lambda k: statistics.median(t[k] for t in visits if k in t),
+            )
+            steps = ", ".join(f"{k} {statistics.median(t[k] for t in visits if k in t):,.0f}" for k in keys)
+            print(f"    {site}, {kind}: {steps}")
     alone = [r["typing"] - r["editor"] for r in runs["typing alone"] if "editor" in r]
     print(
         f"  the bench's own part: in a page with nothing but an editable element, a key shows "

@@ -11,7 +11,9 @@ from engine.report import shape
 from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
+from server.first_paint import RESTORE
 from server.headers import page_headers
+from server.names import NAMES
 from server.runner import runner_document
 from server.static import (
     RUNTIME_FILES,
@@ -96,7 +98,12 @@ def service_worker_url() -> str | None:
 def render_page(config: dict, meta_policy: str | None = None) -> str:
     """Render the page; every URL in it and in its config comes from page_url."""
     return render_template(
-        "index.html", config=config, engine_source=read("engine/value.py"), meta_policy=meta_policy
+        "index.html",
+        config=config,
+        engine_source=read("engine/value.py"),
+        meta_policy=meta_policy,
+        restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
+        code_key=NAMES["storage"]["code"],
     )
 
 

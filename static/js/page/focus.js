@@ -2,8 +2,9 @@
 // (Check while a check runs, Stop when it ends), it moves to the first usable fallback.
 
 const usable = (el) => el && !el.disabled && !el.hidden && el.getClientRects().length > 0;
+const element = (item) => (typeof item === "function" ? item() : item);
 
-// rules: [[control, fallback, ...], ...]
+// rules: [[control, fallback, ...], ...]; a fallback may be a function giving the element (the editor's changes)
 export function keepFocus(rules) {
   let last = null; // the element that last had focus: a disabled or hidden one loses it without focusin elsewhere
   document.addEventListener("focusin", (event) => (last = event.target));
@@ -13,7 +14,7 @@ export function keepFocus(rules) {
       if (!rule || last !== target || usable(target)) continue;
       // Chromium keeps a disabled button as activeElement until its next frame, then drops focus to <body>.
       const active = document.activeElement;
-      if (active === target || active === null || active === document.body) rule.slice(1).find(usable)?.focus();
+      if (active === target || active === null || active === document.body) rule.slice(1).map(element).find(usable)?.focus();
     }
   });
   for (const [control] of rules) observer.observe(control, { attributes: true, attributeFilter: ["disabled", "hidden"] });

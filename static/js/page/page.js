@@ -1,10 +1,10 @@
 // The page around the runtime: editor, saved code, Check and Reset, hints, and window.playground.
 
-import { createEditor, createViewer } from "./editor.js";
 import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
+import { plainEditor } from "./plain-editor.js";
 import { unfoldOnWideScreens } from "./statement.js";
 import { setupProgress } from "./progress.js";
 import { renderReport } from "./report.js";
@@ -38,18 +38,26 @@ function markStale(code) {
 export function startPage({ config, runtime }) {
   setupTheme($("theme"));
   unfoldOnWideScreens($("statement-more"));
-  const editor = createEditor($("editor"), read(STORAGE_KEY) ?? config.starter, {
+  // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
+  // that has loaded; where it never does, the textarea stays the editor (plain-editor.js).
+  const editor = plainEditor($("editor"), read(STORAGE_KEY), {
     onChange: (code) => (save(code), markStale(code)),
     onCheck: () => check(),
-    label: "Your backward(out) function",
-    describedBy: "editor-keys",
   });
-  skipTo(document.querySelector(".skip"), () => editor.view.focus());
-  // The read-only engine after the editor is up: until then its plain text is shown.
-  setTimeout(() => {
-    createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
-    $("engine-source").remove();
-  });
+  const codeMirror = import("./editor.js");
+  codeMirror.then(
+    ({ createEditor, createViewer }) => {
+      editor.upgrade(createEditor);
+      // The read-only engine after the editor is up: until then its plain text is shown.
+      setTimeout(() => {
+        createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
+        $("engine-source").remove();
+      });
+    },
+    () => editor.stayPlain(),
+  );
+  const createViewer = (...args) => codeMirror.then((module) => module.createViewer(...args));
+  skipTo(document.querySelector(".skip"), () => editor.focus());
 
   // Replace the learner's code once they agree: Reset, and "Put it in the editor" for a solution.
   const replaceCode = (code, question) => {
@@ -67,8 +75,8 @@ export function startPage({ config, runtime }) {
   const stopButton = $("stop");
   // Check is disabled while it runs and Stop hidden when it ends: the keyboard goes to the other one.
   keepFocus([
-    [checkButton, stopButton, editor.view.contentDOM],
-    [stopButton, checkButton, editor.view.contentDOM],
+    [checkButton, stopButton, () => editor.element],
+    [stopButton, checkButton, () => editor.element],
   ]);
   let queue = Promise.resolve();
   // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does.
@@ -106,8 +114,16 @@ export function startPage({ config, runtime }) {
     });
   }
 
-  const scratchPad = setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus });
-  setupShare({ code: editor, scratch: scratchPad.scratch });
+  // The scratch pad is a CodeMirror editor: it comes with editor.js. Where that never loads, Run stays
+  // disabled and the scratch pad says why; window.playground.run resolves to that error.
+  const noScratchPad = "The scratch pad needs the code editor, which could not load. Reload the page to try again.";
+  const scratchPad = codeMirror.then(
+    ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }),
+    () => (($("run-status").textContent = noScratchPad), null),
+  );
+  const runScratch = (pad, source) =>
+    pad ? pad.run(source) : runtime.reports.failed("crash", noScratchPad, { task: "run", started: performance.now() });
+  scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch }));
 
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
@@ -121,7 +137,7 @@ export function startPage({ config, runtime }) {
     getCode: () => editor.getCode(),
     setCode: (source) => editor.setCode(String(source)),
     check,
-    run: (source) => scratchPad.run(source === undefined ? undefined : String(source)),
+    run: (source) => scratchPad.then((pad) => runScratch(pad, source === undefined ? undefined : String(source))),
   };
   runtime.loaded.then(events.ready);
 }

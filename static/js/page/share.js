@@ -43,7 +43,7 @@ export async function decode(hash) {
 }
 
 // Wire "Copy link", and offer the code of the link the page was opened with.
-// code/scratch: the two editors ({ getCode, setCode }).
+// code: the main editor ({ getCode, setCode, focus }); scratch: the scratch pad's ({ getCode, setCode }).
 export function setupShare({ code, scratch }) {
   const status = $("share-status");
   $("share").addEventListener("click", async () => {
@@ -86,7 +86,7 @@ async function offerShared({ code, scratch }) {
       }
       box.hidden = true;
       clear();
-      code.view.focus();
+      code.focus();
       resolve(use);
     };
     $("use-shared").addEventListener("click", decide(true), { once: true });

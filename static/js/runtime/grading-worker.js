@@ -17,18 +17,24 @@ export class GradingWorker {
   }
 
   // Start the worker and load Pyodide and the grader; resolves to the worker's reply (with the
-  // snapshot it took, when asked for one). Fails when nothing happens for stallMs.
+  // snapshot it took, when asked for one). Fails when nothing happens for stallMs. The User Timing marks
+  // are for benchmarks/load.py's timeline.
   load(message, { stallMs }) {
     const id = newId();
     let timer = null;
-    const moved = () => {
+    performance.mark("runtime: worker asked");
+    const moved = (data) => {
+      if (data?.step === "started") performance.mark("runtime: python started");
       clearTimeout(timer);
       timer = setTimeout(() => this.end(new Error(`nothing happened for ${stallMs / 1000} s`)), stallMs);
     };
     moved();
     const loading = this.wait(id, moved);
     this.frame.spawn(this.name, { ...message, id }, { onMessage: (data) => this.settle(data), onError: (err) => this.end(err) });
-    return loading.finally(() => clearTimeout(timer));
+    return loading.finally(() => {
+      clearTimeout(timer);
+      performance.mark("runtime: worker loaded");
+    });
   }
 
   // Grade source; resolves to { report (parsed), taken }, rejects when the runtime fails or is ended.

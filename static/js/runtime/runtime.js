@@ -20,6 +20,14 @@ import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./sto
 const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
 const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
+// Checks back to back (a script grading many submissions, a double press): when a Check's runtime is
+// taken less than QUICK_MS after the last one was, SPARES more runtimes are prepared beside the next one,
+// each of them, too, started from the snapshot and never used before. A restored runtime waiting holds
+// about 100 MB (README, Untrusted learner code): the spares cost up to 200 MB more while Checks come
+// quickly, and are ended once none has been taken for SPARE_IDLE_MS.
+const SPARES = 2;
+const QUICK_MS = 2000;
+const SPARE_IDLE_MS = 10_000;
 
 export class Runtime {
   // onState(state, detail): "loading" | "ready" | "failed", for the page's status line.
@@ -43,6 +51,9 @@ export class Runtime {
     this.snapshot = null; // a Blob of the snapshot every runtime that runs a Check starts from
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
     this.next = null; // Promise of the next runtime, loaded and never used
+    this.spares = []; // Promises of more such runtimes, while Checks come quickly (prepare)
+    this.preparedAt = -Infinity; // when prepare() last ran: a Check's runtime was taken
+    this.sparesTimer = null;
     this.current = null; // the Check under way, if any
     this.loaded = new Promise((resolve) => (this.firstReady = resolve)); // the first time Check can grade
   }
@@ -75,6 +86,7 @@ export class Runtime {
   // now by a runtime started in full, which then is ended without running anything else.
   async first() {
     if (this.snapshot) return this.spawn().then((python) => ((this.startedFrom = "memory"), python)); // a Retry
+    this.openFrame().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
     const key = await snapshotKey(this.urls, this.cases);
     this.snapshot = await storedSnapshot(key);
     if (this.snapshot) {
@@ -136,8 +148,9 @@ export class Runtime {
 
   // Start a runtime in a new worker; resolves to it once it can grade. makeSnapshot: start in full
   // and take the snapshot (python.made); otherwise start from this.snapshot, or in full without one.
-  async spawn({ makeSnapshot = false } = {}) {
-    this.onNext("loading");
+  // spare: prepared beside the next one, its state not reported (prepare reports it once it is next).
+  async spawn({ makeSnapshot = false, spare = false } = {}) {
+    if (!spare) this.onNext("loading");
     let python = null;
     try {
       python = new GradingWorker(await this.openFrame());
@@ -146,7 +159,7 @@ export class Runtime {
       const reply = await python.load(message, { stallMs: this.stallMs });
       python.made = reply.snapshot;
       python.sharedWasm = reply.shared; // it instantiated the first runtime's compiled module
-      if (!python.ended) this.onNext("ready", python);
+      if (!python.ended && !spare) this.onNext("ready", python);
       return python;
     } catch (err) {
       python?.end();
@@ -156,9 +169,28 @@ export class Runtime {
 
   // Have a fresh runtime loading for the next Check; a failure is shown at once, and seen by that Check.
   // later: start it after this task, so that the Check that just ended gives its report first.
+  // A spare, when there is one, is next at once; Checks that come quickly keep SPARES prepared.
   prepare({ later = false } = {}) {
-    this.next = later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn();
+    const quick = performance.now() - this.preparedAt < QUICK_MS;
+    this.preparedAt = performance.now();
+    const spare = this.spares.shift();
+    if (spare) {
+      this.onNext("loading");
+      spare.then((python) => this.next === spare && !python.ended && this.onNext("ready", python), () => {});
+    }
+    this.next =
+      spare ?? (later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn());
     this.next.catch((err) => this.onState("failed", err.message));
+    if (!quick && !this.spares.length) return;
+    while (this.spares.length < SPARES) {
+      const next = this.spawn({ spare: true });
+      next.catch(() => {}); // seen by the Check that takes it, as next
+      this.spares.push(next);
+    }
+    clearTimeout(this.sparesTimer);
+    this.sparesTimer = setTimeout(() => {
+      for (const unused of this.spares.splice(0)) unused.then((python) => python.end(), () => {});
+    }, SPARE_IDLE_MS);
   }
 
   // Stop the Check under way: reason "timeout" (the time limit) or "stopped" (the Stop button).

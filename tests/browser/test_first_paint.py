@@ -1,0 +1,157 @@
+"""The editor at first paint: a textarea with the saved code, upgraded in place to CodeMirror.
+
+The page is painted with the learner's code in a plain <textarea> (index.html; the inline script of
+server/first_paint.py puts the saved code in it), and static/js/page/plain-editor.js puts CodeMirror in its
+place once CodeMirror's bundle has loaded. The tests hold that bundle back (or block it) with a route, so
+each step waits on an explicit signal: #editor's data-editor (plain, code, failed).
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import solutions
+
+CODE_KEY = "backprop-playground:code"
+SAVED = "def backward(out):\n    pass  # saved\n\n# the end\n"
+CODE_MIRROR = re.compile(r"/assets/editor-[A-Z0-9]+\.js$")  # CodeMirror's bundle (package.json, build:page)
+EDITOR_NAME = "Your backward(out) function"
+
+
+@pytest.fixture
+def context(browser):
+    """No service worker: it would keep a copy of CodeMirror's bundle that the routes below never see."""
+    context = browser.new_context(service_workers="block")
+    yield context
+    context.close()
+
+
+def save_code(page, url, code):
+    """Keep code in this browser as a first visit would have."""
+    page.goto(url)
+    page.evaluate("([key, code]) => localStorage.setItem(key, code)", [CODE_KEY, code])
+
+
+def hold(page):
+    """Hold CodeMirror's bundle back until the returned function is called.
+
+    release(busy_ms) lets it through with a busy loop in front, so the browser is busy loading it for that
+    long: keys pressed meanwhile queue, and arrive after the swap, in the textarea's place.
+    """
+    held = []
+    page.route(CODE_MIRROR, lambda route: held.append(route))
+
+    def release(busy_ms=0):
+        for route in held:
+            response = route.fetch()
+            busy = f"{{const t=performance.now();while(performance.now()-t<{busy_ms});}}\n"
+            route.fulfill(response=response, body=busy + response.text())
+        page.unroute(CODE_MIRROR)
+
+    return release
+
+
+def editor_state(page):
+    return page.locator("#editor").get_attribute("data-editor")
+
+
+def test_keys_typed_from_first_paint_on_arrive_in_order_through_the_upgrade(page, base_url):
+    save_code(page, base_url, SAVED)
+    release = hold(page)
+    page.goto(base_url, wait_until="commit")
+    textarea = page.get_by_role("textbox", name=EDITOR_NAME)
+    expect(textarea).to_have_value(SAVED)  # restored before anything is typed
+    caret = SAVED.index("  # saved")
+    textarea.evaluate("(area, at) => { area.focus(); area.setSelectionRange(at, at); }", caret)
+    typed = ""
+    for key in "abc":  # before the upgrade
+        page.keyboard.type(key)
+        typed += key
+    assert editor_state(page) == "plain"
+    release(busy_ms=500)
+    for key in "defghijklmnopqrstuvwxyz0123456789":  # while CodeMirror loads and takes over
+        page.keyboard.type(key)
+        typed += key
+    expect(page.locator("#editor")).to_have_attribute("data-editor", "code")
+    for key in "ABC":  # after it, where the caret was left
+        page.keyboard.type(key)
+        typed += key
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.getCode()") == SAVED[:caret] + typed + SAVED[caret:]
+    assert page.evaluate(f"localStorage.getItem('{CODE_KEY}')") == SAVED[:caret] + typed + SAVED[caret:]
+    expect(page.locator("#editor .cm-content")).to_be_focused()
+    expect(page.locator("#code")).to_have_count(0)
+
+
+def test_the_selection_and_the_label_carry_over_to_codemirror(page, base_url):
+    save_code(page, base_url, SAVED)
+    release = hold(page)
+    page.goto(base_url, wait_until="commit")
+    textarea = page.get_by_role("textbox", name=EDITOR_NAME)
+    expect(textarea).to_have_attribute("aria-describedby", "editor-keys")
+    start = SAVED.index("saved")
+    # selected backwards, as Shift+Left does: the anchor after the word, the head before it
+    select = "(area, [a, b]) => { area.focus(); area.setSelectionRange(a, b, 'backward'); }"
+    textarea.evaluate(select, [start, start + 5])
+    release()
+    expect(page.locator("#editor")).to_have_attribute("data-editor", "code")
+    editor = page.get_by_role("textbox", name=EDITOR_NAME)
+    expect(editor).to_be_focused()
+    expect(editor).to_have_attribute("aria-describedby", "editor-keys")
+    page.keyboard.press("Shift+ArrowLeft")  # moves the head: now " saved" is selected
+    page.keyboard.type("kept")
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.getCode()") == SAVED.replace(" saved", "kept")
+
+
+def test_a_slow_editor_bundle_is_said_and_the_note_goes_with_the_upgrade(page, base_url):
+    release = hold(page)
+    page.goto(base_url, wait_until="commit")
+    note = page.locator("#editor-note")
+    expect(note).to_be_visible()  # after a moment: a slow line, the bundle not there yet
+    expect(note).to_contain_text("Highlighting is on its way")
+    release()
+    expect(page.locator("#editor")).to_have_attribute("data-editor", "code")
+    expect(note).to_have_count(0)
+
+
+def test_the_saved_code_is_in_the_textarea_before_any_bundle_runs(page, base_url):
+    save_code(page, base_url, SAVED)
+    page.route(re.compile(r"/assets/[^/]+\.js$"), lambda route: route.abort("blockedbyclient"))
+    page.goto(base_url)
+    # the inline script did it, allowed by its hash
+    expect(page.get_by_role("textbox", name=EDITOR_NAME)).to_have_value(SAVED)
+
+
+def test_without_codemirror_the_textarea_edits_saves_and_checks(page, base_url):
+    page.route(CODE_MIRROR, lambda route: route.abort("blockedbyclient"))
+    page.goto(base_url)
+    editor = page.locator("#editor")
+    expect(editor).to_have_attribute("data-editor", "failed")
+    expect(page.locator("#editor-note")).to_be_visible()
+    expect(page.locator("#editor-note")).to_contain_text("could not load")
+    textarea = page.get_by_role("textbox", name=EDITOR_NAME)
+    textarea.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.press("Delete")
+    lines = solutions.CORRECT.rstrip("\n").split("\n")
+    for i, line in enumerate(lines):  # indentation typed with Tab, as the note under the editor says
+        if i:
+            page.keyboard.press("Enter")
+        stripped = line.lstrip(" ")
+        for _ in range((len(line) - len(stripped)) // 4):
+            page.keyboard.press("Tab")
+        page.keyboard.type(stripped)
+    expect(textarea).to_be_focused()
+    assert page.evaluate(f"localStorage.getItem('{CODE_KEY}')") == solutions.CORRECT.rstrip("\n")
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    page.keyboard.press("ControlOrMeta+Enter")  # checks, from the textarea
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass", timeout=30_000)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")  # Esc then Tab leaves it
+    expect(textarea).not_to_be_focused()
+    page.reload()
+    expect(editor).to_have_attribute("data-editor", "failed")
+    expect(page.get_by_role("textbox", name=EDITOR_NAME)).to_have_value(solutions.CORRECT.rstrip("\n"))
