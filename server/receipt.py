@@ -11,11 +11,13 @@ import base64
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 ALGORITHM = "EdDSA"
 
@@ -33,11 +35,11 @@ def public_jwk(key: Ed25519PublicKey) -> dict:
     return {**members, "kid": kid, "alg": ALGORITHM, "use": "sig"}
 
 
-def load_or_create(path: Path) -> Ed25519PrivateKey:
-    """Read the private key; make one first if there is none (once, even with several processes)."""
+def keep_private_key(path: Path, generate: Callable[[], PrivateKeyTypes]) -> bytes:
+    """Read a private key's PEM; make one first (mode 0600) if there is none, once across processes."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        pem = Ed25519PrivateKey.generate().private_bytes(
+        pem = generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
         partial = path.with_name(f".{path.name}.{os.getpid()}")
@@ -50,7 +52,14 @@ def load_or_create(path: Path) -> Ed25519PrivateKey:
             pass
         finally:
             partial.unlink()
-    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    return path.read_bytes()
+
+
+def load_or_create(path: Path) -> Ed25519PrivateKey:
+    """Read the private key; make one first if there is none (once, even with several processes)."""
+    key = serialization.load_pem_private_key(
+        keep_private_key(path, Ed25519PrivateKey.generate), password=None
+    )
     if not isinstance(key, Ed25519PrivateKey):
         raise ValueError(f"{path} is not an Ed25519 private key")
     return key

@@ -6,7 +6,6 @@ nonces are good once, in every process), and cookies a browser keeps inside an L
 with third-party cookies blocked: `SameSite=None; Secure; Partitioned` (CHIPS).
 """
 
-import os
 import time
 import uuid
 from pathlib import Path
@@ -22,6 +21,7 @@ from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
 from server.lti.store import Store
+from server.receipt import keep_private_key
 
 HTTP_TIMEOUT_S = 10  # every request to a platform (keys, tokens, scores)
 # A launch token's iss and aud: any instance sharing the key (LTI_KEY_FILE) accepts it, whatever its host.
@@ -39,22 +39,9 @@ class TimeoutSession(requests.Session):
 
 def load_or_create_rsa(path: Path) -> str:
     """The tool's RSA private key (PEM), made on first start (mode 0600), once across processes."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        )
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(pem)
-        try:
-            os.link(partial, path)
-        except FileExistsError:
-            pass
-        finally:
-            partial.unlink()
-    return path.read_text()
+    return keep_private_key(
+        path, lambda: rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    ).decode()
 
 
 class ToolKeys:

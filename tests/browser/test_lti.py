@@ -12,16 +12,10 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.conftest import watched_page
+from tests.browser.test_verified import CHECKED
 from tests.events import assert_message
 from tests.lti import Served, rig
 
-CHECKED = (
-    "() => new Promise((resolve) => {"
-    "  addEventListener('backprop-playground:checked', (e) => resolve(e.detail), { once: true });"
-    "  window.playground.setCode(%s);"
-    "  document.getElementById('check').click();"
-    "})"
-)
 COURSE = "Machine Learning 101"
 
 
