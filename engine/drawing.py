@@ -5,7 +5,7 @@ changed), so a drawing can step through the calls in their order, as the report'
 """
 
 from engine.diagnose import MAX_PICTURE, number
-from engine.trace import op_of
+from engine.trace import formula_of, op_of
 
 FILES = {"<scratch>": "scratch", "<editor>": "editor"}  # the two sources, as tracebacks name them
 MAX_CALLS = 2000  # _backward calls a drawing steps through: the last ones, when there were more
@@ -37,19 +37,20 @@ class Recorder:
             try:
                 return backward()
             finally:
-                if not kids:  # a leaf's _backward passes nothing on: the report's pictures leave it out too
-                    pass
-                elif len(self.calls) < MAX_RECORDED:
-                    changes = [
-                        (k, old, k.grad) for k, old in zip(kids, before, strict=True) if changed(old, k.grad)
-                    ]
-                    self.calls.append((value, changes))
-                else:
-                    self.dropped += 1
+                if kids:  # a leaf's _backward passes nothing on: the report's pictures leave it out too
+                    self.record(value, kids, before)
 
         watched.__qualname__ = getattr(backward, "__qualname__", "")
         watched.original = backward
         return watched
+
+    def record(self, value, kids: list, before: list) -> None:
+        """Keep one call: the value and each input grad it changed (before, after), up to MAX_RECORDED."""
+        if len(self.calls) >= MAX_RECORDED:
+            self.dropped += 1
+            return
+        after = [(k, old, k.grad) for k, old in zip(kids, before, strict=True)]
+        self.calls.append((value, [c for c in after if changed(c[1], c[2])]))
 
 
 def changed(old: object, new: object) -> bool:
@@ -83,13 +84,6 @@ def names_in(frame, value_class) -> dict[int, str]:
         if not name.startswith("_") and isinstance(value, value_class):
             found.setdefault(id(value), []).append(name)
     return {key: names[0] for key, names in found.items() if len(names) == 1}
-
-
-def formula_of(op: str | None, inputs: list[str]) -> str | None:
-    """Write the formula that made a value from its inputs' labels (None for a leaf)."""
-    if op is None:
-        return None
-    return f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
 
 
 def drawing(out, frame, recorder: Recorder) -> dict:

@@ -10,6 +10,13 @@ SHORT = {"+": "s", "*": "p", "tanh": "t"}  # long formulas get a short name: s1,
 MAX_LABEL = 6  # characters: "x1·w1" stays a formula, "tanh(x·w)" becomes t1
 
 
+def formula_of(op: str | None, inputs: list[str]) -> str | None:
+    """Write the formula that made a value from its inputs' labels (None for a leaf)."""
+    if op is None:
+        return None
+    return f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
+
+
 def op_of(backward) -> str:
     """Name the operation a value's own _backward comes from, by its qualified name."""
     parts = getattr(backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
@@ -110,7 +117,7 @@ class Trace:
                 formulas.append(None)
                 continue
             inputs = [names[k] for k in self.children[i]]
-            formula = f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
+            formula = formula_of(op, inputs)
             formulas.append(formula)
             if i == self.out:
                 names.append("out")
