@@ -168,12 +168,12 @@ def grader(cases_json: str):
     return lambda source, sink=None, stopping=None: dumps(grade(source, cases, sink, stopping))
 
 
-def refusal(source: object) -> str | None:
-    """Say why source is not run at all, or None when it may run."""
+def refusal(source: object, what: str = "Your code") -> str | None:
+    """Say why source is not run at all, or None when it may run; what names it ("The scratch pad")."""
     if not isinstance(source, str):
-        return f"The code must be text, not {type(source).__name__}."
+        return f"{what} must be text, not {type(source).__name__}."
     if len(source) > MAX_SOURCE:
-        return f"Your code is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
+        return f"{what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
     return None
 
 

@@ -13,6 +13,7 @@ from json import dumps
 
 from engine.drawing import FILES, Recorder, drawing
 from engine.errors import cap, describe, fatal
+from engine.grade import refusal
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
 from engine.output import CappedOutput, PrintedTooMuch
@@ -49,17 +50,6 @@ def learner_error(exc: BaseException, sources: dict[str, str], side: LearnerSide
     return err
 
 
-def refusal(source: object, what: str) -> str | None:
-    """Say why a source is not run at all, or None."""
-    from engine.grade import MAX_SOURCE
-
-    if not isinstance(source, str):
-        return f"The {what} must be text, not {type(source).__name__}."
-    if len(source) > MAX_SOURCE:
-        return f"The {what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
-    return None
-
-
 def run(scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
     """Run the scratch pad (after the learner's backward, unless None); return what it printed and drew.
 
@@ -69,8 +59,8 @@ def run(scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
     start = time.perf_counter()
     output = CappedOutput(sink)
     result = failed_run(None)
-    reason = refusal(scratch, "scratch pad") or (
-        backward is not None and refusal(backward, "code in the editor")
+    reason = refusal(scratch, "The scratch pad") or (
+        backward is not None and refusal(backward, "The code in the editor")
     )
     if reason:
         result["error"] = error("syntax", reason) | {"file": None}
