@@ -111,17 +111,20 @@ def unverified_issuer() -> str:
         return ""
 
 
+def tool_parts(tool: dict, flask_request: FlaskRequest) -> dict:
+    """What pylti1p3's login and launch both take: the tool's config, its cookies, its launch storage."""
+    return {
+        "tool_config": ToolConf(tool["store"], tool["keys"]),
+        "cookie_service": PartitionedCookies(flask_request),
+        "launch_data_storage": DatabaseStorage(tool["store"]),
+    }
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | tuple[str, int]:
     """Start the OIDC login an LMS initiates: check the platform, send the browser to its auth URL."""
-    tool = state()
     flask_request = FlaskRequest()
-    oidc = FlaskOIDCLogin(
-        flask_request,
-        ToolConf(tool["store"], tool["keys"]),
-        cookie_service=PartitionedCookies(flask_request),
-        launch_data_storage=DatabaseStorage(tool["store"]),
-    )
+    oidc = FlaskOIDCLogin(flask_request, **tool_parts(state(), flask_request))
     params = {k: flask_request.get_param(k) for k in LOGIN_PARAMS}
     oidc.pass_params_to_launch({"login": {k: v for k, v in params.items() if v}})  # for a new window
     try:
@@ -136,11 +139,7 @@ def launch() -> Response | tuple[str, int]:
     tool = state()
     flask_request = FlaskRequest()
     message = FlaskMessageLaunch(
-        flask_request,
-        ToolConf(tool["store"], tool["keys"]),
-        cookie_service=PartitionedCookies(flask_request),
-        launch_data_storage=DatabaseStorage(tool["store"]),
-        requests_session=TimeoutSession(),
+        flask_request, **tool_parts(tool, flask_request), requests_session=TimeoutSession()
     )
     try:
         data = message.get_launch_data()
