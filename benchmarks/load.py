@@ -28,9 +28,13 @@ No request interception (it turns the HTTP cache off). Bytes are counted on the 
 bodies as sent (after compression): resource timings would miss the worker's fetches.
 
 Editor: the moment the editor is in the page (the textarea it is painted with, or CodeMirror's
-.cm-content once it has taken its place), the page's observer focuses it (as a learner's click
-would); the bench then presses a key through Playwright (a round trip or two), and the figure is
-when the key shows in the editor's text, from navigation start. First contentful paint beside it.
+.cm-content once it has taken its place) and painted, the page's observer focuses it (as a learner's
+click would: editorAt); the bench then presses a key through Playwright, and the page notes when it
+received it (its keydown's time) and when the key shows in the editor's text. The figure is when a key
+pressed as the editor is painted shows: editorAt plus the page's own part (keydown to shown, the wait
+for the page's main thread included); Playwright's round trips to press it are not the page's. Beside
+it: when the key really showed, first contentful paint, and the figure for a page with nothing but an
+editable element (the floor on this machine).
 Back to back: once ready and the next Check's runtime prepared, ten window.playground.check(correct)
 calls, each started when the last resolved (a script grading many submissions); the median of ten.
 check(): then window.playground.check(correct) --checks times, each started when the next Check's
@@ -66,11 +70,14 @@ LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
 
 # Before any script of the page: when the runtime status says ready (or failed); when the editor is
-# there, at once focused (as a learner's click would), and when its text changes (the bench's key).
+# there and painted, then focused (as a learner's click would), and when its text changes (the bench's key).
 WATCH_PAGE = """(() => {
-  const bench = (window.__bench = { readyAt: null, failed: null, editorAt: null, typedAt: null });
+  const bench = { readyAt: null, failed: null, editorAt: null, keyAt: null, typedAt: null };
+  window.__bench = bench;
   // The key may land in the textarea or, once it has taken its place, in CodeMirror: the text compared
   // without white space (CodeMirror's DOM has no newlines), seen on its input event or a DOM change.
+  // It is compared with the text as it was when the page received the key (its keydown's time is keyAt):
+  // the saved code restored, or CodeMirror taking the textarea's place, change the text too.
   const typed = (editor) => {
     const box = editor.closest("#editor") ?? editor;
     const text = () => {
@@ -78,9 +85,14 @@ WATCH_PAGE = """(() => {
       const content = box.querySelector(".cm-content") ?? editor;
       return (area?.isConnected ? area.value : content.textContent).replace(/\\s+/g, "");
     };
-    const before = text();
+    let before = null;
+    document.addEventListener("keydown", (event) => {
+      if (bench.keyAt !== null) return;
+      bench.keyAt = event.timeStamp;
+      before = text();
+    }, true);
     const seen = () => {
-      if (bench.typedAt !== null || text() === before) return;
+      if (bench.typedAt !== null || before === null || text() === before) return;
       bench.typedAt = performance.now();
       watch.disconnect();
     };
@@ -90,17 +102,24 @@ WATCH_PAGE = """(() => {
   };
   const look = () => {
     // the textarea the page is painted with, or CodeMirror in its place (not the engine viewer)
-    const editor = document.querySelector("#editor textarea, .cm-content[contenteditable=true]");
-    if (bench.editorAt === null && editor) {
-      bench.editorAt = performance.now();
-      editor.focus();
-      typed(editor);
+    const editor = () => document.querySelector("#editor textarea, .cm-content[contenteditable=true]");
+    if (!seen && editor()) {
+      // A learner clicks what is painted: the editor is focused once it is there and painted (the task
+      // after the next frame's), not as soon as the parser adds it (a focus then forced the page's first
+      // layout early, before its style sheets had come).
+      seen = true;
+      requestAnimationFrame(() => setTimeout(() => {
+        bench.editorAt = performance.now();
+        editor().focus();
+        typed(editor());
+      }));
     }
     const status = document.querySelector("[data-testid=runtime-status]");
     if (!status || bench.readyAt !== null || bench.failed) return;
     if (status.dataset.state === "ready") bench.readyAt = performance.now();
     if (status.dataset.state === "failed") bench.failed = status.textContent || "failed";
   };
+  let seen = false;
   const watch = new MutationObserver(look);
   const changes = { subtree: true, childList: true, attributes: true };
   watch.observe(document, { ...changes, attributeFilter: ["data-state", "contenteditable"] });
@@ -152,7 +171,9 @@ BACK_TO_BACK = """async ([source, n]) => {
 
 # Where a visit's time went, from navigation start: when each file the runtime needs had arrived (the page
 # fetches them, so its resource timings see them, from the network, the HTTP cache or the service worker),
-# and the runtime's marks: the kept snapshot read, the first worker asked for, its Python started, loaded.
+# and the runtime's marks: its start (main.js ran), the kept snapshot read, the first worker asked for; in
+# that worker (at its own times): the load asked (the runner frame has compiled the wasm by then), Pyodide's
+# scripts imported, the wasm instantiated, Python started (restored, or initialised in full), loaded.
 TIMELINE = """() => {
   const nav = performance.getEntriesByType("navigation")[0];
   const at = { "page": nav.responseEnd, "parsed": nav.domContentLoadedEventEnd };
@@ -247,7 +268,8 @@ def typing_ms(page: Page) -> dict:
     page.keyboard.press("x")
     page.wait_for_function("() => window.__bench.typedAt !== null", polling=50, timeout=30_000)
     return page.evaluate(
-        "({ typing: window.__bench.typedAt, editor: window.__bench.editorAt,"
+        "({ typing: window.__bench.editorAt + window.__bench.typedAt - window.__bench.keyAt,"
+        " typed: window.__bench.typedAt, editor: window.__bench.editorAt, key: window.__bench.keyAt,"
         " paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null })"
     )
 

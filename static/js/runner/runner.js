@@ -41,7 +41,7 @@ export function start(page) {
     const send = (message) => page.postMessage({ type: "from", worker: name, message: { ...message, id } });
     switch (data?.type) {
       case "progress":
-        return send({ type: "progress", step: String(data.step) });
+        return send({ type: "progress", step: String(data.step), at: Number(data.at) });
       case "output":
         return typeof data.text === "string" && send({ type: "output", text: data.text });
       case "loaded": {

@@ -7,6 +7,12 @@ function newId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// A step of the worker's load as a User Timing mark, at the time the worker took it (an epoch time).
+function mark(step, at) {
+  const startTime = at - performance.timeOrigin;
+  performance.mark(`runtime: ${step}`, Number.isFinite(startTime) && startTime >= 0 ? { startTime } : undefined);
+}
+
 export class GradingWorker {
   constructor(frame) {
     this.frame = frame;
@@ -24,7 +30,7 @@ export class GradingWorker {
     let timer = null;
     performance.mark("runtime: worker asked");
     const moved = (data) => {
-      if (data?.step === "started") performance.mark("runtime: python started");
+      if (data?.step) mark(data.step === "started" ? "python started" : data.step, data.at);
       clearTimeout(timer);
       timer = setTimeout(() => this.end(new Error(`nothing happened for ${stallMs / 1000} s`)), stallMs);
     };

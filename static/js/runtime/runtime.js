@@ -66,6 +66,7 @@ export class Runtime {
   // Load the first runtime; resolves when Check can grade, rejects with a clear Error. Called again
   // by Retry after a failure: the learner's code and the page stay as they are.
   start() {
+    performance.mark("runtime: start"); // for benchmarks/load.py's timeline
     this.onState("loading");
     this.next = this.first();
     this.ready = this.next.then(

@@ -34,17 +34,20 @@ export function serveFiles(indexURL, files) {
 // module and hands it to the runner; later workers instantiate that module instead of compiling their
 // own. Workers of one runner then share the machine code, including what V8 has optimised since, so a
 // Check runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
-export function shareCompiled(compiled) {
+export function shareCompiled(compiled, onInstantiated) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   const used = { module: null, shared: false }; // what this runtime instantiated, and whether it was shared
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (compiled) {
       Promise.resolve(source).catch(() => {}); // not needed: the module is compiled already
       Object.assign(used, { module: compiled, shared: true });
-      return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
+      const instance = await WebAssembly.instantiate(compiled, imports);
+      onInstantiated();
+      return { instance, module: compiled };
     }
     const result = await instantiateStreaming(source, imports);
     used.module = result.module;
+    onInstantiated();
     return result;
   };
   return used;

@@ -33,6 +33,7 @@ let reading = null; // a growable SharedArrayBuffer: files read synchronously th
 let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
 const post = (message, transfer = []) => portPost(port, message, transfer);
+const step = (id, name) => post({ type: "progress", id, step: name, at: performance.timeOrigin + performance.now() });
 const setPhase = (value) => phase && store(phase, 0, value);
 
 // Read a file synchronously (the stdlib's lazy archives, static/js/worker/lazy_stdlib.py): the runner asks
@@ -61,13 +62,15 @@ const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
   // Replies with the snapshot it took, and the compiled module (for the runner to keep).
   async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
-    const wasm = shareCompiled(compiled ?? null);
+    step(id, "load asked"); // the steps of benchmarks/load.py's timeline
+    const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
     const unserve = serveFiles(indexURL, files);
     try {
       const [{ loadPyodide }, asm] = await Promise.all([
         loaderOfPyodide(files["pyodide.mjs"]),
         import(scriptUrl(files["pyodide.asm.mjs"])),
       ]);
+      step(id, "scripts imported");
       const restore = snapshot ? snapshot.arrayBuffer().then((buffer) => new Uint8Array(buffer)) : null;
       pyodide = await loadPyodide({
         indexURL,
@@ -89,7 +92,7 @@ const handlers = {
     } finally {
       unserve();
     }
-    post({ type: "progress", id, step: "started" });
+    step(id, "started");
     let made = null;
     if (snapshot) {
       python = restoredGrader(pyodide);
