@@ -13,7 +13,12 @@ export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
   const workers = new Map(); // the page's id for a worker -> { worker, port, interrupt, phase }
   let setup = null; // from the page: { files, script (a blob: URL), limits }
-  let compiled = null; // the first worker's WebAssembly.Module: later ones instantiate it
+  // Pyodide's wasm, compiled here as soon as the page hands the files over, while the page may still be
+  // reading the kept snapshot: every worker instantiates this one module (so they share its machine
+  // code, optimised as it runs). Where it cannot be compiled here, the first worker compiles its own and
+  // hands it back ("loaded").
+  let compiled = null;
+  let compiling = Promise.resolve();
   const reads = new Map(); // request number -> the buffer a worker waits on
   let nextRead = 1;
 
@@ -32,7 +37,16 @@ export function start(page) {
     entry.port.onmessage = ({ data }) => fromWorker(name, entry, data);
     const { interrupt, phase } = entry;
     worker.postMessage({ port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
-    entry.port.postMessage({ ...load, type: "load", files: setup.files, compiled });
+    const { files } = setup;
+    compiling.then(() => entry.port.postMessage({ ...load, type: "load", files, compiled })); // a closed port drops it
+  }
+
+  async function compile(wasm) {
+    try {
+      compiled ??= await WebAssembly.compile(await wasm.arrayBuffer());
+    } catch (err) {
+      console.info("The runner did not compile the wasm; its first worker will:", err?.message ?? err);
+    }
   }
 
   // A message from a worker, passed on only in a shape the page expects.
@@ -99,6 +113,7 @@ export function start(page) {
       case "setup":
         if (setup) URL.revokeObjectURL(setup.script);
         setup = { files: data.files, limits: data.limits, script: URL.createObjectURL(data.script) };
+        compiling = compile(data.files["pyodide.asm.wasm"]);
         return;
       case "spawn":
         return spawn(data);

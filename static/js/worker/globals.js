@@ -30,10 +30,11 @@ export function serveFiles(indexURL, files) {
   return () => (self.fetch = original);
 }
 
-// Pyodide compiles its wasm with WebAssembly.instantiateStreaming. The first worker keeps the compiled
-// module and hands it to the runner; later workers instantiate that module instead of compiling their
-// own. Workers of one runner then share the machine code, including what V8 has optimised since, so a
-// Check runs on fast code from the start (a fresh module per worker ran the grader about 4x slower).
+// Pyodide compiles its wasm with WebAssembly.instantiateStreaming. The runner compiles it once, as soon as
+// it has the files (runner.js), and every worker instantiates that module instead of compiling its own
+// (where the runner could not, the first worker compiles it and hands it back). Workers of one runner then
+// share the machine code, including what V8 has optimised since, so a Check runs on fast code from the
+// start (a fresh module per worker ran the grader about 4x slower).
 export function shareCompiled(compiled, onInstantiated) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   const used = { module: null, shared: false }; // what this runtime instantiated, and whether it was shared

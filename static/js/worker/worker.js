@@ -62,7 +62,7 @@ const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
   // Replies with the snapshot it took, and the compiled module (for the runner to keep).
   async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
-    step(id, "load asked"); // the steps of benchmarks/load.py's timeline
+    step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
     const unserve = serveFiles(indexURL, files);
     try {
