@@ -12,6 +12,7 @@ import { PHASE } from "../shared/protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
 import { restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
+import { pack, unpack } from "./snapshot-pages.js";
 
 // Bound before any learner code runs. A call through these looks nothing up at call time.
 const uncurry = (fn) => Function.prototype.call.bind(fn);
@@ -71,7 +72,7 @@ const handlers = {
         import(scriptUrl(files["pyodide.asm.mjs"])),
       ]);
       step(id, "scripts imported");
-      const restore = snapshot ? snapshot.arrayBuffer().then((buffer) => new Uint8Array(buffer)) : null;
+      const restore = snapshot ? snapshot.arrayBuffer().then(unpack) : null;
       pyodide = await loadPyodide({
         indexURL,
         createPyodideModule: asm.default,
@@ -148,7 +149,7 @@ function learnerLine(traceback) {
 
 function takeSnapshot() {
   try {
-    return pyodide.makeMemorySnapshot();
+    return pack(pyodide.makeMemorySnapshot()); // without its zero pages: what the page keeps and hands back
   } catch (err) {
     console.warn("worker: no snapshot:", err?.message ?? err); // every later worker starts in full
     return null;
