@@ -1,5 +1,6 @@
 """Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright."""
 
+import json
 import os
 import re
 import threading
@@ -105,6 +106,25 @@ def open_playground(page, url):
     page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
+
+
+def wait_until(page, predicate: str, arg=None, timeout_ms: int = 30_000):
+    """Wait until predicate (a JavaScript function of arg) resolves to something truthy, in the page.
+
+    For a predicate that returns a promise (Cache Storage, say): page.wait_for_function takes the
+    promise itself as its truthy answer, and so returns at once without waiting for anything.
+    """
+    page.evaluate(
+        f"""async (arg) => {{
+          const predicate = {predicate};
+          const deadline = performance.now() + {timeout_ms};
+          while (!(await predicate(arg))) {{
+            if (performance.now() > deadline) throw new Error({json.dumps("still false: " + predicate)});
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }}
+        }}""",
+        arg,
+    )
 
 
 def wait_for_pictures(page):

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from server import create_app
 from tests import solutions
-from tests.browser.conftest import READY_MS, open_playground
+from tests.browser.conftest import READY_MS, open_playground, wait_until
 from tests.browser.middleware import Gate, Trickle
 
 # The snapshot this browser kept: how many entries, and the size of the first.
@@ -139,7 +139,7 @@ def test_check_is_inert_until_the_page_script_can_run_it(page, serve):
 def test_a_returning_visit_starts_from_the_snapshot_this_browser_kept(page, base_url):
     open_playground(page, base_url)
     expect(status(page)).to_have_attribute("data-start", "full")
-    page.wait_for_function(f"({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
+    wait_until(page, f"() => ({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
     page.reload()
     open_playground(page, base_url)
     expect(status(page)).to_have_attribute("data-start", "stored")
@@ -148,7 +148,7 @@ def test_a_returning_visit_starts_from_the_snapshot_this_browser_kept(page, base
 
 def test_a_kept_snapshot_that_does_not_restore_is_replaced_by_a_full_start(page, base_url):
     open_playground(page, base_url)
-    page.wait_for_function(f"({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
+    wait_until(page, f"() => ({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
     page.evaluate(
         """async () => {
           const cache = await caches.open('backprop-playground-snapshot');
@@ -160,7 +160,7 @@ def test_a_kept_snapshot_that_does_not_restore_is_replaced_by_a_full_start(page,
     open_playground(page, base_url)
     expect(status(page)).to_have_attribute("data-start", "full")
     honest(page)
-    page.wait_for_function(f"({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")  # a good one again
+    wait_until(page, f"() => ({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")  # a good one again
     page.reload()
     open_playground(page, base_url)
     expect(status(page)).to_have_attribute("data-start", "stored")
