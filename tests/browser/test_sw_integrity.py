@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from server import create_app
 from tests import solutions
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, wait_until, watched_page
 from tests.browser.test_hostile import then_honest as grades  # a right backward passes, a wrong one fails
 from tests.browser.test_offline import FILES_CACHE, SNAPSHOT_CACHE, Deploy, Host, kept_offline, netloc
 
@@ -37,6 +37,13 @@ TAMPER = """async (prefix) => {
     await cache.put(url, new Response((await kept.text()) + code, { headers: kept.headers }));
   }
   return [script, worker];
+}"""
+
+# Whether every one of these URLs has a copy kept in the build's cache.
+KEPT_AGAIN = """async ([prefix, urls]) => {
+  const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+  const kept = await Promise.all(urls.map((url) => caches.match(url, { cacheName: name })));
+  return kept.every((response) => response !== undefined);
 }"""
 
 ALTERED_PAGE = """async (prefix) => {
@@ -92,14 +99,26 @@ def untouched(page, title):
 
 
 def warned_about(chromium, urls):
-    """The service worker said, once per URL, that the kept copy was altered."""
+    """The service worker said, once per URL, that the kept copy was altered (waiting for it to say so)."""
     for url in urls:
+        prefix = f"The copy of {url} kept for offline use was altered"
+        if not any(w.startswith(prefix) for w in chromium.warnings):
+            chromium.context.wait_for_event(
+                "console", lambda m, p=prefix: m.text.startswith(p), timeout=10_000
+            )
         said = [
             w
             for w in chromium.warnings
             if w.startswith(f"The copy of {url} kept for offline use was altered")
         ]
         assert len(said) == 1, (url, chromium.warnings)
+
+
+def offline(profile, page, on=True):
+    """Take the network away and empty the HTTP cache, as an eviction would: only the kept copies are left."""
+    profile.context.set_offline(on)
+    if on:
+        profile.context.new_cdp_session(page).send("Network.clearBrowserCache")
 
 
 def test_altered_files_in_the_cache_are_never_served(profile, host):
@@ -110,30 +129,47 @@ def test_altered_files_in_the_cache_are_never_served(profile, host):
     title = page.title()
     altered = page.evaluate(TAMPER, FILES_CACHE)
 
-    page.reload()  # the kept page script and worker bundle are the altered ones now
+    # Online, the files come from the HTTP cache or the network: the altered copies are not even read.
+    page.reload()
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     grades(page)
     untouched(page, title)
-    warned_about(profile, altered)
     assert_clean()
 
-    # Altered again, then the browser restarts: a new service worker, with none of the last one's memory.
-    page.evaluate(TAMPER, FILES_CACHE)
-    profile.close()
-    profile.warnings.clear()
-    page, assert_clean = watched_page(profile.launch(), {netloc(url)})
+    # Offline with the HTTP cache emptied, the kept copies are all there is: the altered ones are
+    # found, deleted and said, and not run; with its script gone, the page does not start Python.
+    offline(profile, page)
+    page.reload()
+    page.wait_for_function("() => document.getElementById('code') !== null")
+    warned_about(profile, altered)
+    untouched(page, title)
+    expect(page.get_by_test_id("runtime-status")).not_to_have_attribute("data-state", "ready")
+
+    # Online again, the files come from the network and are kept again, right: offline they grade.
+    offline(profile, page, on=False)
+    page, assert_clean = watched_page(profile.context, {netloc(url)})
     open_playground(page, url)
     grades(page)
     untouched(page, title)
-    warned_about(profile, altered)
-    kept_offline(page)
+    wait_until(page, KEPT_AGAIN, [FILES_CACHE, altered])
     assert_clean()
+
+    # Altered again, then the browser restarts with the server gone: a new service worker, with none of the
+    # last one's memory, finds them again. The kept page itself is right, so it is shown, without Python.
+    page.evaluate(TAMPER, FILES_CACHE)
+    host.stop(url)
+    profile.close()
+    profile.warnings.clear()
+    profile.launch()
+    page = profile.context.pages[0] if profile.context.pages else profile.context.new_page()
+    offline(profile, page)
+    page.goto(url)
+    warned_about(profile, altered)
+    untouched(page, title)
 
     # The kept page, the one offline visits get, altered: with the network gone it is not shown either.
     kept_page = page.evaluate(ALTERED_PAGE, FILES_CACHE)
-    host.stop(url)
-    profile.context.set_offline(True)
     with pytest.raises(Exception, match="ERR_"):  # no page at all rather than an altered one
         page.reload()
     warned_about(profile, [kept_page])
@@ -146,7 +182,7 @@ def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
     page, assert_clean = watched_page(profile.launch(), {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
-    page.wait_for_function(f"async () => (await caches.keys()).includes('{SNAPSHOT_CACHE}')")
+    wait_until(page, f"async () => (await caches.keys()).includes('{SNAPSHOT_CACHE}')")
     assert any(name.startswith(FILES_CACHE) for name in page.evaluate("caches.keys()"))
     page.evaluate("caches.open('another-cache-of-the-site').then(() => true)")
     profile.close()
@@ -201,9 +237,16 @@ def test_a_stdlib_archive_planted_before_its_first_import_is_not_imported(profil
     )
     source = "import statistics\nprint(statistics.mean([1, 2]))\n" + solutions.CORRECT
     report = page.evaluate("s => window.playground.check(s)", source)
-    assert report["passed"] is True and report["output"]["text"].startswith("1.5"), report
-    warned_about(profile, [archive])
+    assert report["passed"] is True and report["output"]["text"].startswith("1.5"), report  # the network's
     assert_clean()
+
+    # Offline, with the HTTP cache emptied, the planted copy is all there is: it is found and deleted, and
+    # the import says the module could not be downloaded. The planted code never runs.
+    offline(profile, page)
+    report = page.evaluate("s => window.playground.check(s)", source)
+    assert report["error"]["kind"] == "runtime", report
+    assert "42" not in report["output"]["text"] and "could not be downloaded" in report["error"]["message"]
+    warned_about(profile, [archive])
 
 
 class Rewriter:
