@@ -4,8 +4,9 @@ templates/index.html renders the starter in a <textarea> styled like the editor,
 as soon as the page is painted, before any bundle has run; the page's script upgrades it in place to
 CodeMirror (static/js/page/plain-editor.js, editor.js) and works on with the textarea where that never
 loads. Right after it, RESTORE (static/js/boot/restore-code.js), inline, puts the code this browser saved
-into it while the page is parsed: the learner's first key lands on their own code. The page's policy
-allows that script by its hash (server/headers.py), as it does the runner frame's.
+into it while the page is parsed: the learner's first key lands on their own code. READ_SNAPSHOT, in the
+<head>, starts reading the kept snapshot meanwhile. The page's policy allows both scripts by their hashes
+(server/headers.py), as it does the runner frame's.
 """
 
 import base64
@@ -15,10 +16,18 @@ from functools import cache
 from server import ROOT
 
 RESTORE = (ROOT / "static/js/boot/restore-code.js").read_text(encoding="utf-8")
+# In the <head>: start reading the snapshot this browser kept while the page is parsed (main.js runs
+# only once it is); runtime/stored-snapshot.js checks the bytes against their digest.
+READ_SNAPSHOT = (ROOT / "static/js/boot/read-snapshot.js").read_text(encoding="utf-8")
+
+
+def script_hash(script: str) -> str:
+    """The CSP source that allows this inline script."""
+    digest = hashlib.sha256(script.encode()).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
 
 
 @cache
-def restore_hash() -> str:
-    """The CSP source that allows RESTORE inline."""
-    digest = hashlib.sha256(RESTORE.encode()).digest()
-    return f"'sha256-{base64.b64encode(digest).decode()}'"
+def first_paint_hashes() -> str:
+    """The CSP sources that allow RESTORE and READ_SNAPSHOT inline."""
+    return f"{script_hash(RESTORE)} {script_hash(READ_SNAPSHOT)}"

@@ -7,7 +7,7 @@ answers before Flask, so Flask's after_request would not see those), and its 304
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
-from server.first_paint import restore_hash
+from server.first_paint import first_paint_hashes
 from server.runner import bootstrap_hash
 
 # What the page needs, found by running it in Chromium with the policy on (tests/browser/test_hosting.py):
@@ -18,12 +18,12 @@ from server.runner import bootstrap_hash
 # - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (server/runner.py): its
 #   one inline script, allowed by its hash, imports the runner from a blob: URL, and its workers start
 #   from blob: URLs: an opaque origin can load neither from this server's cache nor its service worker.
-# - script-src <hash>: the page's one inline script, which puts the saved code in the editor's textarea
-#   before the first paint (server/first_paint.py).
+# - script-src <hash> <hash>: the page's two inline scripts, which put the saved code in the editor's
+#   textarea before the first paint and start reading the kept snapshot (server/first_paint.py).
 # Everything else (bundles, Pyodide, the engine archive, the favicon) comes from 'self'.
 POLICY = (
     "default-src 'self'",
-    f"script-src 'self' 'wasm-unsafe-eval' {bootstrap_hash()} {restore_hash()} blob:",
+    f"script-src 'self' 'wasm-unsafe-eval' {bootstrap_hash()} {first_paint_hashes()} blob:",
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "object-src 'none'",

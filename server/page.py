@@ -1,6 +1,8 @@
 """The exercise page."""
 
+import hashlib
 import inspect
+import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template
 
@@ -11,7 +13,7 @@ from engine.report import shape
 from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import parent_origins
-from server.first_paint import RESTORE
+from server.first_paint import READ_SNAPSHOT, RESTORE
 from server.headers import page_headers
 from server.names import NAMES
 from server.runner import runner_document
@@ -45,7 +47,7 @@ def solution() -> str:
 def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
     cases = graded_cases(current_app.config["VERDICT"])
-    return {
+    config = {
         "starter": read("server/starter.py"),
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
@@ -74,6 +76,15 @@ def page_config() -> dict:
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
     }
+    config["snapshotKey"] = snapshot_key(config)  # names the snapshot a browser keeps of this build
+    return config
+
+
+def snapshot_key(config: dict) -> str:
+    """Name what a snapshot holds: Pyodide's files, the engine, the runner, its worker, the cases."""
+    urls = config["urls"]
+    held = [urls["pyodide"], urls["engine"], urls["runner"], urls["worker"], config["cases"]]
+    return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
 def expressions(cases: list[dict]) -> list[dict]:
@@ -103,7 +114,8 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
         engine_source=read("engine/value.py"),
         meta_policy=meta_policy,
         restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
-        code_key=NAMES["storage"]["code"],
+        read_snapshot_script=READ_SNAPSHOT,  # the kept snapshot read while the page is parsed
+        names=NAMES,
     )
 
 

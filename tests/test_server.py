@@ -13,7 +13,7 @@ import brotli
 import pytest
 
 from server import ROOT, create_app
-from server.first_paint import RESTORE, restore_hash
+from server.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
 from server.runner import bootstrap_hash
 from server.static import BUILD, pyodide_path, pyodide_version
 from tests import servers, solutions
@@ -124,8 +124,10 @@ def test_policy_allows_only_this_origin(client):
     policy = client.get("/").headers["Content-Security-Policy"]
     directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
     assert directives["default-src"] == "'self'"
-    # the runner frame's one inline script, by its hash, and the blob: URLs of its runner and workers
-    assert directives["script-src"] == f"'self' 'wasm-unsafe-eval' {bootstrap_hash()} {restore_hash()} blob:"
+    # the inline scripts (the runner frame's, the page's two), by their hashes, and the blob: URLs of the
+    # runner and its workers
+    hashes = f"{bootstrap_hash()} {first_paint_hashes()}"
+    assert directives["script-src"] == f"'self' 'wasm-unsafe-eval' {hashes} blob:"
     assert directives["worker-src"] == "'self' blob:"
     assert directives["frame-ancestors"] == "'self'"
     assert directives["object-src"] == "'none'"
@@ -148,17 +150,17 @@ def test_isolation_can_be_switched_off_but_not_the_security_headers():
     assert all(name in response.headers for name in SECURITY)
 
 
-def test_the_only_inline_script_on_the_page_puts_the_saved_code_in_the_editor(client):
+def test_the_only_inline_scripts_read_the_kept_snapshot_and_put_the_saved_code_in_the_editor(client):
     html = client.get("/").get_data(as_text=True)
     inline = []
     for attributes, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
-        if re.fullmatch(r' data-key="[^"]+"', attributes):
-            inline.append(body)  # server/first_paint.py, allowed by its hash
+        if re.fullmatch(r'( data-\w+="[^"]+"\s*)+', attributes):
+            inline.append(body)  # server/first_paint.py, allowed by their hashes
             continue
         assert re.fullmatch(r' type="module"( async)? src="[^"]+"', attributes) or (
             'type="application/json"' in attributes and json.loads(body)
         ), attributes
-    assert inline == [RESTORE]
+    assert inline == [READ_SNAPSHOT, RESTORE]
     assert not re.search(r"\son\w+=", html)  # no inline event handlers either
 
 

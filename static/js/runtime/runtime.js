@@ -36,6 +36,7 @@ export class Runtime {
   constructor(config, { onState, onNext = () => {}, onProgress = () => {} }) {
     this.urls = config.urls;
     this.cases = config.cases;
+    this.snapshotBuild = config.snapshotKey; // names the snapshot kept for this build (stored-snapshot.js)
     this.timeLimitMs = config.timeLimitMs;
     this.stallMs = config.loadStallMs;
     this.loadBytes = config.loadBytes;
@@ -88,7 +89,7 @@ export class Runtime {
   async first() {
     if (this.snapshot) return this.spawn().then((python) => ((this.startedFrom = "memory"), python)); // a Retry
     this.openFrame().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
-    const key = await snapshotKey(this.urls, this.cases);
+    const key = snapshotKey(this.snapshotBuild);
     this.snapshot = await storedSnapshot(key);
     if (this.snapshot) {
       try {

@@ -1,8 +1,9 @@
 // The first runtime's memory, kept in this browser's Cache Storage for the learner's next visit:
 // a runtime restored from it is ready in well under a second, where a full start imports the
-// grader again. Keyed by the build (Pyodide's files, the engine, the runner and its worker, the
-// cases, which the snapshot holds): a new deploy makes a new key, and keeping a new snapshot deletes
-// the old. Where Cache Storage, local storage or crypto.subtle is missing (a plain-http page not on
+// grader again. Keyed by the build (config.snapshotKey: Pyodide's files, the engine, the runner and its
+// worker, the cases, which the snapshot holds): a new deploy makes a new key, and keeping a new snapshot
+// deletes the old. The page's <head> begins reading it (boot/read-snapshot.js); it is checked here.
+// Where Cache Storage, local storage or crypto.subtle is missing (a plain-http page not on
 // localhost, say), nothing is kept and every visit starts in full; any error here means the same.
 //
 // Nothing kept is trusted blindly: the SHA-256 of the snapshot is kept in the page's local storage
@@ -18,16 +19,8 @@ const DIGEST = NAMES.storage.snapshot; // local storage: { key, sha256 } of the 
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 const sha256 = async (bytes) => hex(await crypto.subtle.digest("SHA-256", bytes));
 
-// The key for this build, or null where nothing can be kept.
-export async function snapshotKey(urls, cases) {
-  try {
-    const text = JSON.stringify([urls.pyodide, urls.engine, urls.runner, urls.worker, cases]);
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-    return new URL(`${CACHE}/${hex(digest).slice(0, 24)}`, location.href).href;
-  } catch {
-    return null;
-  }
-}
+// The key for this build (config.snapshotKey, which the server makes from what a snapshot holds).
+export const snapshotKey = (build) => new URL(`${CACHE}/${build}`, location.href).href;
 
 // The snapshot kept for this build, as a Blob of bytes that match their kept digest; or null.
 // The User Timing mark is for benchmarks/load.py's timeline.
@@ -40,16 +33,28 @@ export async function storedSnapshot(key) {
 async function checkedSnapshot(key) {
   try {
     const kept = JSON.parse(read(DIGEST) ?? "null");
-    const response = key && (await (await caches.open(CACHE)).match(key));
-    if (!response) return null;
-    const bytes = await response.arrayBuffer();
-    if (kept?.key === key && kept.sha256 === (await sha256(bytes))) return new Blob([bytes]);
+    if (!kept) return null; // nothing kept (a first visit): Cache Storage is not even opened
+    const bytes = await (begun(key) ?? keptBytes(key));
+    if (!bytes) return null;
+    if (kept.key === key && kept.sha256 === (await sha256(bytes))) return new Blob([bytes]);
     console.warn("The Python snapshot kept in this browser does not match its digest: deleted, starting in full.");
     await forgetSnapshot();
     return null;
   } catch {
     return null;
   }
+}
+
+// The read the page's <head> began (boot/read-snapshot.js), taken once; null if it did not, or for another key.
+function begun(key) {
+  const read = window[NAMES.snapshotRead];
+  delete window[NAMES.snapshotRead];
+  return read?.url === key ? read.bytes.catch(() => keptBytes(key)) : null;
+}
+
+async function keptBytes(key) {
+  const response = await (await caches.open(CACHE)).match(key);
+  return response ? response.arrayBuffer() : null;
 }
 
 // Keep a snapshot for this build, and only it, with its digest.
