@@ -20,9 +20,8 @@ sys.path.insert(0, str(ROOT))  # run as a script: find server/, tests/ and bench
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.load import SETTLE, TIMELINE, WATCH_PAGE, wait_ready  # noqa: E402
-from benchmarks.sites import Meter, serve  # noqa: E402
+from benchmarks.sites import Meter, chromium_on, serve  # noqa: E402
 from server import create_app  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 FRAMES = """(() => {
   window.__frames = [];
@@ -51,13 +50,7 @@ def main() -> None:
     url = serve(Meter(create_app(), "ours", []))
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="frames-profile-") as profile:
         for visit in range(args.visits):
-            context = p.chromium.launch_persistent_context(
-                profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
-            )
-            try:
-                context.add_init_script(WATCH_PAGE)
-                context.add_init_script(FRAMES)
-                page = context.pages[0] if context.pages else context.new_page()
+            with chromium_on(p, profile, WATCH_PAGE, FRAMES) as page:
                 page.goto(url, wait_until="commit")
                 ready = wait_ready(page, 90_000)["ready"]
                 timeline = page.evaluate(TIMELINE)
@@ -75,8 +68,6 @@ def main() -> None:
                             f"{script['duration']:,.0f} ms, {script['layout']:,.0f} ms of it forced layout"
                         )
                 page.evaluate(SETTLE)  # the service worker and the kept snapshot, for the next visit
-            finally:
-                context.close()
 
 
 if __name__ == "__main__":

@@ -60,10 +60,9 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware  # noqa: E402
 
 from benchmarks import report  # noqa: E402
 from benchmarks.line import Line  # noqa: E402
-from benchmarks.sites import Meter, StockCdn, floor_page, serve, stock_page, typing_page  # noqa: E402
+from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page  # noqa: E402
 from server import create_app  # noqa: E402
 from server.static import pyodide_url  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
@@ -217,14 +216,9 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
     measure: typing=True (the editor), checks=N (check() latency), settle=True (wait for the service
     worker and Cache Storage before closing), ready=False (a page with no runtime).
     """
-    context = p.chromium.launch_persistent_context(
-        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
-    )
     start = len(log)
     result: dict = {}
-    try:
-        context.add_init_script(WATCH_PAGE)
-        page = context.pages[0] if context.pages else context.new_page()
+    with chromium_on(p, profile, WATCH_PAGE) as page:
         page.goto(url, wait_until="commit")
         if measure.get("typing"):
             result |= typing_ms(page)
@@ -237,8 +231,6 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
             result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
         if measure.get("settle"):
             page.evaluate(SETTLE)
-    finally:
-        context.close()
     responses = log[start:]
     result["bytes"] = sum(e["bytes"] for e in responses)
     result["requests"] = len(responses)

@@ -5,11 +5,11 @@
 Each round starts a server (werkzeug's threaded server, in a thread) and headless Chromium on a new,
 empty profile; visits the page and waits until it is ready (and, with the service worker, until
 `<html data-offline="kept">`: the build is cached); closes the browser, starts it again on the same
-profile and visits again, timing navigation to `window.playground.ready`. "HTTP cache only" blocks
-service workers (Playwright's option), as before they existed; "no network" stops the server and
-sets the browser offline before the second visit. Prints medians over the rounds, and what the
-first visit cost the server beyond the runtime's own load (the service worker's script and the
-files it keeps that the visit had not loaded).
+profile and visits again, timing navigation to the runtime status saying ready (load.py's
+WATCH_PAGE). "HTTP cache only" blocks service workers (Playwright's option), as before they existed;
+"no network" stops the server and sets the browser offline before the second visit. Prints medians
+over the rounds, and what the first visit cost the server beyond the runtime's own load (the service
+worker's script and the files it keeps that the visit had not loaded).
 """
 
 import argparse
@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 from playwright.sync_api import Playwright, sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
-from benchmarks.load import READY_HOOK  # noqa: E402  (window.__readyAt: when ready resolves)
+from benchmarks.load import WATCH_PAGE, wait_ready  # noqa: E402  (ready: the runtime status says so)
+from benchmarks.sites import chromium_on  # noqa: E402
 from server import create_app  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 MODES = {"service worker": "allow", "HTTP cache only": "block", "no network (service worker)": "allow"}
 
@@ -49,20 +49,13 @@ def visit(p: Playwright, profile: str, url: str, service_workers: str, keep: boo
     """Start Chromium on profile, open url, return ms to ready; close it, so the profile is on disk.
 
     keep: wait until the service worker has kept the build (requests from then on are its own)."""
-    context = p.chromium.launch_persistent_context(
-        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, service_workers=service_workers
-    )
-    try:
-        context.set_offline(offline)
-        context.add_init_script(READY_HOOK)
-        page = context.pages[0] if context.pages else context.new_page()
+    with chromium_on(p, profile, WATCH_PAGE, service_workers=service_workers) as page:
+        page.context.set_offline(offline)
         page.goto(url, wait_until="commit")
-        ready = page.evaluate("window.__readyAt")
+        ready = wait_ready(page, 90_000)["ready"]
         if keep:
             page.locator("html[data-offline=kept]").wait_for(state="attached", timeout=60_000)
         return ready
-    finally:
-        context.close()
 
 
 def round_of(p: Playwright, mode: str) -> tuple[float, list]:

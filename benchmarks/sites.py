@@ -5,11 +5,15 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import brotli
+from playwright.sync_api import Page, Playwright
 from werkzeug.serving import make_server
+
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCK = ROOT / "node_modules" / "pyodide"
@@ -196,3 +200,20 @@ def serve(app: Callable) -> str:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}/"
+
+
+@contextmanager
+def chromium_on(p: Playwright, profile: str, *scripts: str, **options) -> Iterator[Page]:
+    """Chromium on a profile kept on disk, each script added before the page's own; yield its page.
+
+    Closed at the end, so the next visit finds the profile on disk, as a learner's restarted browser does.
+    """
+    context = p.chromium.launch_persistent_context(
+        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True, **options
+    )
+    try:
+        for script in scripts:
+            context.add_init_script(script)
+        yield context.pages[0] if context.pages else context.new_page()
+    finally:
+        context.close()
