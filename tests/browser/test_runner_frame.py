@@ -154,9 +154,9 @@ def test_the_first_check_runs_in_the_same_kind_of_runtime_as_the_next(page, base
     assert first["passed"] is second["passed"] is True
 
 
-def test_later_runtimes_share_the_first_ones_compiled_webassembly(page, base_url):
-    # Each later runtime instantiates the module the first one compiled (a compile per runtime made
-    # every Check about 3x slower): the status line says which the next Check's runtime did.
+def test_later_runtimes_share_the_runner_frames_compiled_webassembly(page, base_url):
+    # Each runtime instantiates the module the runner frame compiled (a compile per runtime made every
+    # Check about 3x slower): the status line says which the next Check's runtime did.
     open_playground(page, base_url)
     status = page.get_by_test_id("runtime-status")
     for _ in range(2):

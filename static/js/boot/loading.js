@@ -33,7 +33,7 @@ export function showLoad(runtime) {
       if (state === "loading") this.progress(0, 0);
     },
     // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading"), and
-    // whether that runtime shares the first one's compiled WebAssembly ("shared") or compiled its own.
+    // whether that runtime shares the runner frame's compiled WebAssembly ("shared") or compiled its own.
     next(state, python) {
       status.dataset.fresh = state;
       if (python) status.dataset.wasm = python.sharedWasm ? "shared" : "compiled";

@@ -15,8 +15,7 @@ export function start(page) {
   let setup = null; // from the page: { files, script (a blob: URL), limits }
   // Pyodide's wasm, compiled here as soon as the page hands the files over, while the page may still be
   // reading the kept snapshot: every worker instantiates this one module (so they share its machine
-  // code, optimised as it runs). Where it cannot be compiled here, the first worker compiles its own and
-  // hands it back ("loaded").
+  // code, optimised as it runs). Where it cannot be compiled here, each worker compiles its own.
   let compiled = null;
   let compiling = Promise.resolve();
   const reads = new Map(); // request number -> the buffer a worker waits on
@@ -43,9 +42,9 @@ export function start(page) {
 
   async function compile(wasm) {
     try {
-      compiled ??= await WebAssembly.compile(await wasm.arrayBuffer());
+      compiled = await WebAssembly.compile(await wasm.arrayBuffer());
     } catch (err) {
-      console.info("The runner did not compile the wasm; its first worker will:", err?.message ?? err);
+      console.info("The runner did not compile the wasm; each worker will:", err?.message ?? err);
     }
   }
 
@@ -59,7 +58,6 @@ export function start(page) {
       case "output":
         return typeof data.text === "string" && send({ type: "output", text: data.text });
       case "loaded": {
-        if (data.compiled instanceof WebAssembly.Module) compiled ??= data.compiled;
         const snapshot = data.snapshot instanceof Uint8Array ? data.snapshot : null;
         return page.postMessage(
           { type: "from", worker: name, message: { type: "loaded", id, snapshot, shared: data.shared === true } },

@@ -173,7 +173,7 @@ export class Runtime {
       const message = { indexURL: this.urls.pyodide, cases: this.cases, snapshot, makeSnapshot };
       const reply = await python.load(message, { stallMs: this.stallMs });
       python.made = reply.snapshot;
-      python.sharedWasm = reply.shared; // it instantiated the first runtime's compiled module
+      python.sharedWasm = reply.shared; // it instantiated the runner frame's compiled module
       if (!python.ended && !spare) this.onNext("ready", python);
       return python;
     } catch (err) {

@@ -32,26 +32,23 @@ export function serveFiles(indexURL, files) {
 
 // Pyodide compiles its wasm with WebAssembly.instantiateStreaming. The runner compiles it once, as soon as
 // it has the files (runner.js), and every worker instantiates that module instead of compiling its own
-// (where the runner could not, the first worker compiles it and hands it back). Workers of one runner then
-// share the machine code, including what V8 has optimised since, so a Check runs on fast code from the
-// start (a fresh module per worker ran the grader about 4x slower).
+// (where the runner could not, each compiles its own). Workers of one runner then share the machine code,
+// including what V8 has optimised since, so a Check runs on fast code from the start (a fresh module per
+// worker ran the grader about 4x slower). Returns { shared }: whether this worker's was the runner's.
 export function shareCompiled(compiled, onInstantiated) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
-  const used = { module: null, shared: false }; // what this runtime instantiated, and whether it was shared
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (compiled) {
       Promise.resolve(source).catch(() => {}); // not needed: the module is compiled already
-      Object.assign(used, { module: compiled, shared: true });
       const instance = await WebAssembly.instantiate(compiled, imports);
       onInstantiated();
       return { instance, module: compiled };
     }
     const result = await instantiateStreaming(source, imports);
-    used.module = result.module;
     onInstantiated();
     return result;
   };
-  return used;
+  return { shared: compiled !== null };
 }
 
 export const scriptUrl = (blob) => URL.createObjectURL(new Blob([blob], { type: "text/javascript" }));

@@ -61,7 +61,7 @@ function keep(line) {
 
 const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
-  // Replies with the snapshot it took, and the compiled module (for the runner to keep).
+  // Replies with the snapshot it took, and whether it instantiated the runner's compiled module.
   async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
     step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
@@ -101,7 +101,7 @@ const handlers = {
       python = startGrader(pyodide, cases);
       if (makeSnapshot) made = takeSnapshot();
     }
-    return { type: "loaded", snapshot: made, compiled: wasm.shared ? null : wasm.module, shared: wasm.shared };
+    return { type: "loaded", snapshot: made, shared: wasm.shared };
   },
 
   // Grade one source, or Run the scratch pad (after the learner's backward, unless null): synchronously.
@@ -174,13 +174,7 @@ function answer(message, start) {
   handlers.load(message).then(
     (reply) => {
       if (start.interrupt) pyodide.setInterruptBuffer(takenInOneStep(start.interrupt)); // the runner writes 2 (SIGINT)
-      const transfer = reply.snapshot ? [reply.snapshot.buffer] : [];
-      try {
-        post({ ...reply, id }, transfer);
-      } catch (err) {
-        if (!reply.compiled) throw err;
-        post({ ...reply, id, compiled: null }, transfer); // a browser that cannot pass a module on
-      }
+      post({ ...reply, id }, reply.snapshot ? [reply.snapshot.buffer] : []);
     },
     (err) => post({ type: "failed", id, message: toText(err?.message ?? err), line: null }),
   );
