@@ -2,6 +2,7 @@
 
 import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
+import { whileBusy } from "./busy.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { plainEditor } from "./plain-editor.js";
@@ -92,11 +93,8 @@ export function startPage({ config, runtime }) {
       const code = source ?? editor.getCode();
       const fromEditor = code === editor.getCode();
       if (fromEditor) save(code); // kept before it runs: a runtime that takes the tab down loses nothing
-      checkButton.disabled = true;
-      checkButton.textContent = "Checking…";
-      stopButton.hidden = false;
-      try {
-        const report = await runtime.grade(code, { waiting: () => (checkButton.textContent = "Waiting for Python…") });
+      return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (waiting) => {
+        const report = await runtime.grade(code, { waiting });
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
         editor.markLine(fromEditor ? report.error?.line : null);
@@ -106,11 +104,7 @@ export function startPage({ config, runtime }) {
         showGrade($("verified"), verification); // LTI hook (lti.js)
         events.checked(report, progress.record(report), verification);
         return report;
-      } finally {
-        checkButton.disabled = false;
-        checkButton.textContent = "Check";
-        stopButton.hidden = true;
-      }
+      });
     });
   }
 

@@ -5,6 +5,7 @@ import { picture } from "../picture/picture.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { $, el } from "../shared/dom.js";
 import { read, write } from "../shared/storage.js";
+import { whileBusy } from "./busy.js";
 import { renderError, renderOutput } from "./report.js";
 
 // One drawing: its picture, open and titled with where draw() was called.
@@ -56,21 +57,14 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
     return enqueue(async () => {
       const code = source ?? scratch.getCode();
       if (code === scratch.getCode()) write(key, code); // kept before it runs, as the editor's code is
-      runButton.disabled = true;
-      runButton.textContent = "Running…";
-      stopButton.hidden = false;
       $("run-status").textContent = "";
-      try {
+      return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (waiting) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
-        const result = await runtime.runScratch(input, { waiting: () => (runButton.textContent = "Waiting for Python…") });
+        const result = await runtime.runScratch(input, { waiting });
         renderRun(result, { kinds: config.report.kinds, scratch, editor });
         const { output, error, drawings } = result;
         return { output, error, drawings }; // each drawing: { line, nodes, calls, label, size, file, out }
-      } finally {
-        runButton.disabled = false;
-        runButton.textContent = "Run";
-        stopButton.hidden = true;
-      }
+      });
     });
   }
 
