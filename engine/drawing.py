@@ -5,9 +5,11 @@ changed), so a drawing can step through the calls in their order, as the report'
 """
 
 from engine.diagnose import MAX_PICTURE, number
+from engine.errors import FILENAME
 from engine.trace import formula_of, op_of
 
-FILES = {"<scratch>": "scratch", "<editor>": "editor"}  # the two sources, as tracebacks name them
+SCRATCH_FILE = "<scratch>"  # the scratch pad's code, as tracebacks name it (the editor's: FILENAME)
+FILES = {SCRATCH_FILE: "scratch", FILENAME: "editor"}  # the two sources, by the names tracebacks give them
 MAX_CALLS = 2000  # _backward calls a drawing steps through: the last ones, when there were more
 MAX_RECORDED = 100_000  # _backward calls recorded in one Run: past it, later drawings show none
 

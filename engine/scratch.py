@@ -11,8 +11,8 @@ import time
 import traceback
 from json import dumps
 
-from engine.drawing import FILES, Recorder, drawing
-from engine.errors import cap, describe, fatal
+from engine.drawing import FILES, SCRATCH_FILE, Recorder, drawing
+from engine.errors import FILENAME, cap, describe, fatal
 from engine.grade import refusal
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
@@ -86,8 +86,8 @@ def run(scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
             try:
                 with side.learner():
                     if backward is not None:
-                        exec(compile(backward, "<editor>", "exec"), namespace)
-                    exec(compile(scratch, "<scratch>", "exec"), namespace)
+                        exec(compile(backward, FILENAME, "exec"), namespace)
+                    exec(compile(scratch, SCRATCH_FILE, "exec"), namespace)
             except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Run
                 if fatal(exc):
                     raise
