@@ -27,6 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
         VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
         VERIFY_SLOTS=None,  # sandboxes at once on this machine (None: one per CPU); more wait with a 503
+        VERIFY_SLOTS_DIR=None,  # the slots' lock files, shared by every process of one deployment (None: instance/)
         VERIFY_RATE_LIMIT=30,  # verifications per client...
         VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression

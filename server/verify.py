@@ -394,7 +394,7 @@ def init_app(app: Flask) -> None:
     instance = Path(app.instance_path)
     key_file = Path(app.config["SIGNING_KEY_FILE"] or instance / "signing-key.pem")
     retired = Path(app.config["SIGNING_RETIRED_KEYS"] or instance / "retired-keys")
-    slots = Path(tempfile.gettempdir()) / "backprop-playground-sandbox-slots"
+    slots = Path(app.config["VERIFY_SLOTS_DIR"] or instance / "sandbox-slots")
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
