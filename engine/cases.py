@@ -1,4 +1,4 @@
-"""The graded expressions: their leaves' names and the value sets each is graded on."""
+"""The graded expressions: their leaves' names, what each one is for, and the value sets each is graded on."""
 
 LEAVES: dict[str, tuple[str, ...]] = {
     "neuron": ("x1", "w1", "x2", "w2", "b"),
@@ -6,12 +6,29 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "chain": ("x", "w"),
     "shared": ("x", "w"),
     "diamond": ("x", "w", "c"),
+    "uneven": ("x", "w"),
+    "twins": ("x", "w", "c"),
+    "tangle": ("a", "b", "c", "d"),
+    "random": ("a", "b", "c", "d"),  # /verify's graphs, drawn fresh for each request (server/graphs.py)
     "deep": ("x", "w"),
 }
-EXTRAS = ("shared", "diamond", "deep")  # graded and explained, but outside the verdict
-# A teacher's choice of verdict (PLAYGROUND_VERDICT): the seed's three expressions, or with them the
-# extras whose interior values are shared, which wrong orders fail (not deep: only recursion fails it).
-VERDICTS: dict[str, tuple[str, ...]] = {"seed": (), "strict": ("shared", "diamond")}
+# What each expression is for: the seed's three; graphs that tell a right order from the wrong ones
+# people write (a value reached by paths of different lengths, used twice by one value, two values with
+# the same data, a bigger tangle of them); and a lesson, the chain too deep for a recursive search.
+SEED = ("neuron", "reuse", "chain")
+ORDER = ("shared", "diamond", "uneven", "twins", "tangle")
+LESSON = ("deep",)
+EXTRAS = ORDER + LESSON  # graded and explained on the page beside the seed's three
+# A teacher's choice of verdict (PLAYGROUND_VERDICT): the seed's three expressions, or with them every
+# graph that tells orders apart, which only a topological order gets right (/verify adds random ones).
+# The lesson never counts: a recursive search is a right answer.
+VERDICTS: dict[str, tuple[str, ...]] = {"seed": (), "strict": ORDER}
+
+
+def role(expr: str) -> str:
+    """Say what an expression is for: "seed", "order" (it tells orders apart) or "lesson"."""
+    return "seed" if expr in SEED else "lesson" if expr in LESSON else "order"
+
 
 # The worked example shown on the page, first, then value sets the page does not show.
 VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
@@ -41,6 +58,18 @@ VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
         (0.6, -1.4, 2.0),
         (-0.9, 0.5, -1.5),
     ],
+    "uneven": [
+        (0.7, -0.9),
+        (-1.3, 0.4),
+    ],
+    "twins": [
+        (0.9, 0.6, -1.2),
+        (-0.5, 1.4, 0.8),
+    ],
+    "tangle": [
+        (0.538, -1.205, -0.706, 1.358),
+        (0.8, -0.7, -0.4, 0.6),
+    ],
     "deep": [
         (0.5, 1.05),
     ],
@@ -55,7 +84,7 @@ def value_sets(verdict: str = "seed") -> list[dict]:
             "expr": expr,
             "leaves": list(LEAVES[expr]),
             "values": list(values),
-            "example": i == 0 and expr not in EXTRAS,
+            "example": i == 0 and expr in SEED,
             "extra": expr in EXTRAS and expr not in counted,
         }
         for expr, sets in VALUE_SETS.items()

@@ -7,6 +7,7 @@ so changing the engine's `range(10)` or extras.DEPTH changes the text everywhere
 from functools import cache
 
 from engine.cases import LEAVES
+from engine.extras import TANGLE
 from engine.namespace import new_engine
 from engine.trace import watched_build
 
@@ -21,7 +22,7 @@ def count(n: int) -> str:
 def layers(expr: str) -> int:
     """Count the tanh layers in the graph of expr (tanh is the engine's one operation with one input)."""
     engine = new_engine()
-    _, _, made = watched_build(engine, engine["build"], expr, [0.5] * len(LEAVES[expr]))
+    _, _, made, _ = watched_build(engine, engine["build"], expr, [0.5] * len(LEAVES[expr]))
     return sum(1 for v in made if len(v._prev) == 1)
 
 
@@ -33,8 +34,15 @@ def describe(expr: str) -> dict:
         "neuron": ("tanh(x1·w1 + x2·w2 + b)", "a neuron with two inputs"),
         "reuse": ("a·b + a·a", "a is used three times"),
         "chain": (f"tanh(… tanh(x·w) · w …), {times} times", f"tanh of out·w, {times} times over, from x"),
-        "shared": ("h·h + h, with h = tanh(x·w)", "an intermediate value used three times"),
-        "diamond": ("tanh(u) + u·c, with u = x·w", "one value feeding two paths that meet again"),
+        "shared": ("h·h + h, with h = tanh(x·w)", "h is used three times, twice by one value"),
+        "diamond": ("tanh(u) + u·c, with u = x·w", "u feeds two paths that meet again"),
+        "uneven": ("u·u + tanh(tanh(u)), with u = x·w", "u reaches out in two steps and in three"),
+        "twins": ("tanh(x·w) + (w·x)·c", "x·w and w·x are two values with the same data"),
+        "tangle": (
+            f"{count(len(LEAVES['tangle']) + len(TANGLE))} values of +, · and tanh on a, b, c, d",
+            "drawn at random once, with all of the above inside it",
+        ),
+        "random": ("graphs of +, · and tanh on a, b, c, d", "drawn at random for this request"),
         "deep": (f"tanh(… tanh(x·w) · w …), {times} times", "a chain deeper than Python's recursion limit"),
     }[expr]
     return {"formula": formula, "about": about}

@@ -3,8 +3,9 @@
 import time
 from json import dumps, loads  # bound now: learner code that replaces json's functions cannot reach these
 
+from engine.cases import role
 from engine.compare import leaves_right
-from engine.diagnose import MAX_PICTURE, diagnose, number, picture, too_deep
+from engine.diagnose import MAX_PICTURE, diagnose, mistake, number, picture, too_deep
 from engine.errors import (
     FILENAME,
     describe,
@@ -62,13 +63,16 @@ def learner_error(exc: BaseException, source: str, side: LearnerSide, note: str 
     return err
 
 
-def watching(engine: dict, traces: list) -> None:
-    """Make the engine's build() watch each graph it builds, out of the learner's sight."""
+def watching(engine: dict, traces: list, graph: dict) -> None:
+    """Make the engine's build() watch each graph it builds, out of the learner's sight.
+
+    graph["rows"]: the rows of the graph the case under way gives as data (/verify's random ones).
+    """
     build = engine["build"]
 
     def watched(expr, vals):
-        leaves, out, made = watched_build(engine, build, expr, vals)
-        traces.append(Trace(made, out))
+        leaves, out, made, named = watched_build(engine, build, expr, vals, graph["rows"])
+        traces.append(Trace(made, out, named))
         return leaves, out
 
     engine["build"] = watched
@@ -97,6 +101,7 @@ def grade_case(
     result = {"values": values, "expected": list(case["expected"]), "got": None, "right": None}
     result["passed"] = False
     traces.clear()
+    engine["graph"]["rows"] = case.get("graph")
     try:
         with side.learner():
             grads = engine["grads_of"](case["expr"], list(values), [0.0] * len(values))
@@ -124,7 +129,9 @@ def explain(
     drawn = len(trace.values) <= MAX_PICTURE
     labelled = trace.labelled(expr["leaves"]) if drawn or (err is None and wrong) else []  # names cost time
     if err is None and wrong:
-        expr["diagnosis"] = diagnose(trace, [name for name, _ in labelled])
+        names = [name for name, _ in labelled]
+        expr["diagnosis"] = diagnose(trace, names)
+        expr["mistake"] = mistake(trace, names, expr["diagnosis"])
     elif err is not None and err["message"].startswith("RecursionError"):
         expr["diagnosis"] = [too_deep(trace, side.recursion_limit)]
     if drawn:  # a larger graph is explained in words only
@@ -186,7 +193,8 @@ def run(source: str, cases: list[dict], side: LearnerSide) -> dict:
     expressions: list[dict] = []
     if err is None:
         traces: list[Trace] = []
-        watching(engine, traces)
+        engine["graph"] = {"rows": None}  # the engine's namespace, not the learner's: out of their sight
+        watching(engine, traces, engine["graph"])
         by_name: dict[str, dict] = {}
         shown: dict[str, tuple] = {}  # the value set each expression is explained with
         for case in cases:
@@ -209,7 +217,34 @@ def run(source: str, cases: list[dict], side: LearnerSide) -> dict:
             explain(by_name[name], case, index, case_err, trace, side)
     graded = [e for e in expressions if not e["extra"]]
     passed = err is None and bool(graded) and all(e["passed"] for e in graded)
-    return {"passed": passed, "expressions": expressions, "error": err}
+    return {"passed": passed, "expressions": expressions, "error": err, "order": order(expressions, err)}
+
+
+def order(expressions: list[dict], err: dict | None) -> str | None:
+    """Say what the graphs that tell orders apart show: "right", "wrong", "error" (the code raised on
+    one, its gradients right on the others), or None where none was graded or the Check itself failed.
+
+    The deep chain counts only when it is wrong for another reason than recursion depth: a recursive
+    search is a right order.
+    """
+    if err is not None or not any(e["role"] == "order" for e in expressions):
+        return None
+    telling = [e for e in expressions if tells_order(e)]
+    failing = [e for e in telling if not e["passed"]]
+    if not failing:
+        return "right"
+    return "wrong" if any(e.get("error") is None for e in failing) else "error"
+
+
+def tells_order(expr: dict) -> bool:
+    """Whether an expression's result says something of the order: the order graphs, and the lesson
+    when a recursive search did not stop at Python's recursion limit on it."""
+    return expr["role"] == "order" or (expr["role"] == "lesson" and not too_deep_for(expr))
+
+
+def too_deep_for(expr: dict) -> bool:
+    """Whether an expression failed only because a recursive search met Python's recursion limit."""
+    return any(d["kind"] == "recursion" for d in expr["diagnosis"])
 
 
 def new_expression(case: dict) -> dict:
@@ -219,8 +254,10 @@ def new_expression(case: dict) -> dict:
         **formula_of(case["expr"]),  # "formula", "about": the expression in words
         "leaves": list(case["leaves"]),
         "extra": bool(case.get("extra")),
+        "role": role(case["expr"]),
         "passed": True,
         "cases": [],
+        "mistake": None,
         "diagnosis": [],
         "graph": None,
     }

@@ -15,21 +15,24 @@ KINDS = {
 }
 # The fields of each object in a report (README "The page contract" lists the same, a test checks it).
 FIELDS = {
-    "report": ("passed", "expressions", "error", "output", "ms"),
+    "report": ("passed", "expressions", "error", "order", "output", "ms"),
     "expression": (
         "name",
         "formula",
         "about",
         "extra",
+        "role",
         "passed",
         "leaves",
         "size",
         "cases",
+        "mistake",
         "diagnosis",
         "graph",
         "error",
     ),
     "case": ("values", "expected", "got", "right", "passed", "example"),
+    "mistake": ("kind", "message", "node"),
     "diagnosis": ("kind", "message", "node"),
     "graph": ("case", "out", "nodes", "calls"),
     "error": ("kind", "message", "line", "traceback"),
@@ -54,7 +57,7 @@ def no_output() -> dict:
 
 def failed(err: dict | None) -> dict:
     """The report of a Check that graded nothing (its code did not run, or ended the Check)."""
-    return {"passed": False, "expressions": [], "error": err, "output": no_output(), "ms": 0}
+    return {"passed": False, "expressions": [], "error": err, "order": None, "output": no_output(), "ms": 0}
 
 
 def failed_run(err: dict | None) -> dict:

@@ -1,9 +1,10 @@
 """Watch a backward pass: every value of the graph, every _backward call, what each value received."""
 
 import functools
+import math
 
 from engine import extras
-from engine.cases import EXTRAS
+from engine.cases import role
 
 OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh"}  # the engine method each _backward comes from
 SHORT = {"+": "s", "*": "p", "tanh": "t"}  # long formulas get a short name: s1, p2, t3...
@@ -23,8 +24,12 @@ def op_of(backward) -> str:
     return OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
 
 
-def watched_build(engine: dict, build, expr: str, vals: list) -> tuple[list, object, list]:
-    """Build the graph, recording each value as it is made: inputs always come before their outputs."""
+def watched_build(engine: dict, build, expr: str, vals: list, rows=None) -> tuple[list, object, list, dict]:
+    """Build the graph, recording each value as it is made: inputs always come before their outputs.
+
+    Returns the leaves, out, every value made, and the inner values the expression's formula names.
+    rows: a graph given as data (engine/extras.py), for the graphs /verify draws.
+    """
     value_class = engine["Value"]
     made: list = []
     init = value_class.__init__
@@ -35,19 +40,24 @@ def watched_build(engine: dict, build, expr: str, vals: list) -> tuple[list, obj
 
     value_class.__init__ = recording_init
     try:
-        leaves, out = extras.build(value_class, expr, vals) if expr in EXTRAS else build(expr, vals)
+        if role(expr) == "seed":
+            leaves, out = build(expr, vals)
+            named = {}
+        else:
+            leaves, out, named = extras.build(value_class, expr, vals, rows)
     finally:
         value_class.__init__ = init
-    return leaves, out, made
+    return leaves, out, made, named
 
 
 class Trace:
     """One backward pass over a graph, watched through each value's _backward."""
 
-    def __init__(self, values: list, out) -> None:
+    def __init__(self, values: list, out, named: dict | None = None) -> None:
         self.values = values
         index = {id(v): i for i, v in enumerate(values)}
         self.out = index[id(out)]
+        self.named = {index[id(v)]: name for name, v in (named or {}).items()}  # h, u: as the formula says
         self.children = [[index[id(c)] for c in v._prev] for v in values]
         self.received = [0] * len(values)  # contributions passed on to each value so far
         self.given = [0.0] * len(values)  # gradient the _backward calls added to each value
@@ -73,6 +83,18 @@ class Trace:
             for k in kids:
                 uses[k] += 1
         return uses
+
+    @functools.cached_property
+    def steps(self) -> list[tuple[float, float]]:
+        """Each value's steps to out, by its shortest path and its longest (inf: it does not reach out)."""
+        near = [math.inf] * len(self.values)
+        far = [-math.inf] * len(self.values)
+        near[self.out] = far[self.out] = 0
+        for node in range(len(self.values) - 1, -1, -1):  # made after their inputs: users come later
+            for k in self.children[node] if near[node] < math.inf else ():
+                near[k] = min(near[k], near[node] + 1)
+                far[k] = max(far[k], far[node] + 1)
+        return list(zip(near, far, strict=True))
 
     def watch(self, i: int, backward):
         """Wrap one value's _backward so each call is recorded with what it changed."""
@@ -121,6 +143,8 @@ class Trace:
             formulas.append(formula)
             if i == self.out:
                 names.append("out")
+            elif i in self.named:
+                names.append(self.named[i])
             elif len(formula) <= MAX_LABEL or op not in SHORT:
                 names.append(formula)
             else:

@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template
 
+from engine.cases import role
 from engine.errors import FILENAME
 from engine.expressions import describe
 from engine.output import MAX_CHARS
@@ -88,10 +89,10 @@ def snapshot_key(config: dict) -> str:
 
 
 def expressions(cases: list[dict]) -> list[dict]:
-    """Name each expression the cases grade, in their order, with its formula and whether it is extra."""
+    """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
     names = dict.fromkeys(case["expr"] for case in cases)
     extra = {case["expr"]: case["extra"] for case in cases}
-    return [{"name": name, **describe(name), "extra": extra[name]} for name in names]
+    return [{"name": name, **describe(name), "extra": extra[name], "role": role(name)} for name in names]
 
 
 def verify_url() -> str | None:

@@ -34,15 +34,17 @@ def graded_cases(verdict: str = "seed") -> list[dict]:
     return cases
 
 
-def expected(expr: str, values: list[float]) -> list[float]:
-    """The leaves' gradients the reference gives one value set, rounded as grads_of rounds them."""
-    leaves, _ = solve(expr, values)
+def expected(expr: str, values: list[float], rows=None) -> list[float]:
+    """The leaves' gradients the reference gives one value set, rounded as grads_of rounds them.
+
+    rows: a graph given as data (engine/extras.py), for the graphs /verify draws."""
+    leaves, _ = solve(expr, values, rows)
     return [round(v.grad, 9) for v in leaves]
 
 
-def solve(expr: str, values: list[float]) -> tuple[list, list]:
+def solve(expr: str, values: list[float], rows=None) -> tuple[list, list]:
     """Build one graph in a fresh engine and run the reference backward; return its leaves and values."""
     engine = new_engine()
-    leaves, out, made = watched_build(engine, engine["build"], expr, list(values))
+    leaves, out, made, _ = watched_build(engine, engine["build"], expr, list(values), rows)
     backward(out)
     return leaves, made

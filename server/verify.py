@@ -28,14 +28,14 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import EXTRAS, LEAVES, VERDICTS
+from engine.cases import LEAVES, SEED, VERDICTS
 from engine.compare import leaves_right
 from engine.diagnose import number
 from engine.errors import MAX_TEXT, cap
-from engine.grade import MAX_SOURCE, new_expression, refusal
+from engine.grade import MAX_SOURCE, new_expression, order, refusal
 from engine.output import MAX_CHARS
 from engine.report import KINDS, error, no_output
-from server import ROOT, sandbox
+from server import ROOT, graphs, sandbox
 from server.assets import engine_archive, graded_cases
 from server.learner import Learners, LearnerTokenError
 from server.receipt import Signer
@@ -49,39 +49,57 @@ EXERCISE = "backward"
 
 def counted(verdict: str) -> tuple[str, ...]:
     """The expressions a verdict counts: the seed's three, and the teacher's choice of extras."""
-    return (*(name for name in LEAVES if name not in EXTRAS), *VERDICTS[verdict])
+    return (*SEED, *VERDICTS[verdict])
 
 
-def fresh_values(rng: random.Random, expr: str) -> list[float]:
-    """One value set no page has shown: each leaf uniform in [-2, 2], to three decimals, not 0."""
-    values = []
-    for _ in LEAVES[expr]:
-        value = 0.0
-        while value == 0.0:
-            value = round(rng.uniform(-2.0, 2.0), 3)
-        values.append(value)
-    return values
+def fresh_values(rng: random.Random, expr: str) -> tuple[list[float], list[float]]:
+    """One value set no page has shown, and its expected gradients: each leaf uniform in [-2, 2], to
+    three decimals, not 0, drawn again until every leaf's gradient is at least graphs.SHARE (a long
+    chain with a small w has gradients that round to 0: code that does nothing would pass it)."""
+    for _ in range(graphs.ATTEMPTS):
+        values = [graphs.leaf_value(rng) for _ in LEAVES[expr]]
+        grads = expected(expr, values)
+        if min(abs(g) for g in grads) >= graphs.SHARE:
+            break
+    return values, grads
 
 
-def value_sets(verdict: str, fresh: int, rng: random.Random) -> list[dict]:
-    """The counted expressions' value sets: the page's, then `fresh` new ones each, with expected grads."""
+def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int = 0) -> list[dict]:
+    """The counted expressions' value sets: the page's, then `fresh` new ones each, with expected grads.
+
+    Under strict, `graphs_drawn` random graphs too, each with a value set of its own (server/graphs.py).
+    """
     cases = []
     for name in counted(verdict):
         page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["expr"] == name]
         cases += [{k: v for k, v in c.items() if k != "expected_nodes"} for c in page]
         for _ in range(fresh):
-            values = fresh_values(rng, name)
+            values, grads = fresh_values(rng, name)
             cases.append(
                 {
                     "expr": name,
                     "leaves": list(LEAVES[name]),
                     "values": values,
-                    "expected": expected(name, values),
+                    "expected": grads,
                     "example": False,
                     "extra": False,
                     "fresh": True,
                 }
             )
+    for _ in range(graphs_drawn if VERDICTS[verdict] else 0):
+        rows, values = graphs.draw(rng)
+        cases.append(
+            {
+                "expr": "random",
+                "leaves": list(LEAVES["random"]),
+                "values": values,
+                "graph": rows,
+                "expected": expected("random", values, rows),
+                "example": False,
+                "extra": False,
+                "fresh": True,
+            }
+        )
     return cases
 
 
@@ -108,7 +126,8 @@ def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
     """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values."""
     files = dict(engine_files())
     files["source.py"] = source.encode("utf-8", "surrogatepass")
-    plain = [{k: c[k] for k in ("expr", "leaves", "values", "example", "extra")} for c in cases]
+    fields = ("expr", "leaves", "values", "graph", "example", "extra")
+    plain = [{k: c[k] for k in fields if k in c} for c in cases]
     files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
     return files
 
@@ -212,6 +231,7 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
         "passed": err is None and bool(graded) and all(e["passed"] for e in graded),
         "expressions": graded,
         "error": err,
+        "order": order(graded, err),
         "output": output,
         "rule": verdict,
     }
@@ -336,7 +356,8 @@ def verify() -> tuple[Response, int]:
         if slot is None:
             return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
         start = time.perf_counter()
-        cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom())
+        drawn = config["VERIFY_FRESH_GRAPHS"]
+        cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), drawn)
         try:
             outcome = sandbox.run(
                 sandbox_files(source, cases), "driver.py", limits(config), config["SANDBOX_UID"] + slot

@@ -1,11 +1,14 @@
 """The messages the page sends to a course page that embeds it, version 1, as README documents them."""
 
+from engine.cases import EXTRAS, SEED
+from engine.report import KINDS
+
 PREFIX = "backprop-playground:"
-EXPRESSIONS = ("neuron", "reuse", "chain", "shared", "diamond", "deep")
-ERROR_KINDS = ("syntax", "runtime", "timeout", "crash")
+EXPRESSIONS = SEED + EXTRAS  # those the page grades
+ERROR_KINDS = tuple(KINDS)
 FIELDS = {  # beside type and version
     "ready": {"exercise"},
-    "checked": {"passed", "attempt", "expressions", "error", "hintsShown", "verified", "receipt"},
+    "checked": {"passed", "attempt", "expressions", "error", "hintsShown", "order", "verified", "receipt"},
     "resize": {"height"},
 }
 
@@ -29,6 +32,7 @@ def assert_message(message: dict) -> None:
         assert type(message["passed"]) is bool
         assert is_count(message["attempt"], 1) and is_count(message["hintsShown"])
         assert message["error"] is None or message["error"] in ERROR_KINDS
+        assert message["order"] in (None, "right", "wrong", "error")
         assert message["verified"] in (None, True, False)  # None: verification off, not a pass, or no answer
         assert message["receipt"] is None or message["receipt"].count(".") == 2  # a compact JWT
         for expr in message["expressions"]:

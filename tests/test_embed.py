@@ -76,6 +76,7 @@ def test_checked_message_follows_the_schema_and_carries_no_code_or_gradients(cas
     assert message["type"] == "backprop-playground:checked"
     assert (message["passed"], message["attempt"], message["hintsShown"]) == (report["passed"], 3, 2)
     assert message["error"] == error
+    assert message["order"] == report["order"]
     assert message["expressions"] == [
         {"name": e["name"], "passed": e["passed"], "extra": e["extra"]} for e in report["expressions"]
     ]

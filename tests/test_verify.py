@@ -196,12 +196,16 @@ def test_the_browser_and_the_server_agree_on_every_solution(tmp_path, name, verd
     browser = grade(SOLUTIONS[name], config["cases"])
     server = verified(client, SOLUTIONS[name])["report"]
     counted = {e["name"]: e["passed"] for e in browser["expressions"] if not e["extra"]}
-    assert counted == {e["name"]: e["passed"] for e in server["expressions"]}
+    # The server adds random graphs under strict, which every solution here gets as right as the tangle.
+    drawn = {e["name"]: e["passed"] for e in server["expressions"] if e["name"] == "random"}
+    assert drawn == ({"random": counted["tangle"]} if verdict == "strict" else {})
+    assert counted == {e["name"]: e["passed"] for e in server["expressions"] if e["name"] != "random"}
     assert browser["passed"] == server["passed"]
+    assert server["order"] == (browser["order"] if verdict == "strict" else None)  # seed: no order graphs
     assert server["rule"] == verdict
 
 
-def test_strict_counts_the_shared_and_diamond_extras_not_the_deep_one(tmp_path):
+def test_strict_counts_every_order_graph_and_random_ones_never_the_deep_chain(tmp_path):
     app = create_app(
         {"TESTING": True, "VERIFY": True, "VERDICT": "strict", "SIGNING_KEY_FILE": str(tmp_path / "k")}
     )
@@ -213,12 +217,18 @@ def test_strict_counts_the_shared_and_diamond_extras_not_the_deep_one(tmp_path):
         "chain": False,
         "shared": False,
         "diamond": False,
+        "uneven": False,
+        "twins": False,
+        "tangle": False,
         "deep": True,
     }
     answer = verified(client, solutions.PRE_ORDER)  # a pre-order walk: right on the seed's trees only
-    assert answer["report"]["passed"] is False
+    assert answer["report"]["passed"] is False and answer["report"]["order"] == "wrong"
     assert decode(client, answer["receipt"])["rule"] == "strict"
     assert grade(solutions.PRE_ORDER, page_config(client)["cases"])["passed"] is False  # the browser too
+    # A recursive search is right: the deep chain never counts, at the server as in the page.
+    right = verified(client, solutions.CORRECT)["report"]
+    assert right["passed"] is True and "deep" not in {e["name"] for e in right["expressions"]}
 
 
 # -- receipts --------------------------------------------------------------------------------------
@@ -409,16 +419,33 @@ def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, r
 @pytest.mark.parametrize(
     ("verdict", "said"),
     [
-        ("seed", "and tries your backward on 3 extra graphs that are not part of the verdict"),
-        ("strict", "and 2 more graphs whose inner values are shared (shared, diamond), which count too"),
+        (
+            "seed",
+            "tries your backward on 5 more graphs that tell a right order from a wrong one (shared, diamond, "
+            "uneven, twins, tangle): they say whether your order is right, but the verdict is the three "
+            "expressions, and on a chain too deep for a recursive search, which is a lesson and never counts "
+            "against you.",
+        ),
+        (
+            "strict",
+            "not shown here, and tries your backward on 5 more graphs that tell a right order from a wrong "
+            "one (shared, diamond, uneven, twins, tangle), which count too, and on a chain too deep for a "
+            "recursive search, which is a lesson and never counts against you.",
+        ),
     ],
 )
 def test_the_page_says_which_graphs_count(verdict, said):
     html = create_app({"TESTING": True, "VERDICT": verdict}).test_client().get("/").get_data(as_text=True)
     text = " ".join(re.sub(r"<[^>]+>", "", html).split())
     assert said in text
-    if verdict == "strict":
-        assert "on 1 extra graph that is not part of the verdict" in text
+
+
+def test_every_fresh_value_set_tells_something():
+    # A set whose gradients round to 0 (a long chain, a small w) would pass code that does nothing.
+    for seed in range(300):
+        for case in verify.value_sets("strict", 2, random.Random(seed)):
+            if case["fresh"]:
+                assert min(abs(g) for g in case["expected"]) >= 1e-3, case
 
 
 # -- the learner, where a course names one ----------------------------------------------------------

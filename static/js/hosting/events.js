@@ -20,6 +20,8 @@ export const checkedMessage = (report, attempt, hintsShown, verification = null)
   expressions: report.expressions.map((e) => ({ name: String(e.name), passed: e.passed === true, extra: e.extra === true })),
   error: report.error ? String(report.error.kind) : null,
   hintsShown,
+  // what the graphs that tell orders apart show: "right", "wrong", "error", or null (none graded)
+  order: ["right", "wrong", "error"].includes(report.order) ? report.order : null,
   verified: verification?.verified ?? null, // the server's word on a pass (verify.js); null: not asked or no answer
   receipt: verification?.receipt ?? null,
 });
