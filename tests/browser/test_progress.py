@@ -58,10 +58,11 @@ def test_checks_are_counted_and_the_first_pass_is_remembered(page, base_url):
     check(page, "def backward(out):\n    for v in\n")
     expect(progress(page)).to_have_attribute("data-attempts", "2")
     check(page, solutions.CORRECT)
-    expect(progress_text(page)).to_contain_text(f"Passed on attempt 3, {today()}.")
+    expect(progress_text(page)).to_contain_text(f"Passed on attempt 3, {today()}, with the order right.")
     expect(progress(page).locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT"))
     check(page, solutions.NOT_REVERSED)  # a later failure does not undo the pass
-    expect(progress_text(page)).to_contain_text(f"Passed on attempt 3, {today()}. 4 Checks in all.")
+    said = f"Passed on attempt 3, {today()}, with the order right. 4 Checks in all."
+    expect(progress_text(page)).to_contain_text(said)
     expect(progress(page)).to_have_attribute("data-passed-attempt", "3")
     # Reset brings back the starter, not a blank record
     page.once("dialog", lambda d: d.accept())
@@ -69,7 +70,23 @@ def test_checks_are_counted_and_the_first_pass_is_remembered(page, base_url):
     expect(progress_text(page)).to_contain_text("Passed on attempt 3")
     page.reload()
     open_playground(page, base_url)
-    expect(progress_text(page)).to_contain_text(f"Passed on attempt 3, {today()}. 4 Checks in all.")
+    expect(progress_text(page)).to_contain_text(said)
+
+
+def test_a_pass_with_the_order_wrong_says_so_until_the_order_is_right(page, base_url):
+    open_playground(page, base_url)
+    check(page, solutions.PRE_ORDER)  # the seed's three right, the order graphs wrong
+    said = f"Passed on attempt 1, {today()}, but the order is not yet right on every graph."
+    expect(progress_text(page)).to_contain_text(said)
+    expect(progress(page)).to_have_attribute("data-order-attempt", "")
+    check(page, solutions.ITERATIVE)
+    expect(progress_text(page)).to_contain_text(
+        f"Passed on attempt 1, {today()}; the order right on attempt 2."
+    )
+    expect(progress(page)).to_have_attribute("data-order-attempt", "2")
+    page.reload()
+    open_playground(page, base_url)
+    expect(progress_text(page)).to_contain_text("; the order right on attempt 2. 2 Checks in all.")
 
 
 def test_a_pass_from_another_year_shows_the_year_and_counting_goes_on(page, base_url):
@@ -78,17 +95,29 @@ def test_a_pass_from_another_year_shows_the_year_and_counting_goes_on(page, base
     kept = {"attempts": 6, "passedAttempt": 4, "passedAt": "2024-12-02T12:00:00.000Z"}
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(kept)])
     open_playground(page, base_url)
-    expect(progress_text(page)).to_contain_text("Passed on attempt 4, 2 Dec 2024. 6 Checks in all.")
+    # Kept before the order was counted: not known to have been right, so not said to be.
+    said = "Passed on attempt 4, 2 Dec 2024, but the order is not yet right on every graph. 6 Checks in all."
+    expect(progress_text(page)).to_contain_text(said)
     page.get_by_role("button", name="Show a hint").click()
     check(page, solutions.NOT_REVERSED)
     (event,) = checked_events(page)
     assert (event["attempt"], event["passed"], event["hintsShown"]) == (7, False, 1)
-    assert json.loads(page.evaluate("k => localStorage.getItem(k)", KEY)) == {**kept, "attempts": 7}
+    assert json.loads(page.evaluate("k => localStorage.getItem(k)", KEY)) == {
+        **kept,
+        "attempts": 7,
+        "orderAttempt": None,
+    }
 
 
 def test_what_is_not_a_record_of_ours_counts_as_none(page, base_url):
     page.goto(base_url)
-    for stored in ("{not json", '{"attempts": -3}', '{"attempts": 2, "passedAttempt": 5, "passedAt": "x"}'):
+    wrong = (
+        "{not json",
+        '{"attempts": -3}',
+        '{"attempts": 2, "passedAttempt": 5, "passedAt": "x"}',
+        '{"attempts": 3, "passedAttempt": 2, "passedAt": "2026-01-02T00:00:00Z", "orderAttempt": 1}',
+    )
+    for stored in wrong:
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, stored])
         open_playground(page, base_url)
         expect(progress_text(page)).to_have_text("No Checks yet.")

@@ -1,13 +1,15 @@
 // A task's button while the task runs (Check, Run): disabled and saying what it does, its Stop shown;
 // all as it was once the task ends, however it ends.
 
-// Run task(waiting) with button busy; waiting() says the task waits for Python. Resolves as task does.
+// Run task(labels) with button busy. labels.waiting() says the task waits for Python; labels.running(),
+// that Python has taken it (the button says `doing` again). Resolves as task does.
 export async function whileBusy({ button, stop, idle, doing }, task) {
   button.disabled = true;
   button.textContent = doing;
   stop.hidden = false;
+  const say = (text) => () => button.textContent !== text && (button.textContent = text);
   try {
-    return await task(() => (button.textContent = "Waiting for Python…"));
+    return await task({ waiting: say("Waiting for Python…"), running: say(doing) });
   } finally {
     button.disabled = false;
     button.textContent = idle;

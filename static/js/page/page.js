@@ -93,8 +93,8 @@ export function startPage({ config, runtime }) {
       const code = source ?? editor.getCode();
       const fromEditor = code === editor.getCode();
       if (fromEditor) save(code); // kept before it runs: a runtime that takes the tab down loses nothing
-      return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (waiting) => {
-        const report = await runtime.grade(code, { waiting });
+      return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (labels) => {
+        const report = await runtime.grade(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
         editor.markLine(fromEditor ? report.error?.line : null);

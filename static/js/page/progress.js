@@ -1,12 +1,13 @@
-// The learner's progress, kept in this browser: how many Checks, and when all three expressions first
-// passed ("Passed on attempt 4, 2 Dec."). Reset leaves it; "Clear my progress" forgets it.
+// The learner's progress, kept in this browser: how many Checks, when all three expressions first
+// passed ("Passed on attempt 4, 2 Dec."), and on which attempt a pass first came with the order right on
+// the graphs that tell orders apart. Reset leaves it; "Clear my progress" forgets it.
 
 import { el } from "../shared/dom.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, remove, write } from "../shared/storage.js";
 
 const KEY = NAMES.storage.progress;
-const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null };
+const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null, orderAttempt: null };
 const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
 const DAY_YEAR = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
 
@@ -21,17 +22,28 @@ function stored() {
   const count = (n) => Number.isInteger(n) && n > 0;
   const never = p?.passedAttempt === null && p?.passedAt === null;
   const once = count(p?.passedAttempt) && p.passedAttempt <= p.attempts && !Number.isNaN(Date.parse(p.passedAt));
-  return count(p?.attempts) && (never || once) ? { attempts: p.attempts, passedAttempt: p.passedAttempt, passedAt: p.passedAt } : null;
+  const orderAttempt = p?.orderAttempt ?? null; // absent in records kept before it was counted
+  const order = orderAttempt === null || (once && count(orderAttempt) && orderAttempt >= p.passedAttempt && orderAttempt <= p.attempts);
+  if (!(count(p?.attempts) && (never || once) && order)) return null;
+  return { attempts: p.attempts, passedAttempt: p.passedAttempt, passedAt: p.passedAt, orderAttempt };
 }
 
 const day = (date) => (date.getFullYear() === new Date().getFullYear() ? DAY : DAY_YEAR).format(date);
 const checks = (n) => `${n} ${n === 1 ? "Check" : "Checks"}`;
 
-function describe({ attempts, passedAttempt, passedAt }) {
+// Under the seed's rule a pass is the three expressions; whether the order was right then is said beside it.
+function orderSaid(passedAttempt, orderAttempt) {
+  if (orderAttempt === passedAttempt) return ", with the order right";
+  if (orderAttempt) return `; the order right on attempt ${orderAttempt}`;
+  return ", but the order is not yet right on every graph";
+}
+
+function describe({ attempts, passedAttempt, passedAt, orderAttempt }) {
   if (passedAttempt) {
     const date = new Date(passedAt);
     const more = attempts > passedAttempt ? ` ${checks(attempts)} in all.` : "";
-    return [`Passed on attempt ${passedAttempt}, `, el("time", { datetime: date.toISOString(), text: day(date) }), `.${more}`];
+    const time = el("time", { datetime: date.toISOString(), text: day(date) });
+    return [`Passed on attempt ${passedAttempt}, `, time, `${orderSaid(passedAttempt, orderAttempt)}.${more}`];
   }
   return [attempts ? `${checks(attempts)} so far, not passed yet.` : "No Checks yet."];
 }
@@ -47,6 +59,7 @@ export function setupProgress(root) {
     text.replaceChildren(note, ...describe(progress), progress.attempts ? where : "");
     root.dataset.attempts = String(progress.attempts);
     root.dataset.passedAttempt = String(progress.passedAttempt ?? "");
+    root.dataset.orderAttempt = String(progress.orderAttempt ?? "");
     clear.hidden = !progress.attempts;
   };
   render();
@@ -66,12 +79,14 @@ export function setupProgress(root) {
   });
 
   return {
-    // Count a Check; the first that passes is remembered with its date. Returns this attempt's number.
+    // Count a Check; the first that passes is remembered with its date, and the first pass with the
+    // order right. Returns this attempt's number.
     record(report) {
       const before = kept ? (stored() ?? EMPTY) : progress; // another tab may have counted meanwhile
       const attempts = before.attempts + 1;
       const first = report.passed === true && !before.passedAttempt;
-      progress = first ? { attempts, passedAttempt: attempts, passedAt: new Date().toISOString() } : { ...before, attempts };
+      progress = first ? { ...before, attempts, passedAttempt: attempts, passedAt: new Date().toISOString() } : { ...before, attempts };
+      if (report.passed === true && report.order === "right" && !before.orderAttempt) progress.orderAttempt = attempts;
       kept = write(KEY, JSON.stringify(progress));
       render();
       return attempts;

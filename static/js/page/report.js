@@ -5,9 +5,6 @@ import { el } from "../shared/dom.js";
 import { count, exact } from "../shared/format.js";
 import { picture } from "../picture/picture.js";
 
-const SHOWN_DIAGNOSES = 5; // more are listed behind "and N more"
-
-
 const status = (expr) => (expr.cases.some((c) => c.got === null) ? "error" : expr.passed ? "pass" : "fail");
 
 function caseTable(expr, result, index) {
@@ -47,23 +44,28 @@ export function renderOutput(panel, output) {
   }
 }
 
-// Say in words what went wrong, value by value: the grader's diagnosis.
-function diagnosisList(expr) {
+// Say what went wrong: the one mistake the grader names, in a sentence, then the same value by value,
+// one click away (the picture marks those values too).
+function whyBox(expr) {
   const item = (d) => el("li", { "data-kind": d.kind, "data-node": d.node ?? "", text: d.message });
-  const list = el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.slice(0, SHOWN_DIAGNOSES).map(item));
-  const rest = expr.diagnosis.slice(SHOWN_DIAGNOSES);
-  const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? "What happens on this graph" : "What went wrong" }), list);
-  if (rest.length) {
-    box.append(el("details", {}, el("summary", { text: `and ${rest.length} more like these` }), el("ul", { class: "diagnosis" }, ...rest.map(item))));
+  const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? "What happens on this graph" : "What went wrong" }));
+  if (expr.mistake) {
+    const { kind, node, message } = expr.mistake;
+    box.append(el("p", { class: "mistake", "data-testid": "mistake", "data-kind": kind, "data-node": node ?? "", text: message }));
+  }
+  if (expr.diagnosis.length) {
+    const list = el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.map(item));
+    const values = expr.diagnosis.length === 1 ? "1 value" : `${expr.diagnosis.length} values`;
+    box.append(el("details", { class: "values" }, el("summary", { text: `Value by value (${values})` }), list));
   }
   return box;
 }
 
 // The value sets: a passing expression's folded away; a failing one shows its first wrong set (the one
 // the diagnosis and the picture describe) and folds the rest.
-function caseTables(expr) {
+function caseTables(expr, { fold = expr.passed } = {}) {
   const tables = expr.cases.map((result, i) => caseTable(expr, result, i));
-  const shown = expr.passed ? -1 : Math.max(0, expr.cases.findIndex((c) => !c.passed));
+  const shown = fold ? -1 : Math.max(0, expr.cases.findIndex((c) => !c.passed));
   const rest = tables.filter((_, i) => i !== shown);
   const wrong = expr.cases.filter((c, i) => i !== shown && !c.passed).length;
   const parts = shown >= 0 ? [el("div", { class: "cases" }, tables[shown])] : [];
@@ -75,15 +77,17 @@ function caseTables(expr) {
   return parts;
 }
 
-// What an extra teaches when a recursive search runs out of Python's stack: information, not failure.
-function recursionLesson(expr) {
+// What the deep chain teaches when a recursive search runs out of Python's stack: a lesson, not a mistake.
+function recursionLesson(expr, order) {
   const box = el(
     "div",
     { class: "why lesson" },
     el("h4", { text: "What this graph teaches: Python’s recursion limit" }),
     el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.map((d) => el("li", { "data-kind": d.kind, "data-node": "", text: d.message }))),
     el("p", {
-      text: "Your search calls itself once per value along the chain, and Python stops a function nested that deep with a RecursionError. The same depth-first search with a list as its stack (append to push, pop to take the last) has no such limit: it gets through this graph too.",
+      text:
+        (order === "right" ? "This is not a mistake: your order is right, as the graphs above show. " : "") +
+        "Your search calls itself once per value along the chain, and Python stops a function nested that deep with a RecursionError. The same depth-first search with a list as its stack (append to push, pop to take the last) has no such limit: it gets through this graph too.",
     }),
   );
   if (expr.error) box.append(el("details", {}, el("summary", { text: "Python’s message" }), el("pre", { text: expr.error.message })));
@@ -95,42 +99,58 @@ const BADGES = {
   extra: { pass: "right", fail: "wrong on this graph", error: "raised an error" },
 };
 
-function section(expr, openPicture) {
+const tooDeep = (expr) => expr.role === "lesson" && expr.diagnosis?.some((d) => d.kind === "recursion");
+
+function section(expr, { openPicture, order }) {
   const state = status(expr);
-  const tooDeep = expr.extra && expr.diagnosis?.some((d) => d.kind === "recursion");
-  const badge = tooDeep ? "too deep for recursion" : BADGES[expr.extra ? "extra" : "graded"][state];
+  const badge = tooDeep(expr) ? "too deep for recursion" : BADGES[expr.extra ? "extra" : "graded"][state];
   const node = el(
     "section",
-    { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra) },
+    { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra), "data-role": expr.role },
     el("h3", {}, el("code", { text: expr.name }), ` ${expr.formula ?? ""} `, el("span", { class: `badge ${state}`, text: badge })),
   );
-  if (tooDeep) node.append(recursionLesson(expr));
+  if (tooDeep(expr)) node.append(recursionLesson(expr, order));
   else {
     if (expr.error) node.append(el("p", { class: "expr-error", text: expr.error.message }));
-    if (expr.diagnosis?.length && state !== "pass") node.append(diagnosisList(expr));
+    if ((expr.mistake || expr.diagnosis?.length) && state !== "pass") node.append(whyBox(expr));
   }
   if (expr.graph || expr.size) node.append(picture(expr, openPicture && !expr.passed));
-  node.append(...caseTables(expr));
+  node.append(...caseTables(expr, { fold: expr.passed || tooDeep(expr) })); // a lesson's table: no ✗ in sight
   return node;
 }
 
-// The extras, outside the verdict: folded until the graded expressions pass, when they become the next step.
-function extrasBlock(extras, verdictPassed) {
-  const right = extras.filter((e) => e.passed).length;
+// The graphs that tell orders apart, outside the verdict under the seed's rule: folded until the three
+// pass, when they become the next step (and the headline sends the learner here when one is wrong).
+function orderBlock(graphs, { verdictPassed, order }) {
+  const right = graphs.filter((e) => e.passed).length;
+  const sure = order === "right" ? " Your order is right on all of them." : "";
   return el(
     "div",
-    { class: "extras", "data-testid": "extras" },
-    el("h3", { text: `Extra graphs: ${right} of ${extras.length} right` }),
+    { class: "extras", id: "order-graphs", "data-testid": "extras", "data-order": order ?? "", tabindex: "-1" },
+    el("h3", { text: `Graphs that tell orders apart: ${right} of ${graphs.length} right` }),
     el("p", {
       class: "note",
-      text: "Not part of the verdict. These graphs reuse intermediate values or are very deep: an order that only works on trees, or a recursive search, goes wrong here.",
+      text:
+        "Not part of the verdict, which is the three expressions; these say whether your order is right. Each " +
+        "shares inner values the way a wrong order gets wrong: a value reached by paths of different lengths, " +
+        `a value used twice by one value, two values with the same data.${sure}`,
     }),
     el(
       "details",
-      { class: "extras-list", ...(verdictPassed ? { open: "" } : {}) },
-      el("summary", { text: `The ${extras.length} extra graphs, one by one` }),
-      ...extras.map((e) => section(e, verdictPassed)),
+      { class: "extras-list", ...(verdictPassed && order !== "right" ? { open: "" } : {}) },
+      el("summary", { text: `The ${graphs.length} graphs, one by one` }),
+      ...graphs.map((e) => section(e, { openPicture: verdictPassed, order })),
     ),
+  );
+}
+
+// The deep chain: a lesson about recursion, apart from everything graded, never counted against the learner.
+function lessonBlock(lessons, order) {
+  return el(
+    "div",
+    { class: "extras lessons", "data-testid": "lessons" },
+    el("h3", { text: "A lesson, not a test" }),
+    ...lessons.map((e) => section(e, { openPicture: false, order })),
   );
 }
 
@@ -149,22 +169,51 @@ export function renderError(panel, error, kinds, where = "your code (marked in t
   if (line) panel.append(el("p", { text: `Line ${line} of ${where}.` }));
 }
 
+// The headline: how many expressions pass and, when they all do, what the order graphs say of the order.
+// "Your backward works" only where they show it right.
+function headline(verdict, report, graded) {
+  const passed = graded.filter((e) => e.passed).length;
+  const all = `All ${graded.length} expressions pass`;
+  const toGraphs = (text) => el("a", { href: "#order-graphs", text });
+  let status = report.passed ? "pass" : report.error ? "error" : "fail";
+  let words;
+  if (!report.passed) {
+    words = [graded.length ? `${passed} of ${graded.length} expressions pass.` : "Your code could not be graded: see the error below."];
+    const failing = graded.filter((e) => e.mistake);
+    if (failing.length) {
+      // The mistake, named once here: where every failing expression has the same kind, without saying where.
+      const same = failing.every((e) => e.mistake.kind === failing[0].mistake.kind);
+      const text = (same ? "" : `In ${failing[0].name}: `) + failing[0].mistake.message;
+      words.push(" ", el("span", { class: "verdict-mistake", "data-testid": "verdict-mistake", "data-kind": failing[0].mistake.kind, text }));
+    }
+  } else if (report.order === "right") {
+    words = [`${all}, and your order is right on every graph that tells orders apart. Your backward works.`];
+  } else if (report.order === "wrong") {
+    status = "order";
+    words = [`${all}, but your order is not yet right: see `, toGraphs("the graphs that tell orders apart"), ", below."];
+  } else if (report.order === "error") {
+    status = "order";
+    words = [`${all}, but your backward raised an error on `, toGraphs("a graph that tells orders apart"), ", below."];
+  } else {
+    words = [`${all}.`];
+  }
+  verdict.dataset.status = status;
+  verdict.dataset.order = report.order ?? "";
+  verdict.replaceChildren(...words);
+  verdict.hidden = false;
+}
+
 // kinds: the heading of each error kind (config.report.kinds).
 export function renderReport({ results, verdict, error, output }, report, kinds) {
   renderOutput(output, report.output);
   results.replaceChildren();
   renderError(error, report.error, kinds);
   const graded = report.expressions.filter((e) => !e.extra);
-  const extras = report.expressions.filter((e) => e.extra);
-  results.append(...graded.map((e) => section(e, true)));
-  if (extras.length) results.append(extrasBlock(extras, report.passed));
-  const overall = report.passed ? "pass" : report.error ? "error" : "fail";
-  verdict.dataset.status = overall;
-  const passedCount = graded.filter((e) => e.passed).length;
-  verdict.textContent = report.passed
-    ? `All ${graded.length} expressions pass. Your backward works.`
-    : graded.length
-      ? `${passedCount} of ${graded.length} expressions pass.`
-      : "Your code could not be graded: see the error below.";
-  verdict.hidden = false;
+  const orderGraphs = report.expressions.filter((e) => e.extra && e.role === "order");
+  const lessons = report.expressions.filter((e) => e.extra && e.role === "lesson");
+  const order = report.order;
+  results.append(...graded.map((e) => section(e, { openPicture: true, order })));
+  if (orderGraphs.length) results.append(orderBlock(orderGraphs, { verdictPassed: report.passed, order }));
+  if (lessons.length) results.append(lessonBlock(lessons, order));
+  headline(verdict, report, graded);
 }

@@ -58,9 +58,9 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
       const code = source ?? scratch.getCode();
       if (code === scratch.getCode()) write(key, code); // kept before it runs, as the editor's code is
       $("run-status").textContent = "";
-      return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (waiting) => {
+      return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
-        const result = await runtime.runScratch(input, { waiting });
+        const result = await runtime.runScratch(input, labels);
         renderRun(result, { kinds: config.report.kinds, scratch, editor });
         const { output, error, drawings } = result;
         return { output, error, drawings }; // each drawing: { line, nodes, calls, label, size, file, out }

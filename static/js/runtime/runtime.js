@@ -56,6 +56,7 @@ export class Runtime {
     this.preparedAt = -Infinity; // when prepare() last ran: a Check's runtime was taken
     this.sparesTimer = null;
     this.current = null; // the Check under way, if any
+    this.settled = new WeakSet(); // the runtime Promises (next, spares) that have settled
     this.loaded = new Promise((resolve) => (this.firstReady = resolve)); // the first time Check can grade
   }
 
@@ -69,7 +70,7 @@ export class Runtime {
   start() {
     performance.mark("runtime: start"); // for benchmarks/load.py's timeline
     this.onState("loading");
-    this.next = this.first();
+    this.next = this.track(this.first());
     this.ready = this.next.then(
       () => {
         this.onState("ready");
@@ -194,11 +195,11 @@ export class Runtime {
       spare.then((python) => this.next === spare && !python.ended && this.onNext("ready", python), () => {});
     }
     this.next =
-      spare ?? (later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn());
+      spare ?? this.track(later ? new Promise((resolve) => setTimeout(resolve)).then(() => this.spawn()) : this.spawn());
     this.next.catch((err) => this.onState("failed", err.message));
     if (!quick && !this.spares.length) return;
     while (this.spares.length < SPARES) {
-      const next = this.spawn({ spare: true });
+      const next = this.track(this.spawn({ spare: true }));
       next.catch(() => {}); // seen by the Check that takes it, as next
       this.spares.push(next);
     }
@@ -206,6 +207,13 @@ export class Runtime {
     this.sparesTimer = setTimeout(() => {
       for (const unused of this.spares.splice(0)) unused.then((python) => python.end(), () => {});
     }, SPARE_IDLE_MS);
+  }
+
+  // Note when a runtime Promise settles (this.settled), so a Check knows at once whether it must wait.
+  track(promise) {
+    const note = () => this.settled.add(promise);
+    promise.then(note, note);
+    return promise;
   }
 
   // Stop the Check under way: reason "timeout" (the time limit) or "stopped" (the Stop button).
@@ -243,7 +251,8 @@ export class Runtime {
     return this.use({ task: "run", call: (python, onOutput) => python.run(input, onOutput) }, options);
   }
 
-  async use(task, { waiting } = {}) {
+  // waiting() is called when the task must wait for its runtime, running() once it has it.
+  async use(task, { waiting, running } = {}) {
     const started = performance.now();
     const failed = (kind, message, more = {}) => this.reports.failed(kind, message, { task: task.task, started, ...more });
     const run = { reason: null, python: null, output: "", killTimer: null, task, failed };
@@ -251,9 +260,11 @@ export class Runtime {
     this.current = run;
     try {
       const next = this.next;
-      const first = await Promise.race([next.then(() => "ready", () => "ready"), Promise.resolve("waiting")]);
-      if (first === "waiting") waiting?.();
+      // Known at once: a Promise cannot be asked whether it has settled (a race with an already
+      // resolved one loses to Promise.resolve, which said "waiting" every time).
+      if (!this.settled.has(next)) waiting?.();
       run.python = await Promise.race([next, run.cancelled]);
+      running?.();
       if (!run.python) {
         const what = task.task === "run" ? "Run" : "Check";
         return failed("timeout", `You stopped the ${what} before Python was ready: your code did not run.`);
