@@ -6,6 +6,30 @@ CPython, in the page and at /verify (tests/test_orders.py, tests/browser/test_or
 
 from tests.solutions import CORRECT, ITERATIVE, NOT_REVERSED, PRE_ORDER
 
+KAHN = """\
+from collections import deque
+
+
+def backward(out):
+    waiting, seen, stack = {}, {out}, [out]
+    while stack:
+        v = stack.pop()
+        for child in v._prev:
+            waiting[child] = waiting.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    out.grad = 1
+    ready = deque([out])
+    while ready:
+        v = ready.popleft()
+        v._backward()
+        for child in v._prev:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+"""
+
 RIGHT = {
     # micrograd's own: a recursive topological sort, then reversed
     "recursive": CORRECT,
@@ -47,29 +71,7 @@ def backward(out):
         v._backward()
 """,
     # Kahn's algorithm: a value is ready once every use of it has passed its share (a·a counts twice)
-    "kahn": """\
-from collections import deque
-
-
-def backward(out):
-    waiting, seen, stack = {}, {out}, [out]
-    while stack:
-        v = stack.pop()
-        for child in v._prev:
-            waiting[child] = waiting.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    out.grad = 1
-    ready = deque([out])
-    while ready:
-        v = ready.popleft()
-        v._backward()
-        for child in v._prev:
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                ready.append(child)
-""",
+    "kahn": KAHN,
     # each value by its longest path from out: every user of a value is nearer to out than it is
     "longest path": """\
 def backward(out):
@@ -151,72 +153,25 @@ def backward(out):
         "            topo.append(v)\n            for child in v._prev:\n                visit(child)\n",
     ),
     # a topological sort with no memory: a value used twice is in the list twice
-    "no memory": """\
-def backward(out):
-    topo = []
-
-    def visit(v):
-        for child in v._prev:
-            visit(child)
-        topo.append(v)
-
-    visit(out)
-    out.grad = 1
-    for v in reversed(topo):
-        v._backward()
-""",
+    "no memory": CORRECT.replace(
+        "        if v not in seen:\n            seen.add(v)\n            for child in v._prev:\n"
+        "                visit(child)\n            topo.append(v)\n",
+        "        for child in v._prev:\n            visit(child)\n        topo.append(v)\n",
+    ),
     # values remembered by their data: x·w and w·x are one to it
     "seen by data": CORRECT.replace(
         "if v not in seen:\n            seen.add(v)", "if v.data not in seen:\n            seen.add(v.data)"
     ),
     # Kahn's on distinct users, counted down once per use: a·a makes its input ready too soon
-    "kahn, users not uses": """\
-from collections import deque
-
-
-def backward(out):
-    waiting, seen, stack = {}, {out}, [out]
-    while stack:
-        v = stack.pop()
-        for child in set(v._prev):
-            waiting[child] = waiting.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    out.grad = 1
-    ready = deque([out])
-    while ready:
-        v = ready.popleft()
-        v._backward()
-        for child in v._prev:
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                ready.append(child)
-""",
+    "kahn, users not uses": KAHN.replace(
+        "        for child in v._prev:\n            waiting[child] = ",
+        "        for child in set(v._prev):\n            waiting[child] = ",
+    ),
     # Kahn's on uses, counted down once per distinct user: a·a's input is never ready
-    "kahn, uses not users": """\
-from collections import deque
-
-
-def backward(out):
-    waiting, seen, stack = {}, {out}, [out]
-    while stack:
-        v = stack.pop()
-        for child in v._prev:
-            waiting[child] = waiting.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    out.grad = 1
-    ready = deque([out])
-    while ready:
-        v = ready.popleft()
-        v._backward()
-        for child in set(v._prev):
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                ready.append(child)
-""",
+    "kahn, uses not users": KAHN.replace(
+        "        for child in v._prev:\n            waiting[child] -= 1",
+        "        for child in set(v._prev):\n            waiting[child] -= 1",
+    ),
     # each value by its shortest path from out: level by level, as breadth-first
     "shortest path": """\
 def backward(out):
