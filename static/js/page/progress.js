@@ -2,6 +2,7 @@
 // passed ("Passed on attempt 4, 2 Dec."). Reset leaves it; "Clear my progress" forgets it.
 
 import { el } from "../shared/dom.js";
+import { ask } from "./ask.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, remove, write } from "../shared/storage.js";
 
@@ -51,8 +52,9 @@ export function setupProgress(root) {
   };
   render();
 
-  clear.addEventListener("click", () => {
-    if (!confirm("Forget your Checks and your pass in this browser? Your code stays.")) return;
+  clear.addEventListener("click", async () => {
+    const question = "Forget your Checks and your pass in this browser? Your code stays.";
+    if (!(await ask(question, { yes: "Forget my progress", no: "Keep it" }))) return;
     remove(KEY);
     progress = EMPTY;
     render("Progress cleared. ");
