@@ -84,7 +84,8 @@ def test_verification_is_off_by_default():
 
 def test_no_bubblewrap_refuses_to_start(monkeypatch, tmp_path):
     monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
-    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*bubblewrap"):
+    # what is missing, and how to get it
+    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*apt-get install bubblewrap"):
         create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
 
 
