@@ -4,6 +4,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.conftest import answer, open_playground, type_code
+from tests.events import assert_valid
 
 EXPRESSIONS = ("neuron", "reuse", "chain")
 
@@ -128,6 +129,9 @@ def test_check_with_a_source_puts_it_in_the_editor_so_marks_and_notices_match(pa
     assert broken != solutions.CORRECT
     report = page.evaluate("s => window.playground.check(s)", broken)
     assert report["error"]["kind"] == "runtime"
+    assert_valid("report", report)  # the published JSON Schema
+    assert_valid("report", page.evaluate("s => window.playground.check(s)", solutions.CORRECT))
+    report = page.evaluate("s => window.playground.check(s)", broken)
     assert page.evaluate("window.playground.getCode()") == broken  # what ran is in the editor
     marked = page.locator("#editor .cm-error-line")
     expect(marked).to_have_count(1)

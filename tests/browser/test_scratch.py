@@ -10,6 +10,7 @@ from server.presets import PRESETS
 from tests import solutions
 from tests.browser.conftest import answer, open_playground, watched_page
 from tests.browser.test_hostile import fresh_runtime_ready, indent, then_honest
+from tests.events import assert_valid
 
 PRESET = {p["id"]: p for p in PRESETS}
 # Every event the page fires, counted (checked, ready...): a Run must fire none.
@@ -158,6 +159,7 @@ def test_run_with_a_source_puts_it_in_the_scratch_pad_and_returns_the_whole_resu
     source = "a = Value(1.0)\n" + "draw(a)\n" * 12 + "print('drew')\n1 / 0\n"
     result = run(page, source)
     assert list(result) == list(FIELDS["run"])  # output, error, drawings, cut_drawings, ms: as documented
+    assert_valid("run", result)  # the published JSON Schema
     assert result["cut_drawings"] == 2 and len(result["drawings"]) == 10
     assert isinstance(result["ms"], int | float) and result["ms"] > 0
     assert result["error"]["line"] == 15 and result["error"]["file"] == "scratch"
