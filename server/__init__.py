@@ -23,6 +23,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
         OFFLINE=True,  # a service worker keeps the page and its files for visits with no network
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
+        PREFIX=None,  # the sub-path the app answers under, when the proxy passes it on (None: SCRIPT_NAME's)
         VERDICT="seed",  # what a pass needs: "seed" (the three expressions) or "strict" (+ shared, diamond)
         VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
         VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
@@ -47,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server import assets, embed, export, headers, lti, offline, page, schema, static, verify, wsgi
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
+    wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)
