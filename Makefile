@@ -96,7 +96,7 @@ production: serve-setup
 # The whole site as plain files with relative URLs, for any static file server, and its nginx block:
 # make export (into export/, git-ignored), or make export DIR=/srv/backprop/site
 export: serve-setup
-	$(BIN)/flask --app server export $(DIR)
+	$(BIN)/flask --app server export $(DIR) $(if $(LOCATION),--location $(LOCATION))
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

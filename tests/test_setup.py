@@ -68,3 +68,10 @@ def test_the_runtime_lock_has_no_test_tool_and_the_test_lock_pins_the_same_versi
     assert {named(d) for d in project["optional-dependencies"]["test"]} == set(TEST_TOOLS)
     assert set(TEST_TOOLS) <= set(test)
     assert {name: version for name, version in test.items() if name in runtime} == runtime
+
+
+def test_make_export_writes_into_a_folder_git_ignores_by_default():
+    target = re.search(r"flask --app server export (\S+)", plan("export"))[1]
+    assert not target.startswith("/")  # in the checkout, then: so git must ignore it
+    ignored = subprocess.run(["git", "check-ignore", "--quiet", f"{target}/index.html"], cwd=ROOT)
+    assert ignored.returncode == 0, f"{target}/ is not ignored: an export would leave its files untracked"

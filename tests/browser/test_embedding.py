@@ -10,10 +10,11 @@ from whitenoise import WhiteNoise
 
 from server import ROOT, create_app
 from server.export import export_site
-from server.headers import content_security_policy
+from server.nginx import FILE as NGINX_FILE
 from tests import servers, solutions
 from tests.browser.conftest import READY_MS, watched_page
 from tests.events import assert_message
+from tests.nginx import headers_for
 
 README_URL = "https://play.example.org/courses/ml/backprop/"  # where README's course page embeds it from
 HEARD = """
@@ -53,20 +54,9 @@ def static_host(folder, headers=lambda url: {}):
 ISOLATED = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
 
 
-def exported_site_headers(frame_ancestors):
-    """What README's nginx configuration sends for an export that course pages embed."""
-
-    def headers(path):
-        embedded = path.endswith(("/embed.js", "/", "/index.html"))  # loaded by pages of other origins
-        return {
-            **ISOLATED,
-            "Cross-Origin-Resource-Policy": "cross-origin" if embedded else "same-origin",
-            "Content-Security-Policy": content_security_policy(frame_ancestors),
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer",
-        }
-
-    return headers
+def exported_site_headers(conf: str):
+    """What the export's own nginx.conf sends, for an export that course pages embed."""
+    return lambda path: headers_for(conf, path)
 
 
 @pytest.fixture(scope="module")
@@ -191,12 +181,14 @@ def export_folder(sites, tmp_path_factory):
     root = tmp_path_factory.mktemp("exported")
     app = create_app({"TESTING": True, "FRAME_ANCESTORS": sites["allowed"], "TIME_LIMIT_MS": 2000})
     with app.app_context():
-        export_site(root / "site")
+        export_site(root / "site", location="/site/")
     return root
 
 
 def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, export_folder):
-    host = serve.wsgi(static_host(export_folder, exported_site_headers(sites["allowed"])))
+    conf = (export_folder / "site" / NGINX_FILE).read_text()  # written by the export, the policy filled in
+    assert f"frame-ancestors {sites['allowed']}" in conf
+    host = serve.wsgi(static_host(export_folder, exported_site_headers(conf)))
     playground = host + "site/"
     # an isolated course page: the host's CORP lets it load embed.js and embed the page
     page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground)
