@@ -168,10 +168,21 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     assert_clean()
 
 
-def test_a_site_that_is_not_allowed_is_refused_and_hears_nothing(sites, serve, context):
-    with context.expect_console_message(lambda m: "frame-ancestors" in m.text):
-        page, _ = embed(context, serve.origins, sites, sites["other"], sites["playground"])
-    assert page.frame(url=sites["playground"]) is None  # refused: an error page instead
+def test_a_site_that_is_not_allowed_is_told_so_in_the_frame_and_hears_nothing(sites, serve, context):
+    page, _ = embed(context, serve.origins, sites, sites["other"], sites["playground"])
+    frame = page.frame_locator("#backprop")
+    refused = frame.get_by_test_id("frame-refused")  # not an empty box: why, and a way to the exercise
+    expect(refused).to_contain_text("This exercise can’t be shown inside this page")
+    expect(refused).to_contain_text(sites["other"].rstrip("/"))  # the site, named for whoever runs it
+    link = frame.get_by_role("link", name="Open the backpropagation exercise in a new tab")
+    expect(link).to_have_attribute("href", sites["playground"])
+    expect(link).to_have_attribute("target", "_blank")
+    with context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.wait_for_function("() => window.playground !== undefined")  # the exercise itself, on its own
+    assert tab.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    tab.close()
     assert page.evaluate("window.heard") == [] and page.evaluate("dispatched") == []
 
 
