@@ -310,13 +310,13 @@ def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
     assert b"reversed(order)" not in b"".join(files.values())
 
 
-# -- a course's check of a receipt, as the README gives it -------------------------------------------
+# -- a course's check of a receipt, as docs/verification.md gives it ---------------------------------
 
 
 def readme_check(language: str) -> str:
-    """A block of the README's "Check a receipt on the course's server": python or js."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Check a receipt on the course's server") :]
+    """A block of docs/verification.md's "Check a receipt on the course's server": python or js."""
+    docs = (ROOT / "docs/verification.md").read_text()
+    section = docs[docs.index("## Check a receipt on the course's server") :]
     return re.search(rf"```{language}\n(.*?)```", section, re.S)[1]
 
 
@@ -330,7 +330,7 @@ checkReceipt(token, source ?? undefined).then(
 
 
 def node_check(code: str, token: str, source: str | None = None) -> dict:
-    """Run the README's JavaScript check of a receipt in Node.js (jose from node_modules)."""
+    """Run docs/verification.md's JavaScript check of a receipt in Node.js (jose from node_modules)."""
     jose = subprocess.run(
         ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('jose'))"],
         cwd=ROOT,

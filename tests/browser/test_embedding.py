@@ -1,4 +1,4 @@
-"""A course page of another origin embeds the playground with README's snippet and hears what happened."""
+"""A course page of another origin embeds the playground with docs/course-page.md's snippet and hears it."""
 
 import re
 from urllib.parse import urlsplit
@@ -16,7 +16,7 @@ from tests.browser.conftest import READY_MS, watched_page
 from tests.events import assert_message
 from tests.nginx import headers_for
 
-README_URL = "https://play.example.org/courses/ml/backprop/"  # where README's course page embeds it from
+DOCS_URL = "https://play.example.org/courses/ml/backprop/"  # where the docs' course page embeds it from
 HEARD = """
 if (window === window.top) {
   window.heard = [];  // every message this course page receives
@@ -28,10 +28,10 @@ if (window === window.top) {
 """
 
 
-def readme_course_page() -> str:
-    """The course page README shows, as a teacher would copy it."""
-    readme = (ROOT / "README.md").read_text()
-    return re.search(r"```html\n(<!doctype html>.*?)```", readme, re.S)[1]
+def docs_course_page() -> str:
+    """The course page docs/course-page.md shows, as a teacher would copy it."""
+    docs = (ROOT / "docs/course-page.md").read_text()
+    return re.search(r"```html\n(<!doctype html>.*?)```", docs, re.S)[1]
 
 
 def static_host(folder, headers=lambda url: {}):
@@ -78,9 +78,9 @@ def sites(serve, tmp_path_factory):
 
 
 def embed(context, origins, sites, site, playground):
-    """Open README's course page on a site, embedding the playground at its URL; record what it hears."""
+    """Open the docs' course page on a site, embedding the playground at its URL; record what it hears."""
     name = f"{urlsplit(site).port}-{urlsplit(playground).port}.html"
-    (sites["folder"] / name).write_text(readme_course_page().replace(README_URL, playground))
+    (sites["folder"] / name).write_text(docs_course_page().replace(DOCS_URL, playground))
     page, assert_clean = watched_page(context, origins)
     page.add_init_script(HEARD)
     page.goto(site + name)
@@ -128,7 +128,7 @@ def test_course_page_hears_ready_and_a_pass(sites, serve, context, kind):
     frame = playground_frame(page, playground)
     frame.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     page.frame_locator("#backprop").get_by_role("button", name="Check").click()
-    # README's three lines heard it and kept it in the course site's storage
+    # the docs' three lines heard it and kept it in the course site's storage
     expect(page.locator("#backprop-result")).to_have_text(re.compile(r"^Passed on attempt 1, "))
     stored = page.evaluate("JSON.parse(localStorage.getItem('backprop-pass'))")
     assert stored["attempt"] == 1
@@ -151,7 +151,7 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     wait_for_ready(page)
     frame = playground_frame(page, playground)
     before = fits(frame)
-    assert before != 900  # README's page starts it at 900 px
+    assert before != 900  # the docs' page starts it at 900 px
     frame.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
     page.frame_locator("#backprop").get_by_role("button", name="Check").click()
     expect(page.frame_locator("#backprop").get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
@@ -159,7 +159,7 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     after = fits(frame)
     assert after > before + 500
     box = page.locator("#backprop").bounding_box()
-    assert abs(box["height"] - after) <= 2  # README's iframe has no border
+    assert abs(box["height"] - after) <= 2  # the docs' iframe has no border
     # and shrinks again when the page does: a pass folds the failures' pictures away
     frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     frame.wait_for_function(f"() => document.documentElement.getBoundingClientRect().height < {after} - 500")

@@ -255,7 +255,7 @@ def run_hostile(page, name, where):
     elif outcome.line is not None:
         assert error["line"] == first + outcome.line - 1, (error, first)
     assert report["output"]["text"].startswith(outcome.output)
-    assert len(report["output"]["text"]) <= 200_000  # the README's cap, however the code wrote
+    assert len(report["output"]["text"]) <= 200_000  # docs/security.md's cap, however the code wrote
     if outcome.kind == "timeout":
         grace = GRACE_S * outcome.graces if page.isolated else 0
         assert LIMIT_MS / 1000 <= seconds < LIMIT_MS / 1000 + grace + 1, seconds

@@ -319,7 +319,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
 
 
 def test_memory_taken_through_javascript_loses_nothing(page, base_url):
-    # 2 GiB of JavaScript buffers is past the 1 GiB cap on Python's own memory (the README says
+    # 2 GiB of JavaScript buffers is past the 1 GiB cap on Python's own memory (docs/security.md says
     # so): the page lives on, the learner's code is kept, and the next Checks are honest.
     open_playground(page, base_url)
     source = "import js\nheld = [js.ArrayBuffer.new(2**28) for _ in range(8)]\n" + solutions.CORRECT
