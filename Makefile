@@ -25,7 +25,7 @@ SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(
 # Everything, for the tests.
 setup: serve-setup test-setup
 serve-setup: $(SERVE)
-test-setup: $(VENV)/.test-installed .browser .sandbox .postgres
+test-setup: $(VENV)/.test-installed .browser .sandbox .postgres .nginx
 
 $(VENV)/.installed: requirements.lock
 	@echo "make: installing the Python packages that serving needs (requirements.lock) into $(VENV)/"
@@ -85,6 +85,10 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .postgres: scripts/setup-postgres.sh
 	scripts/setup-postgres.sh > $@
 
+# nginx, for the test that serves an export with the nginx block it writes: its path.
+.nginx: scripts/setup-nginx.sh
+	scripts/setup-nginx.sh > $@
+
 run: serve-setup
 	@echo "make: serving the playground: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
@@ -112,4 +116,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres
+	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .nginx

@@ -32,7 +32,8 @@ def test_serving_sets_up_what_serving_needs_and_no_test_tool(target):
     assert "pip install --quiet --disable-pip-version-check -r requirements.lock" in commands
     assert "npm ci" in commands and "npm run --silent build" in commands
     assert "scripts/compress.py static/build/pyodide/" in commands
-    for test_only in ("requirements-test.lock", "setup-browser.sh", "setup-sandbox.sh", "setup-postgres.sh"):
+    test_only_steps = ("requirements-test.lock", "setup-browser.sh", "setup-sandbox.sh", "setup-postgres.sh")
+    for test_only in (*test_only_steps, "setup-nginx.sh"):
         assert test_only not in commands, test_only
 
 
@@ -45,7 +46,8 @@ def test_the_tests_set_up_everything():
     commands = plan("test")
     for step in ("-r requirements.lock", "-r requirements-test.lock", "setup-browser.sh", "setup-sandbox.sh"):
         assert step in commands, step
-    assert "setup-postgres.sh" in commands and "ruff check" in commands and "pytest" in commands
+    assert "setup-postgres.sh" in commands and "setup-nginx.sh" in commands
+    assert "ruff check" in commands and "pytest" in commands
 
 
 def test_the_long_build_steps_say_what_they_do():
