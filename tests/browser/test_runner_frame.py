@@ -253,7 +253,8 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
     page.evaluate("s => window.playground.setCode(s)", ATTACK)
     report = page.evaluate("() => window.playground.check()")
     assert report["passed"] is True, report["error"]
-    honest(page)
+    honest(page)  # check(source) puts each source in the editor: the learner's code goes back in after
+    page.evaluate("s => window.playground.setCode(s)", ATTACK)
     checks = 3
     for step in ("reload", "restart"):
         if step == "reload":
@@ -272,6 +273,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
         progress = json.loads(page.evaluate("() => localStorage.getItem('backprop-playground:progress')"))
         assert progress["attempts"] == checks, progress  # counted by the page, never written by the code
         honest(page)
+        page.evaluate("s => window.playground.setCode(s)", ATTACK)
         checks += 2
     context.close()
     assert_clean()
