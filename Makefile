@@ -1,4 +1,7 @@
-# `make run` serves the playground; `make test` passes every test. Both set up what they need.
+# `make run` serves the playground; `make test` passes every test. Each sets up what it needs, and no more:
+# serving needs the runtime's Python packages and the built files; the tests also need the test tools
+# (pytest, playwright, ruff...), Chromium, bubblewrap and PostgreSQL. PLAYGROUND_VERIFY=1 make run also
+# sets up bubblewrap, the sandbox verification runs learner code in.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,29 +11,45 @@ PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip 
 PYODIDE_VERSION := $(shell node -p "require('./package.json').dependencies.pyodide")
 PYODIDE_DIR := static/build/pyodide/$(PYODIDE_VERSION)
 # .br and .gz beside each file, made once here (brotli-11 of the wasm takes most of a minute), never per request.
-COMPRESS := $(BIN)/python -m whitenoise.compress --quiet
+COMPRESS := $(BIN)/python scripts/compress.py
+# Where `make export` writes: export/ is git-ignored; DIR=/srv/backprop/site for a folder outside the repo.
 DIR ?= export
 WORKERS ?= 4
+# What serving needs: the runtime's packages and the built files (and with verification on, the sandbox).
+VERIFY_ON := $(filter 1 true True yes on,$(PLAYGROUND_VERIFY))
+SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(if $(VERIFY_ON),.sandbox)
 
-.PHONY: setup run production export test lint bench load-check clean
+.PHONY: setup serve-setup run production export test test-setup lint bench load-check clean
 .DELETE_ON_ERROR:
 
-setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox .postgres
+# Everything, for the tests.
+setup: serve-setup test-setup
+serve-setup: $(SERVE)
+test-setup: $(VENV)/.test-installed .browser .sandbox .postgres .nginx
 
 $(VENV)/.installed: requirements.lock
+	@echo "make: installing the Python packages that serving needs (requirements.lock) into $(VENV)/"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
 	touch $@
 
+# The test tools besides: pytest, playwright, ruff, jsonschema, an LTI platform, a test CA.
+$(VENV)/.test-installed: $(VENV)/.installed requirements-test.lock
+	@echo "make: installing the test tools (requirements-test.lock) into $(VENV)/"
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-test.lock
+	touch $@
+
 node_modules/.installed: package.json package-lock.json
+	@echo "make: installing the front-end packages (package-lock.json) into node_modules/"
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Bundles with content-hashed names; esbuild's metafile tells the server which name each entry got.
 static/build/meta.json: node_modules/.installed $(VENV)/.installed $(shell find static/js -name '*.js') $(wildcard static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
+	@echo "make: building the page's scripts and styles (esbuild) into static/build/assets/"
 	rm -rf static/build/assets
 	npm run --silent build
-	$(COMPRESS) static/build/assets br gz
+	$(COMPRESS) static/build/assets
 
 # A Pyodide lock with no packages: the worker's bundle holds it (lockFileContents), so no request for it.
 static/build/pyodide-lock.json: node_modules/.installed scripts/minimal-lock.mjs
@@ -41,6 +60,7 @@ static/build/pyodide-lock.json: node_modules/.installed scripts/minimal-lock.mjs
 # imported) and compiled to .pyc by Pyodide's own Python; the lock, for loadPyodide() without it.
 STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt static/js/worker/lazy_stdlib.py
 $(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyodide-lock.json
+	@echo "make: copying Pyodide's files into $(PYODIDE_DIR)/, its standard library split and compiled"
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)
 	cp $(addprefix node_modules/pyodide/,$(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES))) $(PYODIDE_DIR)/
@@ -49,11 +69,12 @@ $(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyo
 	touch $@
 
 $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
-	$(COMPRESS) $(PYODIDE_DIR) br gz
+	@echo "make: compressing Pyodide's files, once (about a minute on two cores: brotli at its best)"
+	$(COMPRESS) $(PYODIDE_DIR)
 	touch $@
 
 # The Chromium the browser tests drive: its path, or empty for Playwright's own.
-.browser: $(VENV)/.installed scripts/setup-browser.sh
+.browser: $(VENV)/.test-installed scripts/setup-browser.sh
 	VENV=$(VENV) scripts/setup-browser.sh > $@
 
 # The sandbox /verify runs learner code in (bubblewrap; apt-get when root and missing): its path.
@@ -64,18 +85,24 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .postgres: scripts/setup-postgres.sh
 	scripts/setup-postgres.sh > $@
 
-run: setup
+# nginx, for the test that serves an export with the nginx block it writes: its path.
+.nginx: scripts/setup-nginx.sh
+	scripts/setup-nginx.sh > $@
+
+run: serve-setup
+	@echo "make: serving the playground: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
 
 # Production: gunicorn, several worker processes; the app sends the same headers as `make run`.
-production: setup
+production: serve-setup
 	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind 127.0.0.1:$(PORT) 'server:create_app()'
 
-# The whole site as plain files with relative URLs, for any static file server: make export DIR=site
-export: setup
-	$(BIN)/flask --app server export $(DIR)
+# The whole site as plain files with relative URLs, for any static file server, and its nginx block:
+# make export (into export/, git-ignored), or make export DIR=/srv/backprop/site
+export: serve-setup
+	$(BIN)/flask --app server export $(DIR) $(if $(LOCATION),--location $(LOCATION))
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
@@ -89,4 +116,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres
+	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .nginx

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load_check.py [--clients 50] [--seconds 30] [--workers 4]
 
-Starts gunicorn as README runs it (several workers) and, beside it, `python -m http.server` on a
+Starts gunicorn as docs/hosting.md runs it (several workers) and, beside it, `python -m http.server` on a
 static export of the same site. Each client fetches what the page uses (the page, the files its
 <head> names, the worker, the engine archive, Pyodide's files), one after the other with
 `Accept-Encoding: br` over a kept-alive connection where the server allows it, for --seconds,

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/verify.py [--runs 60] [--clients 50] [--seconds 20] [--workers 4]
 
-Starts gunicorn as README runs it (PLAYGROUND_VERIFY=1, the real bubblewrap sandbox, the rate limit
+Starts gunicorn as docs/verification.md says (PLAYGROUND_VERIFY=1, the real bubblewrap sandbox, the rate limit
 raised for one loopback address) and, on 127.0.0.1 only:
 1. one verification of correct code at a time, --runs times: median and p99 of the time the client
    waits (and of the report's own `ms`, the sandbox's start to the verdict);

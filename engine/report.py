@@ -13,7 +13,8 @@ KINDS = {
     "crash": "The runtime crashed",
     "output": "Printed too much",
 }
-# The fields of each object in a report (README "The page contract" lists the same, a test checks it).
+# The fields of each object in a report (docs/page-contract.md lists the same, and server/schema.py
+# makes the JSON Schema that tests hold real reports to, from these).
 FIELDS = {
     "report": ("passed", "expressions", "error", "order", "output", "ms"),
     "expression": (
@@ -35,12 +36,37 @@ FIELDS = {
     "mistake": ("kind", "message", "node"),
     "diagnosis": ("kind", "message", "node"),
     "graph": ("case", "out", "nodes", "calls"),
+    # A value of a graph's picture (the report's graph and a drawing's), and a _backward call.
+    "node": (
+        "id",
+        "label",
+        "formula",
+        "op",
+        "children",
+        "data",
+        "start",
+        "grad",
+        "expected",
+        "wrong",
+        "calls",
+    ),
+    "call": ("node", "changes"),
+    "change": ("node", "before", "after"),
     "error": ("kind", "message", "line", "traceback"),
     "output": ("text", "cut_chars"),
     # A Run of the scratch pad (engine/scratch.py): what it printed and drew, never a verdict.
     "run": ("output", "error", "drawings", "cut_drawings", "ms"),
     "drawing": ("line", "file", "label", "size", "out", "nodes", "calls"),
 }
+
+# The messages the page sends to a page that frames it (static/js/hosting/events.js), version 1: the
+# fields of each beside "type" and "version". server/schema.py makes their JSON Schema from these.
+EVENTS = {
+    "ready": ("exercise",),
+    "checked": ("passed", "attempt", "expressions", "error", "hintsShown", "order", "verified", "receipt"),
+    "resize": ("height",),
+}
+EVENT_EXPRESSION = ("name", "passed", "extra")  # each of a checked message's expressions
 
 
 def error(kind: str, message: str, line: int | None = None, trace: str = "") -> dict:

@@ -23,11 +23,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
         OFFLINE=True,  # a service worker keeps the page and its files for visits with no network
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
+        PREFIX=None,  # the sub-path the app answers under, when the proxy passes it on (None: SCRIPT_NAME's)
         VERDICT="seed",  # what a pass needs: "seed" (the three expressions) or "strict" (+ shared, diamond)
         VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
         VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
         VERIFY_SLOTS=None,  # sandboxes at once on this machine (None: one per CPU); more wait with a 503
-        VERIFY_SLOTS_DIR=None,  # the slots' lock files, one folder per deployment (None: in instance/)
+        VERIFY_SLOTS_DIR=None,  # the slots' lock files, one folder per deployment (None: instance/)
         VERIFY_RATE_LIMIT=30,  # verifications per client...
         VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
@@ -45,13 +46,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, lti, offline, page, static, verify, wsgi
+    from server import assets, embed, export, headers, lti, offline, page, schema, static, verify, wsgi
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
+    wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
     verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
     lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     app.cli.add_command(export.export_command)

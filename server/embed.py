@@ -7,7 +7,7 @@ origins that may frame it: the sources of the CSP `frame-ancestors` it is sent w
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 
 from server.assets import revalidated
 from server.headers import content_security_policy
@@ -46,6 +46,48 @@ def parent_origins(config: Mapping) -> dict:
     sources = frame_ancestors(config).split()
     origins = [origin for origin in map(origin_of, sources) if origin]
     return {"self": "'self'" in (s.lower() for s in sources), "origins": list(dict.fromkeys(origins))}
+
+
+# The refusal page's own policy: no script, its inline style, and any site may show it (it only says
+# that the exercise may not be shown there, with a link to open it).
+REFUSED_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+)
+
+
+def refused_framer(config: Mapping) -> str | None:
+    """The origin of a site whose frame asks for the page when the page may surely not be shown there.
+
+    A browser refuses such a frame with an empty box and a line on the console only. The request says
+    it is for a frame (Sec-Fetch-Dest) and, unless the site withholds it, the site (Referer). Only
+    where every source of frame-ancestors names one exact origin (or is 'self' or 'none') is the answer
+    certain; otherwise the page is sent, and the browser decides as before.
+    """
+    if (
+        request.headers.get("Sec-Fetch-Dest") != "iframe"
+        or request.headers.get("Sec-Fetch-Site") == "same-origin"
+    ):
+        return None
+    framer = origin_of(request.headers.get("Referer", ""))
+    sources = frame_ancestors(config).split()
+    if not framer or not sources:
+        return None
+    keywords = {"'self'", "'none'"}
+    if any(source.lower() not in keywords and origin_of(source) is None for source in sources):
+        return None  # a wildcard or a scheme: the browser matches it
+    allowed = {origin_of(source) for source in sources if source.lower() not in keywords}
+    if "'self'" in (source.lower() for source in sources):
+        allowed.add(origin_of(request.host_url))
+    return None if framer in allowed else framer
+
+
+def frame_refused(framer: str, page: str) -> Response:
+    """The small page a refused frame gets instead of an empty box: a link to the exercise, and why."""
+    response = Response(render_template("frame-refused.html", framer=framer, page=page), status=403)
+    response.headers["Content-Security-Policy"] = REFUSED_POLICY
+    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"  # an isolated course page may show it
+    response.headers["Cache-Control"] = "no-store"  # for this frame only: the page itself is not refused
+    return response
 
 
 def embed_script() -> bytes:

@@ -11,13 +11,21 @@ from flask.cli import with_appcontext
 from server.assets import engine_archive
 from server.embed import embed_script
 from server.headers import content_security_policy
+from server.nginx import FILE as NGINX_FILE
+from server.nginx import nginx_conf
 from server.offline import service_worker_script
 from server.page import page_config, render_page
 from server.static import is_variant, lazy_stdlib, page_url, served_dirs
 
 
-def export_site(directory: Path, compressed: bool = True) -> list[Path]:
-    """Write the page, the engine archive, embed.js and the static files; return them."""
+def export_site(
+    directory: Path, compressed: bool = True, location: str = "/", served_from: str | None = None
+) -> list[Path]:
+    """Write the page, the engine archive, embed.js, the static files and nginx.conf; return them.
+
+    location: the URL path the site will be served at; served_from: the folder nginx will serve it
+    from (default: this one), both for nginx.conf.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     with current_app.test_request_context("/"):
         g.relative_urls = True  # the page works wherever the folder is served, at any path
@@ -52,6 +60,9 @@ def export_site(directory: Path, compressed: bool = True) -> list[Path]:
         worker = service_worker_script(html, exported=directory)
     written.append(directory / "sw.js")
     written[-1].write_text(worker, encoding="utf-8")
+    written.append(directory / NGINX_FILE)  # not served (it says so itself), and not one of the site's files
+    conf = nginx_conf(current_app.config, location, served_from or str(directory.resolve()))
+    written[-1].write_text(conf, encoding="utf-8")
     return written
 
 
@@ -73,9 +84,14 @@ def deflate(source: Path, target: Path) -> None:
 @click.command("export")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--compressed/--no-compressed", default=True, help="Copy the precompressed .br/.gz files too.")
+@click.option(
+    "--location", default="/", show_default=True, help="The URL path it will be served at (nginx.conf)."
+)
+@click.option("--served-from", help="The folder nginx will serve it from (nginx.conf). Default: DIRECTORY.")
 @with_appcontext
-def export_command(directory: Path, compressed: bool) -> None:
+def export_command(directory: Path, compressed: bool, location: str, served_from: str | None) -> None:
     """Write the whole site into DIRECTORY, with relative URLs, for any static file server."""
-    written = export_site(directory, compressed)
+    written = export_site(directory, compressed, location, served_from)
     size = sum(p.stat().st_size for p in written)
     click.echo(f"Wrote {len(written)} files ({size / 1e6:.1f} MB) to {directory}/; serve it as it is.")
+    click.echo(f"nginx: {directory / NGINX_FILE} has the headers to send, this export's settings filled in.")

@@ -4,7 +4,7 @@ import hashlib
 import inspect
 import json
 
-from flask import Blueprint, Response, current_app, g, make_response, render_template
+from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from engine.cases import role
 from engine.errors import FILENAME
@@ -13,7 +13,7 @@ from engine.output import MAX_CHARS
 from engine.report import shape
 from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
-from server.embed import parent_origins
+from server.embed import frame_refused, parent_origins, refused_framer
 from server.first_paint import READ_SNAPSHOT, RESTORE
 from server.headers import page_headers
 from server.names import NAMES
@@ -123,6 +123,8 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
 @bp.get("/")
 def index() -> Response:
     """Show the exercise, the engine and the editor."""
+    if framer := refused_framer(current_app.config):  # a site it may not be shown in: say so, not a blank box
+        return frame_refused(framer, request.url)
     response = make_response(render_page(page_config()))
     response.headers.update(page_headers(current_app.config))
     return revalidated(response)

@@ -221,7 +221,8 @@ def check() -> None:
     """Start one sandbox and run Python in it; raise SandboxUnavailable saying what is missing."""
     if shutil.which(BWRAP) is None:
         raise SandboxUnavailable(
-            "bubblewrap (bwrap) is not installed: `apt-get install bubblewrap` (make setup does it as root)"
+            "bubblewrap (bwrap) is not installed: `apt-get install bubblewrap` (as root, "
+            "`PLAYGROUND_VERIFY=1 make run` and `make test` do it)"
         )
     for tool, job in ((PRLIMIT, "sets its limits"), (SETPRIV, "drops it to a uid of its own")):
         if (tool == PRLIMIT or privileged()) and not os.access(tool, os.X_OK):

@@ -96,7 +96,7 @@ class Rig:
         served.stop()
 
     def register(self) -> str:
-        """Register the platform with the teacher's command, as README says; return what it printed."""
+        """Register the platform with the teacher's command, as docs/lti.md says; return what it printed."""
         args = [str(Path(sys.executable).parent / "flask"), "--app", "server", "lti", "add-platform"]
         args += ["--issuer", self.issuer, "--client-id", CLIENT_ID, "--deployment-id", DEPLOYMENT_ID]
         args += ["--auth-login-url", self.platform.url + "authorize"]

@@ -70,7 +70,7 @@ def run_server(
 
 
 def gunicorn(workers: int = 2, threads: int = 4, env: dict | None = None, log: list | None = None):
-    """The production server, as README runs it: gunicorn with several workers."""
+    """The production server, as docs/hosting.md runs it: gunicorn with several workers."""
     args = [str(BIN / "gunicorn"), "--workers", str(workers), "--threads", str(threads)]
     # No control socket: it would be shared (~/.gunicorn/gunicorn.ctl) with any other gunicorn here.
     args += ["--bind", "127.0.0.1:0", "--no-control-socket", "server:create_app()"]

@@ -144,3 +144,39 @@ def test_export_puts_embed_js_beside_the_page(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "site/embed.js").read_bytes() == embedded()
+
+
+def framed_by(client, site: str | None, dest: str = "iframe"):
+    """GET the page as a browser does for a frame in a page of site (None: a site that withholds it)."""
+    headers = {"Sec-Fetch-Dest": dest, "Sec-Fetch-Site": "cross-site"}
+    return client.get("/", headers=headers | ({"Referer": f"{site}/week3/"} if site else {}))
+
+
+def test_a_frame_of_a_site_that_may_not_show_the_page_is_told_so_with_a_way_out():
+    app = create_app({"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example.org"})
+    refused = framed_by(app.test_client(), "https://elsewhere.example")
+    assert refused.status_code == 403
+    html = refused.get_data(as_text=True)
+    assert "can’t be shown inside this page" in html and 'href="http://localhost/"' in html
+    assert "https://elsewhere.example" in html and "PLAYGROUND_FRAME_ANCESTORS" in html
+    policy = refused.headers["Content-Security-Policy"]
+    assert (
+        policy.endswith("frame-ancestors *") and "script-src" not in policy and "default-src 'none'" in policy
+    )
+    assert refused.headers["Cache-Control"] == "no-store"
+
+
+def test_the_page_itself_goes_wherever_the_answer_is_not_certain():
+    allowed = create_app(
+        {"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example.org"}
+    ).test_client()
+    assert framed_by(allowed, "https://course.example.org").status_code == 200  # allowed
+    assert framed_by(allowed, None).status_code == 200  # the site is not named: the browser decides
+    assert framed_by(allowed, "https://elsewhere.example", dest="document").status_code == 200  # not a frame
+    wildcard = create_app({"TESTING": True, "FRAME_ANCESTORS": "https://*.example.org"}).test_client()
+    assert (
+        framed_by(wildcard, "https://elsewhere.example").status_code == 200
+    )  # the browser matches wildcards
+    only_self = create_app({"TESTING": True}).test_client()
+    assert framed_by(only_self, "http://localhost").status_code == 200  # 'self'
+    assert framed_by(only_self, "https://elsewhere.example").status_code == 403

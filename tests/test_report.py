@@ -1,5 +1,6 @@
-"""The report's shape has one owner (engine/report.py); the README and the page follow it, and each
-expression's text follows the code that builds it."""
+"""The report's shape has one owner (engine/report.py); the page follows it (docs/page-contract.md and
+the JSON Schemas too: tests/test_docs.py, tests/test_schema.py), and each expression's text follows the
+code that builds it."""
 
 import json
 import re
@@ -9,7 +10,6 @@ import pytest
 from engine import expressions, extras, namespace
 from engine.grade import grade
 from engine.report import FIELDS, KINDS, shape
-from server import ROOT
 from tests import solutions
 from tests.test_server import page_config
 
@@ -20,32 +20,6 @@ SOURCES = {
     "runtime": "def backward(out):\n    raise ValueError('no')\n",
     "refused": "#" * 100_001,
 }
-
-
-def readme_sketch(start: str) -> str:
-    """A JSON sketch in README's page contract: the one after the line that starts so."""
-    readme = (ROOT / "README.md").read_text()
-    at = readme.index(start)
-    return readme[at : readme.index("```", readme.index("```", at) + 3)]
-
-
-def readme_report() -> str:
-    """The report's JSON sketch in README's page contract."""
-    return readme_sketch("- The report (JSON):")
-
-
-def test_the_readme_names_every_field_of_a_runs_result():
-    named = set(re.findall(r'"(\w+)":', readme_sketch("- `window.playground.run(source?)`")))
-    assert named == {*FIELDS["run"], *FIELDS["drawing"], *FIELDS["output"], *FIELDS["error"], "file"}
-
-
-def test_the_readme_names_every_field_and_kind_of_the_report_and_no_other():
-    sketch = readme_report()
-    named = set(re.findall(r'"(\w+)":', sketch))
-    report = {kind: fields for kind, fields in FIELDS.items() if kind not in ("run", "drawing")}
-    assert named == {field for fields in report.values() for field in fields}
-    kinds = re.search(r'"kind": ("\w+"(?: \| "\w+")*)', sketch.split('"error": null |')[1])[1]
-    assert re.findall(r'"(\w+)"', kinds) == list(KINDS)
 
 
 @pytest.mark.parametrize("name", SOURCES)

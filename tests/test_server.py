@@ -1,6 +1,7 @@
 """The server: the page, the cases, the engine archive, the static files and the headers on each."""
 
 import gzip
+import http.client
 import io
 import json
 import re
@@ -274,6 +275,26 @@ def test_gunicorn_under_a_script_name():
         assert urls and all(url.startswith(PREFIX + "/") for url in urls), urls
         for url in urls:
             assert fetch(base + url[1:])[0] == 200, url
+        # Outside the sub-path (gunicorn alone answered these with a bare 500): `/` leads to the page,
+        # anything else is a 404 that says where it is; both with the security headers.
+        home = unfollowed(base, "/")
+        assert (home.status, home.headers["Location"]) == (308, PREFIX + "/")
+        lost = unfollowed(base, "/elsewhere")
+        assert lost.status == 404 and f"the playground is at {PREFIX}/" in lost.body
+        for response in (home, lost):
+            assert all(name in response.headers for name in SECURITY), response.headers
+        assert unfollowed(base, PREFIX + "/sw.js").status == 200
+
+
+def unfollowed(base: str, path: str):
+    """GET path, following no redirect: the response, with its body as text."""
+    host, port = base.removeprefix("http://").rstrip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.body = response.read().decode()
+    connection.close()
+    return response
 
 
 def test_export_writes_the_site_with_relative_urls(app, tmp_path, cases):

@@ -21,20 +21,20 @@ def test_output_is_capped_and_the_cut_is_counted(cases):
     report = grade("for i in range(20_000):\n    print(i)\n" + solutions.CORRECT, cases)
     assert report["passed"]
     text = report["output"]["text"]
-    # the numbers the README promises, not the constants: a lower cap fails here
+    # the numbers docs/security.md promises, not the constants: a lower cap fails here
     assert text.count("\n") == 2_000 and text.startswith("0\n1\n")
     assert report["output"]["cut_chars"] == sum(len(f"{i}\n") for i in range(2_000, 20_000))
 
 
 def test_long_lines_are_capped_by_size(cases):
     report = grade('print("x" * 1_000_000)\n' + solutions.CORRECT, cases)
-    assert len(report["output"]["text"]) == 200_000  # as the README says
+    assert len(report["output"]["text"]) == 200_000  # as docs/security.md says
     assert report["output"]["cut_chars"] == 1_000_001 - 200_000
 
 
 def test_a_flood_of_prints_in_backward_is_stopped_saying_so(cases):
     # The example: 100,000 prints in backward, on every value set (1.7 million in all). Far
-    # past the cap (25,000 prints, the README says) the Check stops, saying printing took the time.
+    # past the cap (25,000 prints, docs/security.md says) the Check stops, saying printing took the time.
     start = time.perf_counter()
     report = grade("def backward(out):\n    for i in range(100_000):\n        print(i)\n", cases)
     assert time.perf_counter() - start < 5  # not a speed assertion: a guard against a quadratic capture
@@ -49,7 +49,7 @@ def test_a_flood_of_prints_in_backward_is_stopped_saying_so(cases):
 
 
 def test_a_flood_is_25_000_prints_past_the_cap_or_2_000_000_characters(cases):
-    # The README's numbers: short prints count by the print, long ones by the character.
+    # docs/security.md's numbers: short prints count by the print, long ones by the character.
     below = grade("for i in range(2_000 + 24_000):\n    print(0)\n" + solutions.CORRECT, cases)
     assert below["error"] is None and below["passed"] is True
     above = grade("for i in range(2_000 + 26_000):\n    print(0)\n" + solutions.CORRECT, cases)

@@ -84,7 +84,8 @@ def test_verification_is_off_by_default():
 
 def test_no_bubblewrap_refuses_to_start(monkeypatch, tmp_path):
     monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
-    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*bubblewrap"):
+    # what is missing, and how to get it
+    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*apt-get install bubblewrap"):
         create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
 
 
@@ -319,13 +320,13 @@ def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
     assert b"reversed(order)" not in b"".join(files.values())
 
 
-# -- a course's check of a receipt, as the README gives it -------------------------------------------
+# -- a course's check of a receipt, as docs/verification.md gives it ---------------------------------
 
 
 def readme_check(language: str) -> str:
-    """A block of the README's "Check a receipt on the course's server": python or js."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Check a receipt on the course's server") :]
+    """A block of docs/verification.md's "Check a receipt on the course's server": python or js."""
+    docs = (ROOT / "docs/verification.md").read_text()
+    section = docs[docs.index("## Check a receipt on the course's server") :]
     return re.search(rf"```{language}\n(.*?)```", section, re.S)[1]
 
 
@@ -339,7 +340,7 @@ checkReceipt(token, source ?? undefined).then(
 
 
 def node_check(code: str, token: str, source: str | None = None) -> dict:
-    """Run the README's JavaScript check of a receipt in Node.js (jose from node_modules)."""
+    """Run docs/verification.md's JavaScript check of a receipt in Node.js (jose from node_modules)."""
     jose = subprocess.run(
         ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('jose'))"],
         cwd=ROOT,

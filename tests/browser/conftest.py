@@ -146,3 +146,13 @@ def type_code(page, code):
         if not line.strip():
             page.keyboard.press("Backspace")
     assert page.evaluate("window.playground.getCode()").rstrip() == code.rstrip()
+
+
+def answer(page, yes: bool) -> None:
+    """Answer the page's question (its in-page dialog, page/ask.js) as a learner would: by its buttons."""
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    no = dialog.get_by_test_id("ask-no")
+    expect(no).to_be_focused()  # the safe answer has the focus
+    (dialog.get_by_test_id("ask-yes") if yes else no).click()
+    expect(dialog).to_be_hidden()

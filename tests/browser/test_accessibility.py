@@ -74,6 +74,18 @@ def scratch_pad_drawn(page):
         text.evaluate("d => (d.open = true)")
 
 
+def asking(page):
+    """Reset's question open (page/ask.js); closed again after axe has looked, keeping the code."""
+    page.get_by_role("button", name="Reset").click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.get_by_test_id("ask-no")).to_be_focused()
+
+
+def asked(page):
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_be_hidden()
+
+
 STATES = [
     loaded,
     statement_and_hints_open,
@@ -81,6 +93,8 @@ STATES = [
     error,
     correct,
     scratch_pad_drawn,
+    asking,
+    asked,
 ]
 
 

@@ -1,4 +1,4 @@
-"""A course page of another origin embeds the playground with README's snippet and hears what happened."""
+"""A course page of another origin embeds the playground with docs/course-page.md's snippet and hears it."""
 
 import re
 from urllib.parse import urlsplit
@@ -10,12 +10,13 @@ from whitenoise import WhiteNoise
 
 from server import ROOT, create_app
 from server.export import export_site
-from server.headers import content_security_policy
+from server.nginx import FILE as NGINX_FILE
 from tests import servers, solutions
 from tests.browser.conftest import READY_MS, watched_page
 from tests.events import assert_message
+from tests.nginx import headers_for
 
-README_URL = "https://play.example.org/courses/ml/backprop/"  # where README's course page embeds it from
+DOCS_URL = "https://play.example.org/courses/ml/backprop/"  # where the docs' course page embeds it from
 HEARD = """
 if (window === window.top) {
   window.heard = [];  // every message this course page receives
@@ -27,10 +28,10 @@ if (window === window.top) {
 """
 
 
-def readme_course_page() -> str:
-    """The course page README shows, as a teacher would copy it."""
-    readme = (ROOT / "README.md").read_text()
-    return re.search(r"```html\n(<!doctype html>.*?)```", readme, re.S)[1]
+def docs_course_page() -> str:
+    """The course page docs/course-page.md shows, as a teacher would copy it."""
+    docs = (ROOT / "docs/course-page.md").read_text()
+    return re.search(r"```html\n(<!doctype html>.*?)```", docs, re.S)[1]
 
 
 def static_host(folder, headers=lambda url: {}):
@@ -53,20 +54,9 @@ def static_host(folder, headers=lambda url: {}):
 ISOLATED = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
 
 
-def exported_site_headers(frame_ancestors):
-    """What README's nginx configuration sends for an export that course pages embed."""
-
-    def headers(path):
-        embedded = path.endswith(("/embed.js", "/", "/index.html"))  # loaded by pages of other origins
-        return {
-            **ISOLATED,
-            "Cross-Origin-Resource-Policy": "cross-origin" if embedded else "same-origin",
-            "Content-Security-Policy": content_security_policy(frame_ancestors),
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer",
-        }
-
-    return headers
+def exported_site_headers(conf: str):
+    """What the export's own nginx.conf sends, for an export that course pages embed."""
+    return lambda path: headers_for(conf, path)
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +78,9 @@ def sites(serve, tmp_path_factory):
 
 
 def embed(context, origins, sites, site, playground):
-    """Open README's course page on a site, embedding the playground at its URL; record what it hears."""
+    """Open the docs' course page on a site, embedding the playground at its URL; record what it hears."""
     name = f"{urlsplit(site).port}-{urlsplit(playground).port}.html"
-    (sites["folder"] / name).write_text(readme_course_page().replace(README_URL, playground))
+    (sites["folder"] / name).write_text(docs_course_page().replace(DOCS_URL, playground))
     page, assert_clean = watched_page(context, origins)
     page.add_init_script(HEARD)
     page.goto(site + name)
@@ -138,7 +128,7 @@ def test_course_page_hears_ready_and_a_pass(sites, serve, context, kind):
     frame = playground_frame(page, playground)
     frame.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     page.frame_locator("#backprop").get_by_role("button", name="Check").click()
-    # README's three lines heard it and kept it in the course site's storage
+    # the docs' three lines heard it and kept it in the course site's storage
     expect(page.locator("#backprop-result")).to_have_text(re.compile(r"^Passed on attempt 1, "))
     stored = page.evaluate("JSON.parse(localStorage.getItem('backprop-pass'))")
     assert stored["attempt"] == 1
@@ -161,7 +151,7 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     wait_for_ready(page)
     frame = playground_frame(page, playground)
     before = fits(frame)
-    assert before != 900  # README's page starts it at 900 px
+    assert before != 900  # the docs' page starts it at 900 px
     frame.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
     page.frame_locator("#backprop").get_by_role("button", name="Check").click()
     expect(page.frame_locator("#backprop").get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
@@ -169,7 +159,7 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     after = fits(frame)
     assert after > before + 500
     box = page.locator("#backprop").bounding_box()
-    assert abs(box["height"] - after) <= 2  # README's iframe has no border
+    assert abs(box["height"] - after) <= 2  # the docs' iframe has no border
     # and shrinks again when the page does: a pass folds the failures' pictures away
     frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     frame.wait_for_function(f"() => document.documentElement.getBoundingClientRect().height < {after} - 500")
@@ -178,10 +168,21 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     assert_clean()
 
 
-def test_a_site_that_is_not_allowed_is_refused_and_hears_nothing(sites, serve, context):
-    with context.expect_console_message(lambda m: "frame-ancestors" in m.text):
-        page, _ = embed(context, serve.origins, sites, sites["other"], sites["playground"])
-    assert page.frame(url=sites["playground"]) is None  # refused: an error page instead
+def test_a_site_that_is_not_allowed_is_told_so_in_the_frame_and_hears_nothing(sites, serve, context):
+    page, _ = embed(context, serve.origins, sites, sites["other"], sites["playground"])
+    frame = page.frame_locator("#backprop")
+    refused = frame.get_by_test_id("frame-refused")  # not an empty box: why, and a way to the exercise
+    expect(refused).to_contain_text("This exercise can’t be shown inside this page")
+    expect(refused).to_contain_text(sites["other"].rstrip("/"))  # the site, named for whoever runs it
+    link = frame.get_by_role("link", name="Open the backpropagation exercise in a new tab")
+    expect(link).to_have_attribute("href", sites["playground"])
+    expect(link).to_have_attribute("target", "_blank")
+    with context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.wait_for_function("() => window.playground !== undefined")  # the exercise itself, on its own
+    assert tab.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    tab.close()
     assert page.evaluate("window.heard") == [] and page.evaluate("dispatched") == []
 
 
@@ -191,12 +192,14 @@ def export_folder(sites, tmp_path_factory):
     root = tmp_path_factory.mktemp("exported")
     app = create_app({"TESTING": True, "FRAME_ANCESTORS": sites["allowed"], "TIME_LIMIT_MS": 2000})
     with app.app_context():
-        export_site(root / "site")
+        export_site(root / "site", location="/site/")
     return root
 
 
 def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, export_folder):
-    host = serve.wsgi(static_host(export_folder, exported_site_headers(sites["allowed"])))
+    conf = (export_folder / "site" / NGINX_FILE).read_text()  # written by the export, the policy filled in
+    assert f"frame-ancestors {sites['allowed']}" in conf
+    host = serve.wsgi(static_host(export_folder, exported_site_headers(conf)))
     playground = host + "site/"
     # an isolated course page: the host's CORP lets it load embed.js and embed the page
     page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground)

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import open_playground
+from tests.browser.conftest import answer, open_playground
 
 
 def shown_hints(page):
@@ -36,8 +36,8 @@ def test_a_teacher_can_offer_the_solution(page, serve):
     open_playground(page, url)
     page.get_by_role("button", name="Show a solution").click()
     expect(page.locator("#solution-code")).to_contain_text("reversed(order)")
-    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Put it in the editor").click()
+    answer(page, yes=True)
     assert "reversed(order)" in page.evaluate("window.playground.getCode()")
     report = page.evaluate("window.playground.check()")
     assert report["passed"] is True

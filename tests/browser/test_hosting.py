@@ -263,13 +263,13 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     assert_clean()
 
 
-def course_page(iframe_src, isolated):
-    """A course site's page that embeds the playground in an iframe."""
+def course_page(iframe_src, isolated, referrer=None):
+    """A course site's page that embeds the playground in an iframe (with a Referrer-Policy, if given)."""
     html = (
         "<!doctype html><title>Course</title><h1>Backprop</h1>"
         f'<iframe src="{iframe_src}" allow="cross-origin-isolated" width="1000" height="800"></iframe>'
     ).encode()
-    headers = [("Content-Type", "text/html")]
+    headers = [("Content-Type", "text/html")] + ([("Referrer-Policy", referrer)] if referrer else [])
     if isolated:
         headers.append(("Cross-Origin-Opener-Policy", "same-origin"))
         headers.append(("Cross-Origin-Embedder-Policy", "require-corp"))
@@ -305,8 +305,16 @@ def test_other_sites_cannot_frame_it_by_default(host, context):
     course_url = host(course)
     app = reporting_app(content_security_policy("'self'"))
     playground = host(app)
+    # A site that names itself (browsers send its origin as the Referer by default) gets, in the frame,
+    # the page that says the exercise cannot be shown there: never the exercise.
     course.app = course_page(playground, isolated=False)
     page = context.new_page()
+    page.goto(course_url)
+    frame = page.frame_locator("iframe")
+    expect(frame.get_by_test_id("frame-refused")).to_contain_text(course_url.rstrip("/"))
+    expect(frame.locator("#editor")).to_have_count(0)
+    # One that withholds its name: the browser itself refuses the frame, by the page's frame-ancestors.
+    course.app = course_page(playground, isolated=False, referrer="no-referrer")
     page.goto(course_url)
     app.wait_for(lambda r: r["effective-directive"] == "frame-ancestors")
     assert all(frame.url != playground for frame in page.frames)

@@ -18,10 +18,11 @@ from werkzeug.serving import make_server
 
 from server import create_app
 from server.export import export_site
-from server.headers import AddHeaders, response_headers
+from server.nginx import FILE as NGINX_FILE
 from tests import solutions
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
 from tests.builds import new_build_app
+from tests.nginx import headers_for
 
 PREFIX = "/courses/ml/backprop"
 FILES_CACHE = "backprop-playground-files-"
@@ -58,17 +59,21 @@ class Deploy:
         return self.app(environ, start_response)
 
 
-def static_host(folder):
-    """A plain static file server for an exported site, sending the headers README asks a host for."""
+def static_host(folder, conf: str):
+    """A plain static file server for an exported site, sending the headers of the export's nginx.conf."""
     files = SharedDataMiddleware(NotFound(), {"/": str(folder)})
 
     def index(environ, start_response):  # a folder's URL serves its index.html, as static hosts do
+        sent = headers_for(conf, environ["PATH_INFO"])
+
+        def start(status, headers, exc_info=None):
+            return start_response(status, headers + list(sent.items()), exc_info)
+
         if environ["PATH_INFO"].endswith("/"):
             environ = {**environ, "PATH_INFO": environ["PATH_INFO"] + "index.html"}
-        return files(environ, start_response)
+        return files(environ, start)
 
-    config = {"CONTENT_SECURITY_POLICY": None, "FRAME_ANCESTORS": "'self'", "CROSS_ORIGIN_ISOLATION": True}
-    return AddHeaders(index, response_headers(config))
+    return index
 
 
 @pytest.fixture
@@ -161,8 +166,9 @@ def test_second_visit_works_offline_under_a_sub_path(context, host):
 def test_second_visit_works_offline_from_a_static_export(context, host, tmp_path):
     app = create_app({"TESTING": True})
     with app.app_context():
-        export_site(tmp_path / "site")
-    page = visit_then_revisit_offline(context, host, static_host(tmp_path), "site/")
+        written = export_site(tmp_path / "site", location="/site/")
+    conf = next(path for path in written if path.name == NGINX_FILE).read_text()
+    page = visit_then_revisit_offline(context, host, static_host(tmp_path, conf), "site/")
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/site/sw.js")
     assert page.evaluate("crossOriginIsolated") is True
 

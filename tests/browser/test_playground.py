@@ -3,7 +3,8 @@
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, type_code
+from tests.browser.conftest import answer, open_playground, type_code
+from tests.events import assert_valid
 
 EXPRESSIONS = ("neuron", "reuse", "chain")
 
@@ -122,15 +123,36 @@ def test_code_survives_a_reload_and_is_not_run(page, base_url):
     expect(page.locator("[data-expr]")).to_have_count(0)
 
 
+def test_check_with_a_source_puts_it_in_the_editor_so_marks_and_notices_match(page, base_url):
+    open_playground(page, base_url)
+    broken = solutions.CORRECT.replace("    out.grad = 1", "    out.grad = 1\n    1 / 0", 1)
+    assert broken != solutions.CORRECT
+    report = page.evaluate("s => window.playground.check(s)", broken)
+    assert report["error"]["kind"] == "runtime"
+    assert_valid("report", report)  # the published JSON Schema
+    assert_valid("report", page.evaluate("s => window.playground.check(s)", solutions.CORRECT))
+    report = page.evaluate("s => window.playground.check(s)", broken)
+    assert page.evaluate("window.playground.getCode()") == broken  # what ran is in the editor
+    marked = page.locator("#editor .cm-error-line")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_text("    1 / 0")  # the line that raised, in the code that ran
+    expect(page.get_by_test_id("stale")).to_be_hidden()  # the results are for the code on show
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    expect(page.get_by_test_id("stale")).to_be_visible()  # and say so once it changes
+    page.reload()
+    open_playground(page, base_url)
+    assert page.evaluate("window.playground.getCode()") == solutions.CORRECT  # saved, as typed code is
+
+
 def test_reset_asks_first(page, base_url):
     open_playground(page, base_url)
     starter = page.evaluate("window.playground.getCode()")
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
-    page.once("dialog", lambda d: d.dismiss())
     page.get_by_role("button", name="Reset").click()
+    answer(page, yes=False)
     assert page.evaluate("window.playground.getCode()") == solutions.CORRECT
-    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Reset").click()
+    answer(page, yes=True)
     assert page.evaluate("window.playground.getCode()") == starter
     page.reload()
     open_playground(page, base_url)

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground
+from tests.browser.conftest import answer, open_playground
 from tests.events import assert_message
 
 KEY = "backprop-playground:progress"
@@ -65,8 +65,8 @@ def test_checks_are_counted_and_the_first_pass_is_remembered(page, base_url):
     expect(progress_text(page)).to_contain_text(said)
     expect(progress(page)).to_have_attribute("data-passed-attempt", "3")
     # Reset brings back the starter, not a blank record
-    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Reset").click()
+    answer(page, yes=True)
     expect(progress_text(page)).to_contain_text("Passed on attempt 3")
     page.reload()
     open_playground(page, base_url)
@@ -128,10 +128,17 @@ def test_the_learner_can_clear_it_with_the_keyboard(page, base_url):
     check(page, solutions.CORRECT)
     clear = page.get_by_role("button", name="Clear my progress")
     clear.focus()
-    page.once("dialog", lambda d: d.dismiss())
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # asks, in the page, its safe answer focused: Esc keeps the progress
+    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.get_by_test_id("ask-no")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_be_hidden()
+    expect(clear).to_be_focused()  # back where it was
     expect(progress_text(page)).to_contain_text("Passed on attempt 1")
-    page.once("dialog", lambda d: d.accept())
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("ask-no")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # to "Forget my progress"
+    expect(page.get_by_test_id("ask-yes")).to_be_focused()
     page.keyboard.press("Enter")
     expect(progress_text(page)).to_have_text("Progress cleared. No Checks yet.")
     expect(clear).to_be_hidden()

@@ -253,7 +253,8 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
     page.evaluate("s => window.playground.setCode(s)", ATTACK)
     report = page.evaluate("() => window.playground.check()")
     assert report["passed"] is True, report["error"]
-    honest(page)
+    honest(page)  # check(source) puts each source in the editor: the learner's code goes back in after
+    page.evaluate("s => window.playground.setCode(s)", ATTACK)
     checks = 3
     for step in ("reload", "restart"):
         if step == "reload":
@@ -272,6 +273,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
         progress = json.loads(page.evaluate("() => localStorage.getItem('backprop-playground:progress')"))
         assert progress["attempts"] == checks, progress  # counted by the page, never written by the code
         honest(page)
+        page.evaluate("s => window.playground.setCode(s)", ATTACK)
         checks += 2
     context.close()
     assert_clean()
@@ -319,7 +321,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
 
 
 def test_memory_taken_through_javascript_loses_nothing(page, base_url):
-    # 2 GiB of JavaScript buffers is past the 1 GiB cap on Python's own memory (the README says
+    # 2 GiB of JavaScript buffers is past the 1 GiB cap on Python's own memory (docs/security.md says
     # so): the page lives on, the learner's code is kept, and the next Checks are honest.
     open_playground(page, base_url)
     source = "import js\nheld = [js.ArrayBuffer.new(2**28) for _ in range(8)]\n" + solutions.CORRECT

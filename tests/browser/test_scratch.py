@@ -5,10 +5,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from engine.report import FIELDS
 from server.presets import PRESETS
 from tests import solutions
-from tests.browser.conftest import open_playground, watched_page
+from tests.browser.conftest import answer, open_playground, watched_page
 from tests.browser.test_hostile import fresh_runtime_ready, indent, then_honest
+from tests.events import assert_valid
 
 PRESET = {p["id"]: p for p in PRESETS}
 # Every event the page fires, counted (checked, ready...): a Run must fire none.
@@ -46,8 +48,16 @@ def drawn_grads(page, index: int) -> dict:
 
 def load_preset(page, preset_id):
     page.select_option("#preset", preset_id)
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#load-preset")
+    # It asks only when the scratch pad holds code of the learner's own (a Run's source, say).
+    first = PRESET[preset_id]["code"].split("\n")[0]
+    asked = (
+        "([first]) => document.getElementById('ask').open || "
+        "document.querySelector('#scratch .cm-content').textContent.startsWith(first)"
+    )
+    page.wait_for_function(asked, arg=[first])
+    if page.evaluate("() => document.getElementById('ask').open"):
+        answer(page, yes=True)
     assert page.evaluate("() => document.querySelector('#scratch .cm-content').textContent").startswith(
         PRESET[preset_id]["code"].split("\n")[0]
     )
@@ -141,6 +151,25 @@ def test_hostile_code_in_a_run_then_honest_runs_and_checks(scratch_page, name, w
     honest = run(page, PRESET["reused"]["code"])
     assert honest["error"] is None and honest["output"]["text"] == "a.grad = 4.0\n"
     then_honest(page)
+
+
+def test_run_with_a_source_puts_it_in_the_scratch_pad_and_returns_the_whole_result(scratch_page):
+    page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    source = "a = Value(1.0)\n" + "draw(a)\n" * 12 + "print('drew')\n1 / 0\n"
+    result = run(page, source)
+    assert list(result) == list(FIELDS["run"])  # output, error, drawings, cut_drawings, ms: as documented
+    assert_valid("run", result)  # the published JSON Schema
+    assert result["cut_drawings"] == 2 and len(result["drawings"]) == 10
+    assert isinstance(result["ms"], int | float) and result["ms"] > 0
+    assert result["error"]["line"] == 15 and result["error"]["file"] == "scratch"
+    scratch_text = "() => [...document.querySelectorAll('#scratch .cm-line')].map((l) => l.textContent)"
+    lines = page.evaluate(scratch_text)
+    assert lines[:2] == ["a = Value(1.0)", "draw(a)"] and lines[14] == "1 / 0"  # what ran is what is shown
+    marked = page.locator("#scratch .cm-error-line")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_text("1 / 0")  # the mark is on the line that raised, in the code that ran
+    expect(page.get_by_test_id("drawings")).to_contain_text("2 more draw() calls were not drawn")
 
 
 def test_the_results_say_when_they_are_for_an_earlier_version(scratch_page):

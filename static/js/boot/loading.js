@@ -9,6 +9,7 @@ export function showLoad(runtime) {
   const bar = $("load-progress");
   const bytes = $("load-bytes");
   const retry = $("retry");
+  let noted = false; // the console's note on Stop, once
   retry.addEventListener("click", () => {
     status.focus(); // Retry hides itself: the keyboard stays where the news is
     runtime.start().catch(() => {});
@@ -19,13 +20,18 @@ export function showLoad(runtime) {
       status.dataset.state = state;
       status.dataset.stop = runtime.stopMode;
       if (state === "ready") status.dataset.start = runtime.startedFrom;
-      const stopNote =
-        runtime.stopMode === "restart"
-          ? " This page is not cross-origin isolated, so Stop ends the runtime without naming the line it was running."
-          : "";
+      // A hosting fact, for whoever hosts or embeds the page (docs/troubleshooting.md): the console's, not
+      // the learner's; data-stop says it to scripts.
+      if (state === "ready" && runtime.stopMode === "restart" && !noted) {
+        noted = true;
+        console.info(
+          "backprop playground: this page is not cross-origin isolated, so Stop and the time limit end the " +
+            "runtime without naming the line it was running. Send the headers in docs/hosting.md to interrupt Python instead.",
+        );
+      }
       status.textContent = {
         loading: "Loading the Python runtime… you can edit meanwhile.",
-        ready: `Python runtime ready.${stopNote}`,
+        ready: "Python runtime ready.",
         failed: `${detail ?? "The Python runtime could not load."} Your code is kept: press Retry to try again.`,
       }[state];
       $("load").hidden = state !== "loading";

@@ -13,7 +13,7 @@
 //   iframe.addEventListener("playground-checked", (event) => { if (event.detail.passed) ... });
 //
 // Messages: { type: "backprop-playground:ready" | ":checked" | ":resize", version: 1, ... }
-// (the playground's README documents them).
+// (the playground's docs/course-page.md documents them).
 (() => {
   const PREFIX = {{ events|tojson }}; // filled in by the server (server/names.py)
   const VERSION = 1;

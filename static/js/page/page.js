@@ -2,6 +2,7 @@
 
 import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
+import { ask } from "./ask.js";
 import { whileBusy } from "./busy.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
@@ -60,9 +61,9 @@ export function startPage({ config, runtime }) {
   const createViewer = (...args) => codeMirror.then((module) => module.createViewer(...args));
   skipTo(document.querySelector(".skip"), () => editor.focus());
 
-  // Replace the learner's code once they agree: Reset, and "Put it in the editor" for a solution.
-  const replaceCode = (code, question) => {
-    if (!confirm(`${question} Your current code will be lost.`)) return;
+  // Replace the learner's code once they agree (an in-page dialog): Reset, and "Put it in the editor".
+  const replaceCode = async (code, question) => {
+    if (!(await ask(`${question} Your current code will be lost.`, { yes: "Replace my code", no: "Keep my code" }))) return;
     editor.setCode(code);
     editor.markLine(null);
   };
@@ -87,18 +88,19 @@ export function startPage({ config, runtime }) {
     return run;
   };
 
-  // Grade source (default: the editor's code), render the report, resolve to it.
+  // Grade source (default: the editor's code), render the report, resolve to it. A source given is put
+  // in the editor first, so the report's marks, the stale notice and the saved code are of what ran.
   function check(source) {
     return enqueue(async () => {
-      const code = source ?? editor.getCode();
-      const fromEditor = code === editor.getCode();
-      if (fromEditor) save(code); // kept before it runs: a runtime that takes the tab down loses nothing
+      if (source !== undefined && source !== editor.getCode()) editor.setCode(source);
+      const code = editor.getCode();
+      save(code); // kept before it runs: a runtime that takes the tab down loses nothing
       return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (labels) => {
         const report = await runtime.grade(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
-        editor.markLine(fromEditor ? report.error?.line : null);
-        checked = fromEditor ? code : null; // results for code of the API's: no version of the editor's
+        editor.markLine(report.error?.line ?? null);
+        checked = code;
         markStale(editor.getCode());
         const verification = await verifyPass($("verified"), config.verify, code, report);
         showGrade($("verified"), verification); // LTI hook (lti.js)
@@ -130,7 +132,7 @@ export function startPage({ config, runtime }) {
     },
     getCode: () => editor.getCode(),
     setCode: (source) => editor.setCode(String(source)),
-    check,
+    check: (source) => check(source === undefined ? undefined : String(source)),
     run: (source) => scratchPad.then((pad) => runScratch(pad, source === undefined ? undefined : String(source))),
   };
   runtime.loaded.then(events.ready);

@@ -3,6 +3,7 @@
 // the graphs that tell orders apart. Reset leaves it; "Clear my progress" forgets it.
 
 import { el } from "../shared/dom.js";
+import { ask } from "./ask.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, remove, write } from "../shared/storage.js";
 
@@ -64,8 +65,9 @@ export function setupProgress(root) {
   };
   render();
 
-  clear.addEventListener("click", () => {
-    if (!confirm("Forget your Checks and your pass in this browser? Your code stays.")) return;
+  clear.addEventListener("click", async () => {
+    const question = "Forget your Checks and your pass in this browser? Your code stays.";
+    if (!(await ask(question, { yes: "Forget my progress", no: "Keep it" }))) return;
     remove(KEY);
     progress = EMPTY;
     render("Progress cleared. ");

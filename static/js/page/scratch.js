@@ -5,6 +5,7 @@ import { picture } from "../picture/picture.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { $, el } from "../shared/dom.js";
 import { read, write } from "../shared/storage.js";
+import { ask } from "./ask.js";
 import { whileBusy } from "./busy.js";
 import { renderError, renderOutput } from "./report.js";
 
@@ -52,28 +53,31 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
     [stopButton, runButton, scratch.view.contentDOM],
   ]);
 
-  // Run source (default: the scratch pad's code), render what it did, resolve to { output, error, drawings }.
+  // Run source (default: the scratch pad's code), render what it did, resolve to the Run's result
+  // (engine/report.py's "run": output, error, drawings, cut_drawings, ms). A source given is put in
+  // the scratch pad first, so its marks are on what ran.
   function run(source) {
     return enqueue(async () => {
-      const code = source ?? scratch.getCode();
-      if (code === scratch.getCode()) write(key, code); // kept before it runs, as the editor's code is
+      if (source !== undefined && source !== scratch.getCode()) scratch.setCode(source);
+      const code = scratch.getCode();
+      write(key, code); // kept before it runs, as the editor's code is
       $("run-status").textContent = "";
       return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
         const result = await runtime.runScratch(input, labels);
         renderRun(result, { kinds: config.report.kinds, scratch, editor });
-        const { output, error, drawings } = result;
-        return { output, error, drawings }; // each drawing: { line, nodes, calls, label, size, file, out }
+        return result;
       });
     });
   }
 
   // An example replaces the scratch pad's code once the learner agrees (nothing to lose: no question).
-  $("load-preset").addEventListener("click", () => {
+  $("load-preset").addEventListener("click", async () => {
     const preset = config.scratch.presets.find((p) => p.id === $("preset").value);
     const current = scratch.getCode();
     const keep = current.trim() && current !== preset.code && !config.scratch.presets.some((p) => p.code === current);
-    if (keep && current !== config.scratch.starter && !confirm("Replace the scratch pad's code with the example? It will be lost.")) return;
+    const question = "Replace the scratch pad's code with the example? It will be lost.";
+    if (keep && current !== config.scratch.starter && !(await ask(question, { yes: "Replace it", no: "Keep mine" }))) return;
     scratch.setCode(preset.code);
     scratch.markLine(null);
     scratch.view.focus();

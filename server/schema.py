@@ -1,0 +1,197 @@
+"""JSON Schemas of the page's contract, made from engine/report.py (FIELDS, KINDS, EVENTS) on request.
+
+A Check's report, a scratch pad Run's result and the messages to an embedding page, each as a JSON
+Schema (draft 2020-12) served at <prefix>/schema/<name>.json for test authors, and held to the real
+thing by the tests. Every object lists exactly the fields engine/report.py names, all required but
+those in OPTIONAL, none other; TYPES says what each field holds. A field engine/report.py gains before
+TYPES knows it is required all the same and may hold anything, so a new field flows through at once.
+"""
+
+from functools import cache
+
+from flask import Blueprint, abort, jsonify
+
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, KINDS
+from server.names import NAMES
+
+bp = Blueprint("schema", __name__)
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+NULL = {"type": "null"}
+INT = {"type": "integer"}
+COUNT = {"type": "integer", "minimum": 0}
+NUMBER = {"type": "number"}
+TEXT = {"type": "string"}
+BOOL = {"type": "boolean"}
+GRAD = {"type": ["number", "string"]}  # a grad that is not a finite number is given as its text
+ORDER = {"enum": ["right", "wrong", "error"]}  # what the graphs that tell orders apart show
+
+
+def either(*schemas: dict) -> dict:
+    return {"anyOf": list(schemas)}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def array(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+# What each field holds, by object (engine/report.py FIELDS names the objects and their fields).
+TYPES = {
+    "report": {
+        "passed": BOOL,
+        "expressions": array(ref("expression")),
+        "error": either(NULL, ref("error")),
+        "order": either(NULL, ORDER),
+        "output": ref("output"),
+        "ms": NUMBER,
+    },
+    "expression": {
+        "name": TEXT,  # server/schema.py's names(): the enum, from the cases
+        "formula": TEXT,
+        "about": TEXT,
+        "extra": BOOL,
+        "role": {"enum": ["seed", "order", "lesson"]},
+        "passed": BOOL,
+        "leaves": array(TEXT),
+        "size": COUNT,
+        "cases": array(ref("case")),
+        "mistake": either(NULL, ref("mistake")),
+        "diagnosis": array(ref("diagnosis")),
+        "graph": either(NULL, ref("graph")),
+        "error": ref("error"),
+    },
+    "case": {
+        "values": array(NUMBER),
+        "expected": array(NUMBER),
+        "got": either(NULL, array(GRAD)),
+        "right": either(NULL, array(BOOL)),
+        "passed": BOOL,
+        "example": BOOL,
+    },
+    "mistake": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
+    "diagnosis": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
+    "graph": {"case": COUNT, "out": COUNT, "nodes": array(ref("node")), "calls": array(ref("call"))},
+    "node": {
+        "id": COUNT,
+        "label": either(NULL, TEXT),
+        "formula": either(NULL, TEXT),
+        "op": either(NULL, TEXT),
+        "children": array(COUNT),
+        "data": GRAD,
+        "start": GRAD,
+        "grad": GRAD,
+        "expected": either(NULL, NUMBER),
+        "wrong": BOOL,
+        "calls": array(COUNT),
+    },
+    "call": {"node": COUNT, "changes": array(ref("change"))},
+    "change": {"node": COUNT, "before": GRAD, "after": GRAD},
+    "error": {"kind": {"enum": list(KINDS)}, "message": TEXT, "line": either(NULL, INT), "traceback": TEXT},
+    "output": {"text": TEXT, "cut_chars": COUNT},
+    "run": {
+        "output": ref("output"),
+        "error": either(NULL, ref("runError")),
+        "drawings": array(ref("drawing")),
+        "cut_drawings": COUNT,
+        "ms": NUMBER,
+    },
+    "drawing": {
+        "line": INT,
+        "file": {"enum": ["scratch", "editor"]},
+        "label": either(NULL, TEXT),
+        "size": COUNT,
+        "out": either(NULL, COUNT),
+        "nodes": either(NULL, array(ref("node"))),
+        "calls": array(ref("call")),
+    },
+}
+# Fields an object may leave out: an expression has an error only when its value set raised.
+OPTIONAL = {"expression": {"error"}}
+FILE = {"file": {"enum": ["scratch", "editor", None]}}  # a Run's error: which editor its line is in
+
+
+def names() -> list[str]:
+    """Every expression's name, in the order the cases give them."""
+    from server.reference import graded_cases
+
+    return list(dict.fromkeys(case["expr"] for case in graded_cases()))
+
+
+def closed(
+    fields: tuple[str, ...], types: dict, optional: set[str] = frozenset(), more: dict | None = None
+) -> dict:
+    """An object with exactly these fields (and more's), each as types says (where silent: anything)."""
+    properties = {name: types.get(name, {}) for name in fields} | (more or {})
+    required = [name for name in properties if name not in optional]
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def definitions() -> dict:
+    """Every object of FIELDS as a schema, and a Run's error (an error with its file)."""
+    defs = {
+        kind: closed(fields, TYPES.get(kind, {}), OPTIONAL.get(kind, set()))
+        for kind, fields in FIELDS.items()
+    }
+    defs["expression"]["properties"]["name"] = {"enum": names()}
+    defs["runError"] = closed(FIELDS["error"], TYPES["error"], more=FILE)
+    return defs
+
+
+def document(title: str, root: str, defs: dict) -> dict:
+    return {"$schema": DIALECT, "title": title, **ref(root), "$defs": defs}
+
+
+def event_types() -> dict:
+    """What each field of the messages to an embedding page holds."""
+    expression = closed(EVENT_EXPRESSION, {"name": {"enum": names()}, "passed": BOOL, "extra": BOOL})
+    return {
+        "exercise": {"const": "backward"},
+        "passed": BOOL,
+        "attempt": {"type": "integer", "minimum": 1},
+        "expressions": array(expression),
+        "error": {"enum": [None, *KINDS]},
+        "hintsShown": COUNT,
+        "order": either(NULL, ORDER),  # what the graphs that tell orders apart show (the report's order)
+        "verified": {"enum": [None, True, False]},  # None: verification off, not a pass, or no answer
+        "receipt": either(NULL, {"type": "string", "pattern": r"^[\w-]+\.[\w-]+\.[\w-]+$"}),  # a compact JWT
+        "height": {"type": "integer", "minimum": 1},
+    }
+
+
+@cache
+def schemas() -> dict[str, dict]:
+    """The published schemas, by name."""
+    prefix = NAMES["events"]
+    defs = definitions()
+    types = event_types()
+    messages = {
+        kind: closed(
+            ("type", "version", *fields),
+            {"type": {"const": f"{prefix}{kind}"}, "version": {"const": 1}, **types},
+        )
+        for kind, fields in EVENTS.items()
+    }
+    return {
+        "report": document("The report of a Check: window.playground.check()", "report", defs),
+        "run": document("The result of a scratch pad Run: window.playground.run()", "run", defs),
+        "events": {
+            "$schema": DIALECT,
+            "title": "A message to the page that embeds the playground, version 1",
+            "oneOf": [ref(kind) for kind in messages],
+            "$defs": messages,
+        },
+    }
+
+
+@bp.get("/schema/<name>.json")
+def schema(name: str):
+    """Serve the JSON Schema of a report, a Run's result or the embedding page's messages."""
+    if name not in schemas():
+        abort(404)
+    response = jsonify(schemas()[name])
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,140 @@
+"""The README is a front door and docs/ says what the code does: the sketches follow engine/report.py,
+every link lands, every dependency's licence is named. (The facts each page states are checked by the
+tests it names; these check the documents themselves.)"""
+
+import json
+import re
+import struct
+import unicodedata
+
+import pytest
+
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, KINDS
+from server import ROOT
+
+DOCS = ROOT / "docs"
+READERS = [
+    "hosting.md",
+    "course-page.md",
+    "verdict.md",
+    "verification.md",
+    "lti.md",
+    "page-contract.md",
+    "security.md",
+    "speed.md",
+    "accessibility.md",
+    "architecture.md",
+    "troubleshooting.md",
+]
+
+
+def text(name: str) -> str:
+    return (ROOT / name).read_text(encoding="utf-8")
+
+
+def sketch(document: str, start: str) -> str:
+    """The fenced block that follows the first line of document starting with start."""
+    at = document.index(start)
+    opened = document.index("```", at)
+    return document[opened : document.index("```", opened + 3)]
+
+
+def named(block: str) -> set[str]:
+    return set(re.findall(r'"(\w+)":', block))
+
+
+def kinds_in(block: str) -> list[str]:
+    return re.findall(r'"(\w+)"', re.search(r'"kind": ("\w+"(?: \| "\w+")*)', block)[1])
+
+
+# -- the README ------------------------------------------------------------------------------------
+
+
+def test_the_readme_is_a_front_door_with_the_commands_and_the_url_in_its_first_screen():
+    readme = text("README.md")
+    first_screen = "\n".join(readme.splitlines()[:40])
+    assert "make run" in first_screen and "http://127.0.0.1:5000/" in first_screen
+    assert "make test" in first_screen
+    assert len(readme.splitlines()) <= 60  # a few screens at most: the rest is in docs/
+
+
+def test_the_readme_links_each_reader_to_one_page_and_every_page_is_linked():
+    linked = re.findall(r"\]\(docs/([\w-]+\.md)\)", text("README.md"))
+    assert sorted(set(linked)) == sorted(READERS + ["licences.md"])
+    assert sorted(p.name for p in DOCS.glob("*.md")) == sorted(READERS + ["licences.md"])
+
+
+def test_the_readme_shows_a_small_picture_of_the_page():
+    image = re.search(r"!\[[^\]]+\]\((docs/[\w-]+\.png)\)", text("README.md"))[1]
+    data = (ROOT / image).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 300_000
+    width, height = struct.unpack(">II", data[16:24])
+    assert 400 <= width <= 1400 and height <= 1600
+
+
+# -- links ------------------------------------------------------------------------------------------
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens."""
+    heading = heading.strip().lower()
+    kept = "".join(c for c in heading if c in " -_" or unicodedata.category(c)[0] in "LN")
+    return kept.replace(" ", "-")
+
+
+def anchors(path) -> set[str]:
+    document = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return {slug(h) for h in re.findall(r"^#+ (.+)$", document, re.M)}
+
+
+@pytest.mark.parametrize("name", ["README.md", *(f"docs/{n}" for n in READERS), "docs/licences.md"])
+def test_every_link_between_the_documents_lands(name):
+    path = ROOT / name
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # another site
+        file, _, anchor = target.partition("#")
+        landed = (path.parent / file).resolve() if file else path
+        assert landed.exists(), f"{name}: {target}"
+        if anchor:
+            assert anchor in anchors(landed), f"{name}: {target}: no such heading"
+
+
+# -- the sketches follow engine/report.py --------------------------------------------------------
+
+
+def test_the_report_sketch_names_every_field_and_kind_and_no_other():
+    block = sketch(text("docs/page-contract.md"), "- The report (JSON):")
+    nodes = sketch(text("docs/page-contract.md"), "  picture (null above 200 values)")
+    report = {kind: fields for kind, fields in FIELDS.items() if kind not in ("run", "drawing")}
+    assert named(block) | named(nodes) == {field for fields in report.values() for field in fields}
+    assert kinds_in(block.split('"error": null |')[1]) == list(KINDS)
+
+
+def test_the_run_sketch_names_every_field_of_a_run_and_no_other():
+    block = sketch(text("docs/page-contract.md"), "- `window.playground.run(source?)`")
+    assert named(block) == {*FIELDS["run"], *FIELDS["drawing"], *FIELDS["output"], *FIELDS["error"], "file"}
+
+
+def test_the_events_sketch_names_every_message_field_and_error_kind():
+    block = sketch(text("docs/course-page.md"), "message as `detail`")
+    fields = {"type", "version", *EVENT_EXPRESSION, *(f for fs in EVENTS.values() for f in fs)}
+    assert named(block) == fields
+    types = set(re.findall(r'"backprop-playground:(\w+)"', block))
+    assert types == set(EVENTS)
+    error = re.search(r'"error": null((?: \| "\w+")+)', block)[1]
+    assert re.findall(r'"(\w+)"', error) == list(KINDS)
+
+
+# -- licences ------------------------------------------------------------------------------------------
+
+
+def test_every_dependency_and_its_licence_is_named():
+    licences = text("docs/licences.md")
+    listed = dict(re.findall(r"^\| `([\w.@/-]+)` \| [^|]+ \| ([^|]+?) \|", licences, re.M))
+    python = set(re.findall(r"^([\w.-]+)==", text("requirements-test.lock"), re.M))
+    package = json.loads(text("package.json"))
+    node = {*package["dependencies"], *package["devDependencies"]}
+    assert set(listed) >= python | node, sorted((python | node) - set(listed))
+    assert all(licence.strip() for licence in listed.values())
+    assert "MIT License" in text("LICENSE")
