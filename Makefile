@@ -15,7 +15,7 @@ WORKERS ?= 4
 .PHONY: setup run production export test lint bench load-check clean
 .DELETE_ON_ERROR:
 
-setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox .postgres
+setup: $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed .browser .sandbox .postgres .redis
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,10 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .postgres: scripts/setup-postgres.sh
 	scripts/setup-postgres.sh > $@
 
+# Redis's server, for the tests of rate limits shared by several instances: its path.
+.redis: scripts/setup-redis.sh
+	scripts/setup-redis.sh > $@
+
 run: setup
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
 
@@ -89,4 +93,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres
+	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .redis

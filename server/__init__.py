@@ -27,9 +27,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
         VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
         VERIFY_SLOTS=None,  # sandboxes at once on this machine (None: one per CPU); more wait with a 503
-        VERIFY_SLOTS_DIR=None,  # the slots' lock files, shared by every process of one deployment (None: instance/)
+        VERIFY_SLOTS_DIR=None,  # the slots' lock files, shared by a deployment's processes (None: instance/)
         VERIFY_RATE_LIMIT=30,  # verifications per client...
-        VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429
+        VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429 (and one at a time per client)
+        RATELIMIT_STORAGE_URL=None,  # None: each process counts in its memory; redis://...: all share it
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
         SANDBOX_UID=64000,  # run as root: the sandbox of slot N runs as uid SANDBOX_UID + N
         SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
@@ -44,13 +45,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, lti, offline, page, static, verify, wsgi
+    from server import assets, embed, export, headers, limits, lti, offline, page, static, verify, wsgi
 
     headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
     app.register_blueprint(page.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(embed.bp)
     app.register_blueprint(offline.bp)
+    limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
     verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
     lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     app.cli.add_command(export.export_command)
