@@ -58,6 +58,19 @@ class Limits:
         reset = self.window.get_window_stats(item, PREFIX, scope, who).reset_time
         return max(1.0, reset - time.time())
 
+    def count(self, scope: str, limit: int, window_s: float, who: str) -> float:
+        """Count a request of who in a window of window_s seconds from its first: 0 if it may go on,
+        else the seconds until the window ends. A request counted may be refunded (a 503)."""
+        key = f"{PREFIX}/count/{scope}/{who}"
+        window = max(1, math.ceil(window_s))
+        if self.storage.incr(key, window) <= int(limit):
+            return 0.0
+        return max(1.0, self.storage.get_expiry(key) - time.time())
+
+    def refund(self, scope: str, who: str, window_s: float) -> None:
+        """Take back a request count() let go on (it was not served after all)."""
+        self.storage.incr(f"{PREFIX}/count/{scope}/{who}", max(1, math.ceil(window_s)), -1)
+
     @contextlib.contextmanager
     def hold(self, scope: str, who: str, at_most_s: float) -> Iterator[bool]:
         """Hold who's one place in scope for the block (True), or say another request holds it (False).

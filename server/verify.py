@@ -315,22 +315,23 @@ def verify() -> tuple[Response, int]:
         return refuse(413, reason)
     config = current_app.config
     who = client()
-    # One sandbox at a time per client; then a slot (every one busy: 503, not counted); then the count,
-    # before anything that costs more (the course's key set, the sandbox).
+    # One sandbox at a time per client; the count, before anything that costs (the course's key set,
+    # the sandbox); then a slot: every one busy is a 503, and the count is taken back.
     hold_s = config["VERIFY_TIME_LIMIT_MS"] / 1000 + 60
+    limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
     with limits().hold("verify", who, hold_s) as mine:
         if not mine:
             return refuse(429, "Your last verification is still running; wait for its answer.", 1)
+        if wait := limits().count("verify", limit, window, who):
+            return refuse(429, "Too many verifications from you; try again in a moment.", wait)
+        try:
+            sub, launch = learner_of(payload, state)
+        except TokenRefused as exc:
+            return refuse(400, str(exc))
         with state["slots"].take() as slot:
             if slot is None:
+                limits().refund("verify", who, window)
                 return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
-            limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
-            if wait := limits().hit("verify", limit, window, who):
-                return refuse(429, "Too many verifications from you; try again in a moment.", wait)
-            try:
-                sub, launch = learner_of(payload, state)
-            except TokenRefused as exc:
-                return refuse(400, str(exc))
             verdict = config["VERDICT"]
             start = time.perf_counter()
             cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom())
@@ -340,6 +341,7 @@ def verify() -> tuple[Response, int]:
                 )
             except OSError:
                 current_app.logger.exception("the sandbox could not start")
+                limits().refund("verify", who, window)
                 return refuse(503, "The sandbox could not start; try again in a moment.", 5)
     report = judge(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
