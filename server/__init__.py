@@ -1,9 +1,12 @@
 """The Flask app that serves the playground: the page, the cases, the engine archive, static files."""
 
+import sys
 from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
+
+from server.sandbox import SandboxUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,14 +50,22 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from server import assets, embed, export, headers, limits, lti, offline, page, static, verify, wsgi
 
-    headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
-    app.register_blueprint(page.bp)
-    app.register_blueprint(assets.bp)
-    app.register_blueprint(embed.bp)
-    app.register_blueprint(offline.bp)
-    limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
-    verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
-    lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+    try:
+        headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
+        app.register_blueprint(page.bp)
+        app.register_blueprint(assets.bp)
+        app.register_blueprint(embed.bp)
+        app.register_blueprint(offline.bp)
+        limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
+        verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
+        lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+    except (headers.SettingError, SandboxUnavailable) as exc:
+        if test_config is not None:
+            raise
+        # Started from the environment (flask run, gunicorn): one line that says what to set, not a
+        # traceback; status 3 is gunicorn's "worker failed to boot", which stops it instead of retrying.
+        print(f"Error: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
