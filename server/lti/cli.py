@@ -68,15 +68,14 @@ def add_platform(
 def public_url(given: str | None) -> tuple[str | None, str]:
     """The playground's public URL, ending in /, and where it came from; None when nothing says it.
 
-    --tool-url if given; else Flask's SERVER_NAME (PLAYGROUND_SERVER_NAME), with PREFERRED_URL_SCHEME
-    (https unless set) and APPLICATION_ROOT (the prefix). Never a guess such as 127.0.0.1:5000.
+    --tool-url if given; else https:// (an LMS launches over HTTPS only), Flask's SERVER_NAME
+    (PLAYGROUND_SERVER_NAME) and APPLICATION_ROOT (the prefix). Never a guess such as 127.0.0.1:5000.
     """
     if given:
         return (given if given.endswith("/") else given + "/"), "from --tool-url"
     config = current_app.config
     if not config.get("SERVER_NAME"):
         return None, ""
-    scheme = config.get("PREFERRED_URL_SCHEME") or "https"
     root = "/" + str(config.get("APPLICATION_ROOT") or "/").strip("/")
-    url = f"{scheme}://{config['SERVER_NAME']}{root.rstrip('/')}/"
-    return url, "from PLAYGROUND_SERVER_NAME, PLAYGROUND_PREFERRED_URL_SCHEME and PLAYGROUND_APPLICATION_ROOT"
+    url = f"https://{config['SERVER_NAME']}{root.rstrip('/')}/"
+    return url, "from PLAYGROUND_SERVER_NAME and PLAYGROUND_APPLICATION_ROOT, over https"

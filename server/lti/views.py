@@ -275,7 +275,7 @@ def launch() -> Response:
         }
     )
     config = page_config()
-    grades = bool(data.get(AGS, {}).get("lineitem"))
+    grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {
         "launch": tool["keys"].launch_token(launch_id, current_app.config["LTI_LAUNCH_TOKEN_S"]),
         "course": course,
