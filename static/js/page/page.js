@@ -14,7 +14,7 @@ import { setupShare } from "./share.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
-import { verifyPass } from "./verify.js";
+import { counted, verifyPass } from "./verify.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 
 const STORAGE_KEY = NAMES.storage.code;
@@ -102,7 +102,8 @@ export function startPage({ config, runtime }) {
         markStale(editor.getCode());
         const verification = await verifyPass($("verified"), config.verify, code, report);
         showGrade($("verified"), verification); // LTI hook (lti.js)
-        events.checked(report, progress.record(report), verification);
+        const confirmed = counted(report, verification); // with verification on: only the server's pass counts
+        events.checked(confirmed, progress.record(confirmed), verification);
         return report;
       });
     });
