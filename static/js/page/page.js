@@ -118,7 +118,8 @@ export function startPage({ config, runtime }) {
   );
   const runScratch = (pad, source) =>
     pad ? pad.run(source) : runtime.reports.failed("crash", noScratchPad, { task: "run", started: performance.now() });
-  scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch }));
+  const sharing = { page: config.urls.page, sourceChars: config.sourceChars };
+  scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch, ...sharing }));
 
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
