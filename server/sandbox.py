@@ -29,6 +29,7 @@ BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
 PRLIMIT = "/usr/bin/prlimit"  # util-linux: sets the limits, then execs bwrap
 INSIDE = "/sandbox"  # where the run's files are, read-only
+UNPRIVILEGED_PROCESSES = 16  # the process limit without root: it counts the server user's processes too
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,11 @@ class Limits:
 
     wall_s: float = 5.0  # seconds of real time, then the whole process group is killed
     cpu_s: int = 5  # seconds of CPU (SIGXCPU, then SIGKILL one second later)
-    memory: int = 1 << 30  # bytes of address space per process
-    processes: int = 16  # processes and threads of the sandbox's uid (enforced when it is not root)
+    memory: int = 1 << 30  # bytes of address space: of the one process the learner's code runs in (below)
+    # Processes and threads of the sandbox's own uid (as root): 1, so the code inside cannot fork or start
+    # a thread, and the address-space limit bounds all of one verification's memory (README). Run as
+    # another user, the kernel counts that user's processes, so the bound is UNPRIVILEGED_PROCESSES.
+    processes: int = 1
     file_size: int = 8 << 20  # bytes any one file may grow to
     open_files: int = 64
     tmp_size: int = 16 << 20  # bytes of the private /tmp
@@ -114,7 +118,7 @@ def rlimits(limits: Limits) -> list[str]:
         PRLIMIT,
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",  # SIGXCPU, then SIGKILL a second later
         f"--as={limits.memory}",
-        f"--nproc={limits.processes}",
+        f"--nproc={limits.processes if privileged() else max(limits.processes, UNPRIVILEGED_PROCESSES)}",
         f"--fsize={limits.file_size}",
         f"--nofile={limits.open_files}",
         "--core=0",
