@@ -8,7 +8,8 @@ code runs between fork and exec in the server's threaded process); a wall-clock 
 process group, and bubblewrap's --die-with-parent and PID namespace take every process inside with it.
 
 When the server runs as root, bubblewrap runs with every namespace but the user one, and the code
-inside is switched to an unprivileged uid of its own (one per slot) with no capabilities by util-linux's
+inside is switched to an unprivileged uid of its own (one per slot of each server process, sandbox_uid)
+with no capabilities by util-linux's
 setpriv: a uid that is not root, so the kernel enforces RLIMIT_NPROC (it does not for uid 0) and
 nothing inside may signal or read the server's processes. Run as another user, bubblewrap uses a user
 namespace (--unshare-all), which needs unprivileged user namespaces.
@@ -29,6 +30,10 @@ BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
 PRLIMIT = "/usr/bin/prlimit"  # util-linux: sets the limits, then execs bwrap
 INSIDE = "/sandbox"  # where the run's files are, read-only
+BASE_UID = 64000  # the sandboxes' uids are past it (SANDBOX_UID)
+UIDS_PER_PROCESS = 256  # each server process has uids of its own: one per slot, one for its start-up check
+CHECK_SLOT = UIDS_PER_PROCESS - 1  # the start-up check's uid
+PLAIN_SLOT = UIDS_PER_PROCESS - 2  # a run given no uid
 UNPRIVILEGED_PROCESSES = 16  # the process limit without root: it counts the server user's processes too
 
 
@@ -85,6 +90,18 @@ def system_binds() -> list[str]:
     return args
 
 
+def sandbox_uid(slot: int, base: int = BASE_UID) -> int:
+    """The uid a sandbox of this server process runs as (as root), for one of its slots.
+
+    Each live process has a range of its own (by its pid), so no other sandbox on the machine, of this
+    deployment or another, nor another worker's start-up check, runs as the same uid: with a process
+    limit of 1, a third process of one uid could not start (the kernel refuses the exec).
+    """
+    if not 0 <= slot < UIDS_PER_PROCESS:
+        raise ValueError(f"a slot is 0 to {UIDS_PER_PROCESS - 1}, not {slot}")
+    return base + (os.getpid() % 2**22 + 1) * UIDS_PER_PROCESS + slot
+
+
 def privileged() -> bool:
     """Whether the server runs as root (then the code inside runs as a uid of its own, via setpriv)."""
     return os.geteuid() == 0
@@ -138,7 +155,7 @@ def write_files(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def run(
-    files: dict[str, bytes], script: str, limits: Limits, uid: int = 64000, stderr: bool = False
+    files: dict[str, bytes], script: str, limits: Limits, uid: int | None = None, stderr: bool = False
 ) -> Outcome:
     """Run `python script <fd>` inside a fresh sandbox over files; collect what it writes on fd.
 
@@ -147,6 +164,7 @@ def run(
     stderr (for trusted code only: a full pipe would block), the first 4 kB of stderr come back too.
     """
     start = time.monotonic()
+    uid = sandbox_uid(PLAIN_SLOT) if uid is None else uid
     folder = Path(tempfile.mkdtemp(prefix="playground-sandbox-"))
     read_end, write_end = os.pipe()
     process = None
@@ -232,7 +250,8 @@ def check() -> None:
             raise SandboxUnavailable(f"{tool} (util-linux) is missing: it {job}")
     probe = "import os, sys; os.write(int(sys.argv[1]), b'ok')"
     try:
-        outcome = run({"probe.py": probe.encode()}, "probe.py", Limits(wall_s=10), stderr=True)
+        limits = Limits(wall_s=10)
+        outcome = run({"probe.py": probe.encode()}, "probe.py", limits, sandbox_uid(CHECK_SLOT), stderr=True)
     except OSError as exc:
         raise SandboxUnavailable(f"bubblewrap could not be started: {exc}") from exc
     if outcome.result != b"ok":

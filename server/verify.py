@@ -337,7 +337,10 @@ def verify() -> tuple[Response, int]:
             cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom())
             try:
                 outcome = sandbox.run(
-                    sandbox_files(source, cases), "driver.py", limits_of(config), config["SANDBOX_UID"] + slot
+                    sandbox_files(source, cases),
+                    "driver.py",
+                    limits_of(config),
+                    sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
                 )
             except OSError:
                 current_app.logger.exception("the sandbox could not start")
@@ -394,6 +397,8 @@ def init_app(app: Flask) -> None:
     key_file = Path(app.config["SIGNING_KEY_FILE"] or instance / "signing-key.pem")
     retired = Path(app.config["SIGNING_RETIRED_KEYS"] or instance / "retired-keys")
     slots = Path(app.config["VERIFY_SLOTS_DIR"] or instance / "sandbox-slots")
+    if int(app.config["VERIFY_SLOTS"] or 1) > sandbox.PLAIN_SLOT:
+        raise ValueError(f"PLAYGROUND_VERIFY_SLOTS is at most {sandbox.PLAIN_SLOT}")
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),

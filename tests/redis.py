@@ -1,25 +1,23 @@
 """A throwaway Redis server for the tests: Debian's redis-server, from the path `make` found (.redis).
 
 It listens on a Unix socket in a temporary folder only (port 0: no TCP), keeps nothing on disk, and
-is ready once it logs so (no sleeps). The URL it yields is the one PLAYGROUND_RATELIMIT_STORAGE_URL
-takes (the `limits` library's `redis+unix://`).
+is ready once it logs so (no sleeps; tests/servers.py runs it). The URL it yields is the one
+PLAYGROUND_RATELIMIT_STORAGE_URL takes (the `limits` library's `redis+unix://`).
 """
 
 import contextlib
 import os
-import queue
 import shutil
-import subprocess
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.servers import run_server
+
 ROOT = Path(__file__).resolve().parent.parent
-READY = "ready to accept connections"  # "Ready to..." before 7, "...now ready to... at <socket>" since
-START_S = 30
+READY = r"(?i)ready to accept connections"  # "Ready to..." before Redis 7, "...now ready to... at" since
 
 
 def server_path() -> str | None:
@@ -39,30 +37,8 @@ def redis_server() -> Iterator[str]:
     socket = folder / "redis.sock"
     args = [path, "--port", "0", "--unixsocket", str(socket), "--unixsocketperm", "700"]
     args += ["--dir", str(folder), "--save", "", "--appendonly", "no", "--daemonize", "no"]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-
-    def drain() -> None:  # keep reading, or a chatty server blocks on a full pipe
-        for line in process.stdout:
-            lines.put(line)
-
-    threading.Thread(target=drain, daemon=True).start()
-    seen = []
     try:
-        while True:
-            try:
-                line = lines.get(timeout=START_S)
-            except queue.Empty:
-                raise RuntimeError(f"redis-server did not start: {''.join(seen)}") from None
-            seen.append(line)
-            if READY in line.lower():
-                break
-        yield f"redis+unix://{socket}"
+        with run_server(args, READY):
+            yield f"redis+unix://{socket}"
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
         shutil.rmtree(folder, ignore_errors=True)

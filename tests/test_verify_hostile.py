@@ -20,7 +20,7 @@ from tests import servers, solutions
 
 CANARY = f"canary-{secrets.token_hex(8)}"  # in the server's environment: must never come back
 LIMIT_MS = 1000  # a short time limit, so the runaway rows take a second each
-SANDBOX_UIDS = range(64000, 64000 + 8)
+SANDBOX_UIDS = range(64000 + 256, 64000 + 257 * 2**22)  # sandbox.sandbox_uid's
 WRONG = solutions.NOT_REVERSED
 
 # (id, body, outcomes allowed, base): outcome is "pass", "fail" or the error's kind. APP_DIR, KEY_FILE
