@@ -79,8 +79,8 @@ def page_config() -> dict:
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
         "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
+        "publicPage": page_url("page.index"),  # share links point here, never at a launch
         "urls": {
-            "page": page_url("page.index"),  # the public page: share links point here, never at a launch
             "runner": static_url("js/runner/runner.js"),
             "worker": static_url("js/worker/worker.js"),
             "pyodide": pyodide_url(),

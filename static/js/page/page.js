@@ -118,7 +118,7 @@ export function startPage({ config, runtime }) {
   );
   const runScratch = (pad, source) =>
     pad ? pad.run(source) : runtime.reports.failed("crash", noScratchPad, { task: "run", started: performance.now() });
-  const sharing = { page: config.urls.page, sourceChars: config.sourceChars };
+  const sharing = { page: config.publicPage, sourceChars: config.sourceChars };
   scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch, ...sharing }));
 
   checkButton.addEventListener("click", () => check());

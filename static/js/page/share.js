@@ -83,7 +83,7 @@ export async function decode(hash, sourceChars) {
 
 // Wire "Copy link", and offer the code of the link the page was opened with.
 // code: the main editor ({ getCode, setCode, focus }); scratch: the scratch pad's ({ getCode, setCode });
-// page: the public page's URL (config.urls.page); sourceChars: the longest code that runs.
+// page: the public page's URL (config.publicPage); sourceChars: the longest code that runs.
 export function setupShare({ code, scratch, page, sourceChars }) {
   const status = $("share-status");
   $("share").addEventListener("click", async () => {
