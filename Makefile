@@ -25,7 +25,7 @@ SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(
 # Everything, for the tests.
 setup: serve-setup test-setup
 serve-setup: $(SERVE)
-test-setup: $(VENV)/.test-installed .browser .sandbox .postgres .nginx
+test-setup: $(VENV)/.test-installed .browser .sandbox .postgres .nginx .redis
 
 $(VENV)/.installed: requirements.lock
 	@echo "make: installing the Python packages that serving needs (requirements.lock) into $(VENV)/"
@@ -89,6 +89,10 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 .nginx: scripts/setup-nginx.sh
 	scripts/setup-nginx.sh > $@
 
+# Redis's server, for the tests of rate limits shared by several instances: its path.
+.redis: scripts/setup-redis.sh
+	scripts/setup-redis.sh > $@
+
 run: serve-setup
 	@echo "make: serving the playground: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/flask --app server run --host 127.0.0.1 --port $(PORT)
@@ -116,4 +120,4 @@ load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .nginx
+	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .nginx .redis

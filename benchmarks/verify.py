@@ -40,10 +40,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
-def post(connection: http.client.HTTPConnection, source: str) -> tuple[int, dict, dict]:
-    """POST a source to /verify on a kept-alive connection; the status, headers and JSON answer."""
+def post(connection: http.client.HTTPConnection, source: str, client: int = 0) -> tuple[int, dict, dict]:
+    """POST a source to /verify on a kept-alive connection, as client n (the address the proxy says,
+    PROXY_FIX=1: one sandbox at a time per client); the status, headers and JSON answer."""
     body = json.dumps({"source": source})
-    connection.request("POST", "/verify", body, {"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": f"198.51.100.{client % 250 + 1}"}
+    connection.request("POST", "/verify", body, headers)
     response = connection.getresponse()
     data = response.read()
     return response.status, dict(response.getheaders()), json.loads(data) if data else {}
@@ -68,17 +70,17 @@ def throughput(host: str, port: int, clients: int, seconds: float) -> tuple[int,
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
 
-    def client() -> None:
+    def client(n: int) -> None:
         connection = http.client.HTTPConnection(host, port, timeout=60)
         while time.monotonic() < deadline:
-            status, _, _ = post(connection, solutions.CORRECT)
+            status, _, _ = post(connection, solutions.CORRECT, n)
             with lock:
                 counts["ok" if status == 200 else "busy"] += 1
             if status == 503:
                 time.sleep(0.01)
 
     start = time.monotonic()
-    threads = [threading.Thread(target=client) for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for t in threads:
         t.start()
     for t in threads:
@@ -100,7 +102,7 @@ def load_run(host: str, port: int, clients: int, seconds: float) -> dict:
             i += 1
             start = time.perf_counter()
             try:
-                status, headers, _ = post(connection, ENDLESS if endless else solutions.CORRECT)
+                status, headers, _ = post(connection, ENDLESS if endless else solutions.CORRECT, n)
             except (OSError, http.client.HTTPException, ValueError):
                 with lock:
                     results["lost"] += 1
@@ -149,7 +151,8 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="verify-bench-"))
     env = {
         "PLAYGROUND_VERIFY": "1",
-        "PLAYGROUND_VERIFY_RATE_LIMIT": "1000000",  # every client is 127.0.0.1 here
+        "PLAYGROUND_VERIFY_RATE_LIMIT": "1000000",  # the load, not the limit, is measured here
+        "PLAYGROUND_PROXY_FIX": "1",  # each client says its address (X-Forwarded-For): one sandbox each
         "PLAYGROUND_SIGNING_KEY_FILE": str(folder / "signing-key.pem"),
     }
     slots = os.cpu_count() or 1

@@ -12,6 +12,7 @@ SCRATCH_FILE = "<scratch>"  # the scratch pad's code, as tracebacks name it (the
 FILES = {SCRATCH_FILE: "scratch", FILENAME: "editor"}  # the two sources, by the names tracebacks give them
 MAX_CALLS = 2000  # _backward calls a drawing steps through: the last ones, when there were more
 MAX_RECORDED = 100_000  # _backward calls recorded in one Run: past it, later drawings show none
+MAX_LABEL_CHARS = 40  # a value's label: a longer name or formula (x + x, doubled over and over) is v<i>
 
 
 class Recorder:
@@ -100,8 +101,9 @@ def drawing(out, frame, recorder: Recorder) -> dict:
     for i, v in enumerate(values):
         backward = getattr(v._backward, "original", v._backward)
         op = op_of(backward) if v._prev else None
-        formula = formula_of(op, [labels[index[id(k)]] for k in v._prev])
-        labels.append(named.get(id(v)) or formula or f"v{i}")
+        formula = formula_of(op, [labels[index[id(k)]] for k in v._prev])  # of labels: 2 * 40 + 3 at most
+        label = named.get(id(v)) or formula or f"v{i}"
+        labels.append(label if len(label) <= MAX_LABEL_CHARS else f"v{i}")
         formulas.append(formula)
         ops.append(op)
     calls = [(index[id(v)], changes) for v, changes in recorder.calls if id(v) in index][-MAX_CALLS:]

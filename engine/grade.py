@@ -16,6 +16,7 @@ from engine.errors import (
     text,
 )
 from engine.expressions import describe as formula_of
+from engine.integrity import GraderChanged, Seal
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
 from engine.output import CappedOutput
@@ -24,6 +25,7 @@ from engine.trace import Trace, watched_build
 
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
+GRADER_CHANGED = "Your code changed the grader's own code, so this Check cannot be graded"
 # The exception that ended the last Check, with the frames (and all the learner's code built) it holds:
 # kept until the next Check, so its report is not held up by freeing millions of objects (seconds in
 # the browser, whose runtime is thrown away after the Check anyway).
@@ -112,6 +114,10 @@ def grade_case(
     got, err = as_floats(grads, case["leaves"], source)
     if err is not None:
         return result, err, traces[-1]
+    try:
+        SEAL.check()  # the learner's code for this value set has run: the grader must be as it was
+    except GraderChanged as exc:
+        return result, error("runtime", f"{GRADER_CHANGED} ({exc}).", None), traces[-1]
     result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
     result["passed"] = all(result["right"])
     result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
@@ -261,3 +267,6 @@ def new_expression(case: dict) -> dict:
         "diagnosis": [],
         "graph": None,
     }
+
+
+SEAL = Seal()  # every engine module the grader uses is loaded by now, before any learner code

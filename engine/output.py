@@ -30,6 +30,7 @@ class CappedOutput(io.TextIOBase):
         self.chars = 0
         self.cut_chars = 0
         self.cut_writes = 0
+        self.cut_lines = 0  # counted past the cap, for the flood's message
         self.sink = sink
         self.waiting: list[str] = []  # kept, not yet passed to the sink
         self.waiting_chars = 0
@@ -65,15 +66,24 @@ class CappedOutput(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self.cut_chars += len(text)
         self.cut_writes += 1
+        self.cut_lines += text.count("\n")
         if self.cut_chars > FLOOD_CHARS or self.cut_writes > FLOOD_WRITES:
             self.write = self.overflow = self.counted  # once raised, a learner's except cannot loop on it
-            raise PrintedTooMuch(
-                f"Your code printed too much: {self.chars + self.cut_chars:,} characters so far, far past "
-                f"the {MAX_CHARS:,} characters ({MAX_LINES:,} lines) the page keeps. Printing that much is "
-                "what took the time, so your code was stopped here. Print less: a few values, or only "
-                "in the first value set."
-            )
+            raise PrintedTooMuch(self.flood_message())
         return len(text)
+
+    def flood_message(self) -> str:
+        """Say how far past the cap the code printed, by the measure it passed: characters or writes."""
+        if self.cut_chars > FLOOD_CHARS:
+            how_much = f"{self.chars + self.cut_chars:,} characters so far, far past the {MAX_CHARS:,}"
+            how_much += " characters the page keeps"
+        else:  # a print in a loop: many short writes
+            how_much = f"{self.lines + self.cut_lines:,} lines ({self.chars + self.cut_chars:,} characters)"
+            how_much += f" so far, far past the {MAX_LINES:,} lines the page keeps"
+        return (
+            f"Your code printed too much: {how_much}. Printing that much is what took the time, so your "
+            "code was stopped here. Print less: a few values, or only in the first value set."
+        )
 
     def counted(self, text: str) -> int:
         """Count output after a flood was stopped (code that caught it and printed on)."""

@@ -1,9 +1,12 @@
 """The Flask app that serves the playground: the page, the cases, the engine archive, static files."""
 
+import sys
 from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
+
+from server.sandbox import SandboxUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,10 +33,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         VERIFY_SLOTS=None,  # sandboxes at once on this machine (None: one per CPU); more wait with a 503
         VERIFY_SLOTS_DIR=None,  # the slots' lock files, one folder per deployment (None: instance/)
         VERIFY_RATE_LIMIT=30,  # verifications per client...
-        VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429
+        VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429 (and one at a time per client)
+        RATELIMIT_STORAGE_URL=None,  # None: each process counts in its memory; redis://...: all share it
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
         VERIFY_FRESH_GRAPHS=3,  # under strict: random graphs drawn per request (server/graphs.py)
-        SANDBOX_UID=64000,  # run as root: the sandbox of slot N runs as uid SANDBOX_UID + N
+        SANDBOX_UID=64000,  # run as root: sandboxes run as uids past it, each its own (sandbox.sandbox_uid)
         SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
         SIGNING_RETIRED_KEYS=None,  # None: retired-keys/ in the instance folder; their kids keep verifying
         LEARNER_TOKEN_SECRET=None,  # a secret shared with the course (HS256): its learner tokens give sub
@@ -46,17 +50,39 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import assets, embed, export, headers, lti, offline, page, schema, static, verify, wsgi
+    from server import (
+        assets,
+        embed,
+        export,
+        headers,
+        limits,
+        lti,
+        offline,
+        page,
+        schema,
+        static,
+        verify,
+        wsgi,
+    )
 
-    headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
-    wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
-    app.register_blueprint(page.bp)
-    app.register_blueprint(assets.bp)
-    app.register_blueprint(embed.bp)
-    app.register_blueprint(offline.bp)
-    app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
-    verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses to start without a sandbox)
-    lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+    try:
+        headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
+        wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
+        app.register_blueprint(page.bp)
+        app.register_blueprint(assets.bp)
+        app.register_blueprint(embed.bp)
+        app.register_blueprint(offline.bp)
+        app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
+        limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
+        verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
+        lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+    except (headers.SettingError, SandboxUnavailable) as exc:
+        if test_config is not None:
+            raise
+        # Started from the environment (flask run, gunicorn): one line that says what to set, not a
+        # traceback; status 3 is gunicorn's "worker failed to boot", which stops it instead of retrying.
+        print(f"Error: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
     app.cli.add_command(export.export_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)

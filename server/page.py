@@ -7,10 +7,14 @@ import json
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from engine.cases import role
+from engine.diagnose import MAX_PICTURE
+from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
 from engine.errors import FILENAME
 from engine.expressions import describe
+from engine.grade import MAX_SOURCE
 from engine.output import MAX_CHARS
 from engine.report import shape
+from engine.scratch import MAX_DRAWINGS
 from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import frame_refused, parent_origins, refused_framer
@@ -55,6 +59,14 @@ def page_config() -> dict:
         "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
+        "sourceChars": MAX_SOURCE,  # the longest code that runs (and so the most a share link carries)
+        # the most a picture lays out: values, calls, drawings in one Run, characters of a label
+        "picture": {
+            "values": MAX_PICTURE,
+            "calls": MAX_CALLS,
+            "drawings": MAX_DRAWINGS,
+            "label": MAX_LABEL_CHARS,
+        },
         "learnerFile": FILENAME,  # the learner's code as Python's tracebacks name it (the worker reads them)
         "report": shape(),  # the report's kinds and fields: the page makes timeout and crash reports from it
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
@@ -68,6 +80,7 @@ def page_config() -> dict:
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
         "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
+        "publicPage": page_url("page.index"),  # share links point here, never at a launch
         "urls": {
             "runner": static_url("js/runner/runner.js"),
             "worker": static_url("js/worker/worker.js"),

@@ -8,7 +8,8 @@ code runs between fork and exec in the server's threaded process); a wall-clock 
 process group, and bubblewrap's --die-with-parent and PID namespace take every process inside with it.
 
 When the server runs as root, bubblewrap runs with every namespace but the user one, and the code
-inside is switched to an unprivileged uid of its own (one per slot) with no capabilities by util-linux's
+inside is switched to an unprivileged uid of its own (one per slot of each server process, sandbox_uid)
+with no capabilities by util-linux's
 setpriv: a uid that is not root, so the kernel enforces RLIMIT_NPROC (it does not for uid 0) and
 nothing inside may signal or read the server's processes. Run as another user, bubblewrap uses a user
 namespace (--unshare-all), which needs unprivileged user namespaces.
@@ -29,6 +30,11 @@ BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
 PRLIMIT = "/usr/bin/prlimit"  # util-linux: sets the limits, then execs bwrap
 INSIDE = "/sandbox"  # where the run's files are, read-only
+BASE_UID = 64000  # the sandboxes' uids are past it (SANDBOX_UID)
+UIDS_PER_PROCESS = 256  # each server process has uids of its own: one per slot, one for its start-up check
+CHECK_SLOT = UIDS_PER_PROCESS - 1  # the start-up check's uid
+PLAIN_SLOT = UIDS_PER_PROCESS - 2  # a run given no uid
+UNPRIVILEGED_PROCESSES = 16  # the process limit without root: it counts the server user's processes too
 
 
 @dataclass(frozen=True)
@@ -37,8 +43,11 @@ class Limits:
 
     wall_s: float = 5.0  # seconds of real time, then the whole process group is killed
     cpu_s: int = 5  # seconds of CPU (SIGXCPU, then SIGKILL one second later)
-    memory: int = 1 << 30  # bytes of address space per process
-    processes: int = 16  # processes and threads of the sandbox's uid (enforced when it is not root)
+    memory: int = 1 << 30  # bytes of address space: of the one process the learner's code runs in (below)
+    # Processes and threads of the sandbox's own uid (as root): 1, so the code inside cannot fork or start
+    # a thread, and the address-space limit bounds all of one verification's memory (README). Run as
+    # another user, the kernel counts that user's processes, so the bound is UNPRIVILEGED_PROCESSES.
+    processes: int = 1
     file_size: int = 8 << 20  # bytes any one file may grow to
     open_files: int = 64
     tmp_size: int = 16 << 20  # bytes of the private /tmp
@@ -81,6 +90,18 @@ def system_binds() -> list[str]:
     return args
 
 
+def sandbox_uid(slot: int, base: int = BASE_UID) -> int:
+    """The uid a sandbox of this server process runs as (as root), for one of its slots.
+
+    Each live process has a range of its own (by its pid), so no other sandbox on the machine, of this
+    deployment or another, nor another worker's start-up check, runs as the same uid: with a process
+    limit of 1, a third process of one uid could not start (the kernel refuses the exec).
+    """
+    if not 0 <= slot < UIDS_PER_PROCESS:
+        raise ValueError(f"a slot is 0 to {UIDS_PER_PROCESS - 1}, not {slot}")
+    return base + (os.getpid() % 2**22 + 1) * UIDS_PER_PROCESS + slot
+
+
 def privileged() -> bool:
     """Whether the server runs as root (then the code inside runs as a uid of its own, via setpriv)."""
     return os.geteuid() == 0
@@ -114,7 +135,7 @@ def rlimits(limits: Limits) -> list[str]:
         PRLIMIT,
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",  # SIGXCPU, then SIGKILL a second later
         f"--as={limits.memory}",
-        f"--nproc={limits.processes}",
+        f"--nproc={limits.processes if privileged() else max(limits.processes, UNPRIVILEGED_PROCESSES)}",
         f"--fsize={limits.file_size}",
         f"--nofile={limits.open_files}",
         "--core=0",
@@ -134,7 +155,7 @@ def write_files(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def run(
-    files: dict[str, bytes], script: str, limits: Limits, uid: int = 64000, stderr: bool = False
+    files: dict[str, bytes], script: str, limits: Limits, uid: int | None = None, stderr: bool = False
 ) -> Outcome:
     """Run `python script <fd>` inside a fresh sandbox over files; collect what it writes on fd.
 
@@ -143,6 +164,7 @@ def run(
     stderr (for trusted code only: a full pipe would block), the first 4 kB of stderr come back too.
     """
     start = time.monotonic()
+    uid = sandbox_uid(PLAIN_SLOT) if uid is None else uid
     folder = Path(tempfile.mkdtemp(prefix="playground-sandbox-"))
     read_end, write_end = os.pipe()
     process = None
@@ -229,7 +251,8 @@ def check() -> None:
             raise SandboxUnavailable(f"{tool} (util-linux) is missing: it {job}")
     probe = "import os, sys; os.write(int(sys.argv[1]), b'ok')"
     try:
-        outcome = run({"probe.py": probe.encode()}, "probe.py", Limits(wall_s=10), stderr=True)
+        limits = Limits(wall_s=10)
+        outcome = run({"probe.py": probe.encode()}, "probe.py", limits, sandbox_uid(CHECK_SLOT), stderr=True)
     except OSError as exc:
         raise SandboxUnavailable(f"bubblewrap could not be started: {exc}") from exc
     if outcome.result != b"ok":

@@ -17,10 +17,8 @@ import py_compile
 import random
 import signal
 import tempfile
-import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -37,7 +35,9 @@ from engine.output import MAX_CHARS
 from engine.report import KINDS, error, no_output
 from server import ROOT, graphs, sandbox
 from server.assets import engine_archive, graded_cases
+from server.keysets import key_sets
 from server.learner import Learners, LearnerTokenError
+from server.limits import client, limits
 from server.receipt import Signer
 from server.reference import expected
 
@@ -269,30 +269,6 @@ class Slots:
                 os.close(held[1])  # closing the file releases its lock
 
 
-class RateLimit:
-    """At most `limit` verifications per client in any `window` seconds (in this process's memory)."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self.hits: dict[str, deque] = {}
-        self.lock = threading.Lock()
-
-    def wait(self, client: str) -> float:
-        """Count a request; return 0 if it may go on, else the seconds until it may."""
-        now = time.monotonic()
-        with self.lock:
-            if len(self.hits) > 10_000:  # forget clients whose window has passed
-                self.hits = {k: q for k, q in self.hits.items() if q and q[-1] > now - self.window}
-            hits = self.hits.setdefault(client, deque())
-            while hits and hits[0] <= now - self.window:
-                hits.popleft()
-            if len(hits) >= self.limit:
-                return hits[0] + self.window - now
-            hits.append(now)
-            return 0.0
-
-
 def refuse(status: int, message: str, retry_after: float | None = None) -> tuple[Response, int]:
     """A JSON error with its status (and Retry-After, in whole seconds)."""
     response = jsonify(error=message)
@@ -308,7 +284,33 @@ def version(verdict: str) -> str:
     return hashlib.sha256(engine_archive() + cases).hexdigest()[:16]
 
 
-def limits(config) -> sandbox.Limits:
+class TokenRefused(Exception):
+    """A learner or launch token did not check out (the message says so, to the learner)."""
+
+
+def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
+    """The learner (sub) and LTI launch the request's tokens name; TokenRefused when one is refused."""
+    token = payload.get("learner")
+    sub = None
+    if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
+        if not isinstance(token, str):
+            raise TokenRefused("The learner token must be text.")
+        try:
+            sub = state["learners"].subject(token)
+        except LearnerTokenError as exc:
+            raise TokenRefused(f"The learner token was refused ({exc}); reload the course's page.") from exc
+    launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
+    if payload.get("launch") is not None and "lti" in current_app.extensions:
+        from server.lti.views import launch_from_token
+
+        launch = launch_from_token(payload["launch"])
+        if launch is None:
+            raise TokenRefused("The launch token was refused (expired or altered); open the exercise again.")
+        sub = launch["sub"]
+    return sub, launch
+
+
+def limits_of(config) -> sandbox.Limits:
     """The sandbox's limits from the app's settings."""
     seconds = config["VERIFY_TIME_LIMIT_MS"] / 1000
     return sandbox.Limits(wall_s=seconds, cpu_s=max(1, math.ceil(seconds)))
@@ -331,40 +333,40 @@ def verify() -> tuple[Response, int]:
         return refuse(400, 'Send JSON {"source": "<your code>"}, with the code as text.')
     if reason := refusal(source):
         return refuse(413, reason)
-    token = payload.get("learner")
-    sub = None
-    if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
-        if not isinstance(token, str):
-            return refuse(400, "The learner token must be text.")
-        try:
-            sub = state["learners"].subject(token)
-        except LearnerTokenError as exc:
-            return refuse(400, f"The learner token was refused ({exc}); reload the course's page.")
-    launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
-    if payload.get("launch") is not None and "lti" in current_app.extensions:
-        from server.lti.views import launch_from_token
-
-        launch = launch_from_token(payload["launch"])
-        if launch is None:
-            return refuse(400, "The launch token was refused (expired or altered); open the exercise again.")
-        sub = launch["sub"]
-    if wait := state["rate"].wait(request.remote_addr or "?"):
-        return refuse(429, "Too many verifications from you; try again in a moment.", wait)
     config = current_app.config
-    verdict = config["VERDICT"]
-    with state["slots"].take() as slot:
-        if slot is None:
-            return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
-        start = time.perf_counter()
-        drawn = config["VERIFY_FRESH_GRAPHS"]
-        cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), drawn)
+    who = client()
+    # One sandbox at a time per client; the count, before anything that costs (the course's key set,
+    # the sandbox); then a slot: every one busy is a 503, and the count is taken back.
+    hold_s = config["VERIFY_TIME_LIMIT_MS"] / 1000 + 60
+    limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
+    with limits().hold("verify", who, hold_s) as mine:
+        if not mine:
+            return refuse(429, "Your last verification is still running; wait for its answer.", 1)
+        if wait := limits().count("verify", limit, window, who):
+            return refuse(429, "Too many verifications from you; try again in a moment.", wait)
         try:
-            outcome = sandbox.run(
-                sandbox_files(source, cases), "driver.py", limits(config), config["SANDBOX_UID"] + slot
-            )
-        except OSError:
-            current_app.logger.exception("the sandbox could not start")
-            return refuse(503, "The sandbox could not start; try again in a moment.", 5)
+            sub, launch = learner_of(payload, state)
+        except TokenRefused as exc:
+            return refuse(400, str(exc))
+        with state["slots"].take() as slot:
+            if slot is None:
+                limits().refund("verify", who, window)
+                return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
+            verdict = config["VERDICT"]
+            start = time.perf_counter()
+            drawn = config["VERIFY_FRESH_GRAPHS"]
+            cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), drawn)
+            try:
+                outcome = sandbox.run(
+                    sandbox_files(source, cases),
+                    "driver.py",
+                    limits_of(config),
+                    sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
+                )
+            except OSError:
+                current_app.logger.exception("the sandbox could not start")
+                limits().refund("verify", who, window)
+                return refuse(503, "The sandbox could not start; try again in a moment.", 5)
     report = judge(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     claims = {
@@ -416,10 +418,11 @@ def init_app(app: Flask) -> None:
     key_file = Path(app.config["SIGNING_KEY_FILE"] or instance / "signing-key.pem")
     retired = Path(app.config["SIGNING_RETIRED_KEYS"] or instance / "retired-keys")
     slots = Path(app.config["VERIFY_SLOTS_DIR"] or instance / "sandbox-slots")
+    if int(app.config["VERIFY_SLOTS"] or 1) > sandbox.PLAIN_SLOT:
+        raise ValueError(f"PLAYGROUND_VERIFY_SLOTS is at most {sandbox.PLAIN_SLOT}")
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
-        "learners": Learners.from_config(app.config),
-        "rate": RateLimit(int(app.config["VERIFY_RATE_LIMIT"]), float(app.config["VERIFY_RATE_WINDOW_S"])),
+        "learners": Learners.from_config(app.config, key_sets(app)),
     }
     app.register_blueprint(bp)

@@ -92,7 +92,7 @@ class Rig:
     def stop_tool(self, served: Served) -> None:
         for s, app in self.tools:
             if s is served:
-                app.extensions["lti"]["retrier"].stop()
+                app.extensions["lti"]["sender"].stop()
         served.stop()
 
     def register(self) -> str:
@@ -114,8 +114,9 @@ class Rig:
         return done.stdout
 
     def close(self) -> None:
+        self.platform.released.set()
         for served, app in self.tools:
-            app.extensions["lti"]["retrier"].stop()
+            app.extensions["lti"]["sender"].stop()
             with contextlib.suppress(OSError):
                 served.stop()
         self.platform_server.stop()

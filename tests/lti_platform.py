@@ -4,7 +4,8 @@ It plays the course's LMS: a course page that launches the playground in an ifra
 initiation, the authentication response as an auto-submitted form, an id_token the library signs
 with the platform's RSA key), its JWKS, an OAuth 2 token endpoint (client credentials with a
 JWT assertion the library checks against the tool's JWKS), and AGS line items whose scores it keeps
-in a gradebook, as an LMS does: the latest score a tool posts for a learner is the one it holds.
+in a gradebook, as an LMS does: the latest score a tool posts for a learner is the one it holds, and,
+as Moodle does, a score not newer than the one held is refused with a 409.
 """
 
 import threading
@@ -35,6 +36,10 @@ FORM = """<!doctype html><title>Launching</title>
 
 COURSE_PAGE = """<!doctype html><title>{{ course }}</title><h1>{{ course }}</h1>
 <iframe id="tool" title="Backprop playground" src="{{ start }}" width="1200" height="900"></iframe>"""
+
+
+class EarlierScore(Exception):
+    """A score not newer than the one the gradebook holds: Moodle refuses it with a 409."""
 
 
 def rsa_pair() -> tuple[str, str]:
@@ -78,6 +83,9 @@ class Platform:
         self.scores_posted: list[dict] = []
         self.content_items: list[dict] = []  # what Deep Linking responses added to the course
         self.changed = threading.Condition()
+        self.scores_delay = 0.0  # seconds the scores endpoint takes to answer (an LMS that hangs)
+        self.released = threading.Event()  # set: every wait ends (teardown)
+        self.key_set_fetches = 0
         self.app = self.make_app()
 
     def registration(self) -> Registration:
@@ -138,8 +146,9 @@ class Platform:
             def prepare_launch(self, preflight_response: dict) -> None:
                 user = preflight_response["login_hint"]
                 hint = preflight_response.get("lti_message_hint", "link-1")
-                if hint == "deep-link":  # a teacher adding an activity: LtiDeepLinkingRequest
-                    self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"])
+                if hint in ("deep-link", "deep-link-learner"):  # adding an activity: LtiDeepLinkingRequest
+                    role = "Learner" if hint == "deep-link-learner" else "Instructor"
+                    self.set_user_data(user, [f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"])
                     self.set_launch_context_claim("course-1", context_title=COURSE)
                     self.set_dl(
                         platform.url + "deep-link-return",
@@ -159,6 +168,9 @@ class Platform:
         class Grades(AssignmentsGradesService):
             def update_score(self, line_item_id: str, score) -> UpdateScoreStatus:
                 with platform.changed:
+                    held = platform.gradebook.get((line_item_id, score["userId"]))
+                    if held and held["timestamp"] >= score["timestamp"]:  # Moodle's rule: newer scores only
+                        raise EarlierScore()
                     platform.scores_posted.append({"lineitem": line_item_id, **score})
                     platform.gradebook[(line_item_id, score["userId"])] = score  # the latest, as LMSs keep
                     platform.changed.notify_all()
@@ -209,6 +221,7 @@ class Platform:
 
         @app.get("/jwks")
         def jwks():
+            platform.key_set_fetches += 1
             conf = platform.conf()
             return jsonify(conf.get_jwks())
 
@@ -218,9 +231,13 @@ class Platform:
 
         @app.post("/lineitems/<line_item>/scores")
         def scores(line_item: str):
+            platform.released.wait(platform.scores_delay)
             base = platform.url + "lineitems"
             service = Grades(FlaskPlatformRequest(request), platform.conf(), base, f"{base}/{line_item}")
-            answer = service.handle_resp(service.handle_update_score, line_item_id=line_item)
+            try:
+                answer = service.handle_resp(service.handle_update_score, line_item_id=line_item)
+            except EarlierScore:  # as Moodle answers (mod/lti/service/gradebookservices)
+                return jsonify(message="Refusing score with an earlier timestamp for item and user"), 409
             return jsonify(message=answer.message), answer.code
 
         return app

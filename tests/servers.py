@@ -25,7 +25,8 @@ START_S = 60  # a slow, shared machine
 def run_server(
     args: list[str], address: str, env: dict | None = None, log: list | None = None
 ) -> Iterator[str]:
-    """Run a server; yield the base URL that `address` (a regex with host and port groups) finds.
+    """Run a server; yield the base URL that `address` (a regex with host and port groups) finds
+    (or, for a regex without them, the line it matched).
 
     Its output goes to log, when given (the first 1,000 lines).
     """
@@ -57,6 +58,9 @@ def run_server(
                 raise RuntimeError(f"{args[0]} did not start: {''.join(seen)}") from None
             if match := re.search(address, line):
                 break
+        if "host" not in match.groupdict():  # not a TCP server (Redis on a Unix socket): the line it said
+            yield line
+            return
         host, port = match["host"], int(match["port"])
         socket.create_connection((host, port), timeout=5).close()  # it listens: connections queue up
         yield f"http://{host}:{port}/"

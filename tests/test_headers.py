@@ -102,5 +102,6 @@ def test_the_servers_stop_at_start_up_with_the_message(server):
     env = {**os.environ, "PLAYGROUND_FRAME_ANCESTORS": "'self'\nX-Injected: 1"}
     done = subprocess.run(args, cwd=servers.ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
-    message = "SettingError: PLAYGROUND_FRAME_ANCESTORS=\"'self'\\nX-Injected: 1\": '\\n' is not allowed"
+    message = "Error: PLAYGROUND_FRAME_ANCESTORS=\"'self'\\nX-Injected: 1\": '\\n' is not allowed"
     assert message in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr  # one line that says what to set, not a traceback

@@ -42,6 +42,23 @@ def verify(lms, session: requests.Session, token: str, source: str) -> requests.
     return session.post(lms.tool_url + "verify", json={"source": source, "launch": token}, verify=lms.ca_file)
 
 
+def grade(lms, session: requests.Session, token: str, retry: bool = False) -> dict:
+    """What lti/grade says of the launch's grade now (with retry: after asking to send it again)."""
+    body = {"launch": token, "retry": retry}
+    answer = session.post(lms.tool_url + "lti/grade", json=body, verify=lms.ca_file)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def settled(lms, session: requests.Session, token: str, timeout: float = 60) -> dict:
+    """The grade's state once the sender is done with it (asked every 50 ms; the page asks every second)."""
+    deadline = time.monotonic() + timeout
+    while (state := grade(lms, session, token))["state"] == "sending":
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    return state
+
+
 def test_the_command_registers_the_platform_and_prints_the_urls_for_the_lms(lms):
     assert f"Registered {lms.issuer}" in lms.printed
     for line in ("Initiate login URL:", "Redirection URI(s):", "Public keyset URL (JWKS):"):
@@ -53,7 +70,8 @@ def test_a_verified_pass_lands_in_the_gradebook_once_and_a_later_fail_does_not_l
     session, token = launched(lms, "learner-a")
     answer = verify(lms, session, token, solutions.CORRECT).json()
     assert answer["report"]["passed"] is True
-    assert answer["grade"] == {
+    assert answer["grade"]["state"] == "sending"  # the sender has it: /verify does not wait for the LMS
+    assert settled(lms, session, token) == {
         "state": "sent",
         "course": "Machine Learning 101",
         "message": "Sent to Machine Learning 101.",
@@ -119,6 +137,13 @@ REFUSALS = {
         "This launch does not name an activity",
     ),
     "no-state-cookie": (None, 400, "Your browser did not keep this launch's cookie"),
+    "state-not-ours": (
+        lambda form, lms: {**form, "state": "state-not.ours"},
+        400,
+        "This launch did not start here",
+    ),
+    "no-state": (lambda form, lms: {"id_token": form["id_token"]}, 400, "This is not a launch from a course"),
+    "nothing": (lambda form, lms: {}, 400, "This is not a launch from a course"),
 }
 
 
@@ -183,8 +208,12 @@ def test_a_passback_pending_when_the_tool_stops_is_sent_after_it_restarts(tmp_pa
         session, token = launched(lms, "learner-r")
         lms.platform_server.stop()
         answer = verify(lms, session, token, solutions.CORRECT).json()
-        assert answer["grade"]["state"] == "pending"
-        assert answer["grade"]["message"] == "Could not reach Machine Learning 101."
+        assert answer["grade"]["state"] == "sending"
+        assert settled(lms, session, token) == {
+            "state": "pending",
+            "course": "Machine Learning 101",
+            "message": "Could not reach Machine Learning 101.",
+        }
         lms.stop_tool(lms.tool)
         lms.platform_server.start()
         lms.start_tool(port=lms.tool.port)  # a new process would do the same: the queue is in the database

@@ -29,7 +29,7 @@ def test_inside_is_another_uid_with_no_capabilities_no_environment_and_its_own_p
             " open('/proc/self/status').read().split('CapEff:')[1].split()[0])"
         )
     )
-    assert uid == (64000 if os.geteuid() == 0 else os.geteuid())
+    assert uid == (sandbox.sandbox_uid(sandbox.PLAIN_SLOT) if os.geteuid() == 0 else os.geteuid())
     assert pid == 2 and int(caps, 16) == 0  # bubblewrap's reaper is 1
     assert set(environ) <= {"PATH", "PWD", "LC_CTYPE"}
 

@@ -6,8 +6,12 @@ import sys
 import time
 import traceback
 
+import pytest
+
 from engine.grade import grade, grader, left_behind
 from engine.learner_side import MAX_RECURSION
+from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
+from server.reference import graded_cases
 from tests import solutions
 
 
@@ -274,3 +278,25 @@ def test_output_reaches_the_sink_as_it_is_printed(cases):
     report = grade("for i in range(3000):\n    print(i)\n" + solutions.CORRECT, cases, sink=pieces.append)
     assert len(pieces) > 1  # in pieces, not all at the end
     assert "".join(pieces) == report["output"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("line", "measure"), [("i", "lines"), ("'x' * 1000", "characters"), ("'a', 'b'", "lines")]
+)
+def test_the_flood_message_says_how_much_was_printed_by_the_measure_it_passed(line, measure):
+    output = CappedOutput()
+    printed = 0
+    with pytest.raises(PrintedTooMuch) as stopped:
+        for i in range(10**7):
+            print(*eval(f"[{line}]", {"i": i}), file=output)  # noqa: S307 - the test's own lines
+            printed += 1
+    message = str(stopped.value)
+    chars = output.chars + output.cut_chars
+    if measure == "lines":
+        assert printed <= output.lines + output.cut_lines <= printed + 1  # the line that was stopped
+        assert f"{output.lines + output.cut_lines:,} lines ({chars:,} characters) so far" in message
+        assert f"far past the {MAX_LINES:,} lines the page keeps" in message and chars < MAX_CHARS
+    else:
+        assert f"{chars:,} characters so far, far past the {MAX_CHARS:,} characters" in message
+        assert chars > MAX_CHARS
+    assert grade(solutions.CORRECT, graded_cases())["passed"] is True

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from flask import Flask
 
+from server.headers import SettingError
 from server.lti import cli
-from server.lti.passback import Retrier
+from server.lti.passback import Sender
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
 
@@ -20,6 +21,9 @@ DEFAULTS = {
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
+    "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
+    "LTI_RATE_WINDOW_S": 60,  # ... in this many seconds; more get a 429 page
+    "LTI_GRADE_RATE_LIMIT": 120,  # a launched page's asks of lti/grade (polls, Retries) per minute
 }
 
 
@@ -46,12 +50,13 @@ def init_app(app: Flask) -> None:
     if not app.config["LTI"]:
         return
     if not app.config["VERIFY"]:
-        raise ValueError(
-            "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1: only a pass the server verified is graded"
+        raise SettingError(
+            "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
+            "set both, or neither"
         )
     from server.lti import views
 
     state = open_state(app)
-    state["retrier"] = Retrier(state["store"], state["keys"], state["retry_s"]).start()
+    state["sender"] = Sender(state["store"], state["keys"], state["retry_s"]).start()
     app.extensions["lti"] = state
     app.register_blueprint(views.bp)

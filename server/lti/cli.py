@@ -1,7 +1,5 @@
 """`flask --app server lti add-platform ...`: register an LMS and print the URLs to paste into it."""
 
-from urllib.parse import urljoin
-
 import click
 from flask import current_app
 from flask.cli import AppGroup
@@ -20,9 +18,8 @@ lti_command = AppGroup("lti", help="LTI 1.3: register a course's LMS (platform).
 @click.option("--title", default=None, help="The name learners know the course's LMS by.")
 @click.option(
     "--tool-url",
-    default="http://127.0.0.1:5000/",
-    show_default=True,
-    help="The playground's public URL (its prefix), for the URLs printed.",
+    default=None,
+    help="The playground's public URL (its prefix), for the URLs printed; else from PLAYGROUND_SERVER_NAME.",
 )
 def add_platform(
     issuer: str,
@@ -33,7 +30,7 @@ def add_platform(
     key_set_url: str,
     auth_audience: str | None,
     title: str | None,
-    tool_url: str,
+    tool_url: str | None,
 ) -> None:
     """Store the platform's registration in the database and print the tool's URLs for the LMS."""
     from server.lti import open_state
@@ -51,11 +48,34 @@ def add_platform(
         },
         deployment_id,
     )
-    base = tool_url if tool_url.endswith("/") else tool_url + "/"
     click.echo(f"Registered {issuer} (client id {client_id}, deployment {deployment_id}).")
-    click.echo("Paste these into the LMS:")
-    click.echo(f"  Tool URL / Target link URI:    {urljoin(base, 'lti/launch')}")
-    click.echo(f"  Initiate login URL:            {urljoin(base, 'lti/login')}")
-    click.echo(f"  Redirection URI(s):            {urljoin(base, 'lti/launch')}")
-    click.echo(f"  Public keyset URL (JWKS):      {urljoin(base, 'lti/jwks.json')}")
-    click.echo(f"  Deep linking (Content Selection) URL: {urljoin(base, 'lti/launch')}")
+    base, source = public_url(tool_url)
+    if base is None:
+        click.echo(
+            "The playground's public URL is not known here: give --tool-url https://<its host>/<its path>/ "
+            "(or set PLAYGROUND_SERVER_NAME) to print them in full. Paste these into the LMS, after that URL:"
+        )
+        base = "<the playground's public URL>/"
+    else:
+        click.echo(f"The playground's public URL: {base} ({source}). Paste these into the LMS:")
+    click.echo(f"  Tool URL / Target link URI:    {base}lti/launch")
+    click.echo(f"  Initiate login URL:            {base}lti/login")
+    click.echo(f"  Redirection URI(s):            {base}lti/launch")
+    click.echo(f"  Public keyset URL (JWKS):      {base}lti/jwks.json")
+    click.echo(f"  Deep linking (Content Selection) URL: {base}lti/launch")
+
+
+def public_url(given: str | None) -> tuple[str | None, str]:
+    """The playground's public URL, ending in /, and where it came from; None when nothing says it.
+
+    --tool-url if given; else https:// (an LMS launches over HTTPS only), Flask's SERVER_NAME
+    (PLAYGROUND_SERVER_NAME) and APPLICATION_ROOT (the prefix). Never a guess such as 127.0.0.1:5000.
+    """
+    if given:
+        return (given if given.endswith("/") else given + "/"), "from --tool-url"
+    config = current_app.config
+    if not config.get("SERVER_NAME"):
+        return None, ""
+    root = "/" + str(config.get("APPLICATION_ROOT") or "/").strip("/")
+    url = f"https://{config['SERVER_NAME']}{root.rstrip('/')}/"
+    return url, "from PLAYGROUND_SERVER_NAME and PLAYGROUND_APPLICATION_ROOT, over https"

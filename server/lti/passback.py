@@ -1,10 +1,13 @@
 """Grade passback (LTI AGS): a verified pass becomes a score in the platform's line item.
 
 Every verified pass of a launched learner is queued in the database under its receipt's jti, then
-sent: at once, by Retry, and by a thread in each process that retries what is due, with a growing
-wait. A row is claimed before it is sent, so no two processes send the same pass; once the
-platform has it, it is marked sent and never sent again. Only passes are sent (scoreGiven = 1), so
-a later failing Check never lowers a grade: best, not latest.
+sent by a thread of each process (the Sender), never by a request: at once (a new pass wakes it), on
+Retry (which makes the launch's pending passes due now), and again after a growing wait when the
+platform could not be reached. A row is claimed before it is sent, so no two processes send the same
+pass; once the platform has it, it is marked sent and never sent again. A 409 (Moodle: "Refusing
+score with an earlier timestamp") is the platform's final answer: it holds a newer grade, and the
+row is marked kept, not tried again. Only passes are sent (scoreGiven = 1), so a later failing Check
+never lowers a grade: best, not latest.
 """
 
 import logging
@@ -14,7 +17,7 @@ from datetime import UTC, datetime
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.contrib.flask import FlaskServiceConnector
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.grade import Grade
 from requests import RequestException
 
@@ -39,11 +42,11 @@ def queue_pass(store: Store, launch: dict, jti: str) -> str | None:
 
 
 def send(store: Store, keys: ToolKeys, jti: str, retry_s: float) -> str:
-    """Try to send one passback now; its state afterwards: "sent" or "pending" (or "claimed": busy)."""
+    """Try to send one passback now; its state afterwards: "sent", "kept" or "pending" (or "claimed")."""
     row = store.claim(jti, CLAIM_S)
     if row is None:
         current = store.passback(jti)
-        return current["state"] if current and current["state"] == "sent" else "claimed"
+        return current["state"] if current and current["state"] != "pending" else "claimed"
     launch = store.launch(row["launch_id"])
     registration = store.registration(launch["issuer"], launch["client_id"]) if launch else None
     if launch is None or registration is None:
@@ -61,55 +64,62 @@ def send(store: Store, keys: ToolKeys, jti: str, retry_s: float) -> str:
     connector = FlaskServiceConnector(registration_of(registration, keys), requests_session=TimeoutSession())
     try:
         AssignmentsGradesService(connector, launch["ags"]).put_grade(grade)
+    except LtiServiceException as exc:
+        if exc.response.status_code != 409:
+            return failed(store, jti, row, launch, exc, retry_s)
+        store.kept(jti, f"{exc.response.status_code}: {exc.response.text[:200]}")
+        log.info("grade passback %s: %s holds a newer grade (409), kept", jti, launch["issuer"])
+        return "kept"
     except (LtiException, RequestException, ValueError, KeyError) as exc:  # ValueError: an answer not JSON
-        wait = min(retry_s * 2 ** min(row["attempts"], 12), 3600)
-        store.failed(jti, f"{type(exc).__name__}: {exc}", wait)
-        log.warning(
-            "grade passback %s to %s failed (%s); retrying in %.0f s", jti, launch["issuer"], exc, wait
-        )
-        return "pending"
+        return failed(store, jti, row, launch, exc, retry_s)
     store.sent(jti)
     return "sent"
 
 
-def settled(store: Store, jti: str, timeout_s: float) -> str:
-    """The passback's state once no process is sending it (waiting up to timeout_s for one that is)."""
-    deadline = time.monotonic() + timeout_s
-    row = store.passback(jti)
-    while (
-        row and row["state"] != "sent" and row["claimed_until"] > time.time() and time.monotonic() < deadline
-    ):
-        time.sleep(0.05)  # another process holds it for one send: its answer is a moment away
-        row = store.passback(jti)
-    return row["state"] if row else "pending"
+def failed(store: Store, jti: str, row: dict, launch: dict, exc: Exception, retry_s: float) -> str:
+    """Note a try that did not reach the platform; it is tried again after a growing wait."""
+    wait = min(retry_s * 2 ** min(row["attempts"], 12), 3600)
+    store.failed(jti, f"{type(exc).__name__}: {exc}", wait)
+    log.warning("grade passback %s to %s failed (%s); retrying in %.0f s", jti, launch["issuer"], exc, wait)
+    return "pending"
 
 
-class Retrier:
-    """A thread that sends the passbacks that are due, every retry_s seconds, until stopped."""
+class Sender:
+    """A thread that sends the passbacks that are due: when woken (a new pass, a Retry), and every retry_s."""
 
     def __init__(self, store: Store, keys: ToolKeys, retry_s: float) -> None:
         self.store = store
         self.keys = keys
         self.retry_s = retry_s
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self.run, name="lti-passback-retry", daemon=True)
+        self.stopped = False
+        self.woken = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="lti-passback", daemon=True)
 
-    def start(self) -> "Retrier":
+    def start(self) -> "Sender":
         """Start the thread."""
         self.thread.start()
         return self
 
+    def wake(self) -> None:
+        """Have the thread look for due passbacks now."""
+        self.woken.set()
+
     def stop(self) -> None:
         """Stop the thread at its next wake."""
-        self.stopped.set()
+        self.stopped = True
+        self.woken.set()
 
     def run(self) -> None:
         """Send all that is pending once at start (a restart is a new try), then what is due, in turn."""
         first = True
-        while first or not self.stopped.wait(self.retry_s):
+        while not self.stopped:
+            self.woken.clear()
             try:
                 for jti in self.store.due(now=None if first else time.time()):
+                    if self.stopped:
+                        return
                     send(self.store, self.keys, jti, self.retry_s)
             except Exception:  # a database hiccup: log it, keep the thread, try again next time
-                log.exception("the passback retry loop failed; it goes on")
+                log.exception("the passback loop failed; it goes on")
             first = False
+            self.woken.wait(self.retry_s)

@@ -9,6 +9,7 @@ The schema is made and brought up to date by MIGRATIONS, in order, each once, un
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -39,6 +40,18 @@ MIGRATIONS = [
     """,
 ]
 MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
+
+
+def private(path: Path) -> None:
+    """Make the SQLite file readable by this user only (0600), before SQLite opens it.
+
+    SQLite makes its -wal and -shm files with the database's mode; a file made before this rule (or by
+    another umask) is set to 0600 too, with them.
+    """
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if each.exists() and each.stat().st_mode & 0o077:
+            each.chmod(0o600)
 
 
 class Connection:
@@ -95,6 +108,7 @@ class Store:
                 raise ValueError(f"PLAYGROUND_DATABASE_URL={url!r}: use sqlite:///<path> or postgresql://...")
             self.path = Path(url.removeprefix("sqlite:///"))
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private(self.path)
         self.migrate()
 
     @contextlib.contextmanager
@@ -257,6 +271,22 @@ class Store:
                 " WHERE jti = ?",
                 (time.time(), jti),
             )
+
+    def kept(self, jti: str, error: str) -> None:
+        """Mark a passback the platform refused for good: it holds a newer grade (409)."""
+        with self.connect() as db:
+            db.execute(
+                "UPDATE passbacks SET state = 'kept', attempts = attempts + 1, error = ?, claimed_until = 0"
+                " WHERE jti = ?",
+                (error[:500], jti),
+            )
+
+    def retry_now(self, launch_id: str) -> int:
+        """Make a launch's pending passbacks due now (the learner's Retry); how many there are."""
+        with self.connect() as db:
+            return db.execute(
+                "UPDATE passbacks SET next_try = 0 WHERE launch_id = ? AND state = 'pending'", (launch_id,)
+            ).rowcount
 
     def failed(self, jti: str, error: str, retry_s: float) -> None:
         """Note a failed try; try again after retry_s seconds."""

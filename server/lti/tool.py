@@ -6,6 +6,11 @@ nonces are good once, in every process), and cookies a browser keeps inside an L
 with third-party cookies blocked: `SameSite=None; Secure; Partitioned` (CHIPS).
 """
 
+import base64
+import hashlib
+import hmac
+import json
+import secrets
 import time
 import uuid
 from pathlib import Path
@@ -23,7 +28,9 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 from server.lti.store import Store
 from server.receipt import keep_private_key
 
-HTTP_TIMEOUT_S = 10  # every request to a platform (keys, tokens, scores)
+HTTP_TIMEOUT_S = 10  # every request to a platform (tokens, scores), all made in the background
+LOGIN_LIFETIME_S = 600  # a login's nonce is kept this long: a launch comes seconds after its login
+STATE_PREFIX = "state-"
 # A launch token's iss and aud: any instance sharing the key (LTI_KEY_FILE) accepts it, whatever its host.
 LAUNCH_TOKEN_ISSUER = "backprop-playground:lti"
 LAUNCH_TOKEN_AUDIENCE = "backprop-playground:lti-launch"
@@ -56,6 +63,36 @@ class ToolKeys:
             .decode()
         )
 
+    def secret(self, purpose: str) -> bytes:
+        """A secret of the tool's own for one purpose, derived from its private key."""
+        return hashlib.sha256(f"{purpose}\n{self.private_pem}".encode()).digest()
+
+    def seal(self, params: dict) -> str:
+        """A login's state that carries its parameters, signed: nothing of the login is stored."""
+        body = json.dumps(
+            {"p": params, "t": int(time.time()), "r": secrets.token_urlsafe(12)}, separators=(",", ":")
+        )
+        data = b64url(body.encode())
+        return f"{data}.{b64url(hmac.digest(self.secret('state'), data.encode(), 'sha256')[:16])}"
+
+    def unseal(self, state: str) -> dict | None:
+        """The login parameters a state this tool made carries (within LOGIN_LIFETIME_S), else None."""
+        data, _, mac = state.removeprefix(STATE_PREFIX).partition(".")
+        want = b64url(hmac.digest(self.secret("state"), data.encode(), "sha256")[:16])
+        if not mac or not hmac.compare_digest(mac, want):
+            return None
+        try:
+            body = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
+        except ValueError:
+            return None
+        if not isinstance(body, dict) or time.time() - body.get("t", 0) > LOGIN_LIFETIME_S:
+            return None
+        return body.get("p") if isinstance(body.get("p"), dict) else None
+
+    def learner_id(self, issuer: str, sub: str) -> str:
+        """An id for a platform's learner that names nothing (the page keys its storage by it)."""
+        return b64url(hmac.digest(self.secret("learner"), f"{issuer}\n{sub}".encode(), "sha256")[:12])
+
     def jwks(self) -> dict:
         """The public key as a JWKS, its kid the key's thumbprint (as pylti1p3 names it)."""
         return {"keys": [Registration.get_jwk(self.public_pem)]}
@@ -82,6 +119,11 @@ class ToolKeys:
             options={"require": ["exp", "launch"]},
         )
         return str(claims["launch"])
+
+
+def b64url(data: bytes) -> str:
+    """Base64url without padding."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def registration_of(row: dict, keys: ToolKeys) -> Registration:
@@ -144,9 +186,10 @@ class DatabaseStorage(LaunchDataStorage):
 
     _session_cookie_name = ""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, lifetime_s: float = LOGIN_LIFETIME_S) -> None:
         super().__init__()
         self.store = store
+        self.lifetime_s = lifetime_s  # the longest any value is kept: a login's nonce
 
     def can_set_keys_expiration(self) -> bool:
         return True
@@ -155,7 +198,7 @@ class DatabaseStorage(LaunchDataStorage):
         return self.store.get(self._prepare_key(key))
 
     def set_value(self, key: str, value: object, exp: int | None = None) -> None:
-        self.store.put(self._prepare_key(key), value, exp or 86400)
+        self.store.put(self._prepare_key(key), value, min(exp or self.lifetime_s, self.lifetime_s))
 
     def check_value(self, key: str) -> bool:
         return self.store.take(self._prepare_key(key))  # a nonce is good once
@@ -165,7 +208,21 @@ class PartitionedCookies(FlaskCookieService):
     """The OIDC state cookie, kept by a browser that blocks third-party cookies: Secure, Partitioned.
 
     Over plain HTTP (a developer's machine) it is an ordinary cookie, Lax, which works first-party only.
+    Its name and value are digests of the state (which carries the login's parameters, so may be long):
+    the cookie stays small, and the launch's state is checked against it all the same.
     """
+
+    @staticmethod
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def set_cookie(self, name: str, value: str, exp: int = 3600) -> None:
+        super().set_cookie(self.digest(name), self.digest(value), exp)
+
+    def get_cookie(self, name: str) -> str | None:
+        """The state, when the browser kept the cookie its login set (pylti1p3 sets value = name)."""
+        kept = super().get_cookie(self.digest(name))
+        return name if kept is not None and hmac.compare_digest(kept, self.digest(name)) else None
 
     def update_response(self, response) -> None:
         secure = self._request.is_secure()

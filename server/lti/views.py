@@ -1,5 +1,6 @@
 """The LTI 1.3 endpoints: OIDC login, launch (the page, or Deep Linking), the tool's JWKS, grade Retry."""
 
+import math
 import re
 import time
 import uuid
@@ -13,8 +14,11 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 
 from server.headers import page_headers, response_headers
+from server.keysets import KeySetError, key_sets
+from server.limits import client, limits
 from server.lti import passback
-from server.lti.tool import HTTP_TIMEOUT_S, DatabaseStorage, PartitionedCookies, TimeoutSession, ToolConf
+from server.lti.claims import ClaimError, check_claims, may_deep_link
+from server.lti.tool import DatabaseStorage, PartitionedCookies, TimeoutSession, ToolConf
 from server.page import page_config, render_page
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
@@ -26,6 +30,7 @@ AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 MESSAGE_TYPE = "https://purl.imsglobal.org/spec/lti/claim/message_type"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "lti_deployment_id", "client_id")
+MAX_PARAM = 2048  # characters of one login parameter (Canvas's lti_message_hint, a JWT, is ~600)
 NEW_WINDOW = (
     "Your browser blocked the cookie that ties this launch to its login inside the course's page. "
     "Open the exercise in a window of its own, where it can keep it."
@@ -38,19 +43,38 @@ def state() -> dict:
     return current_app.extensions["lti"]
 
 
-def refuse(status: int, title: str, detail: str, new_window: str | None = None) -> tuple[str, int]:
+def refuse(
+    status: int, title: str, detail: str, new_window: str | None = None, retry_after: float | None = None
+) -> Response:
     """A page that says why the launch was refused and what to do, with its status."""
     current_app.logger.info("LTI refused (%s): %s: %s", status, title, detail)
-    return render_template("lti-refused.html", title=title, detail=detail, new_window=new_window), status
+    page = render_template("lti-refused.html", title=title, detail=detail, new_window=new_window)
+    response = make_response(page, status)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response
+
+
+def too_many() -> Response | None:
+    """The refusal of a login or launch over the client's limit (server/limits.py), or None."""
+    config = current_app.config
+    if wait := limits().hit("lti", config["LTI_RATE_LIMIT"], config["LTI_RATE_WINDOW_S"], client()):
+        return refuse(
+            429,
+            "Too many launches from your network",
+            "This network opened the exercise more often than the playground allows in a minute. "
+            "Wait a minute, then open it from the course again.",
+            retry_after=wait,
+        )
+    return None
 
 
 def new_window_url() -> str | None:
     """Where the learner can start this launch again in a window of its own (first-party cookies), or None.
 
-    The login's parameters are kept in the database under its state, which the launch names.
+    The login's parameters travel in its state, signed by the tool (nothing of a login is stored).
     """
-    kept = state()["store"].get("lti1p3-" + (request.form.get("state") or "")) or {}
-    params = kept.get("login") if isinstance(kept, dict) else None
+    params = state()["keys"].unseal(request.form.get("state") or "")
     return url_for("lti.login", **params, lti1p3_new_window="1") if params else None
 
 
@@ -74,13 +98,19 @@ def why(exc: Exception) -> tuple[int, str, str]:
         )
     if "deployment" in text.lower():
         return 403, "This deployment is not registered here", text
-    if "State not found" in text or "Missing state" in text:
+    if '"id_token" field is empty' in text or "Missing state" in text:
         return (
             400,
-            "Your browser did not keep this launch's cookie",
+            "This is not a launch from a course",
+            "This address takes the launches a course's LMS sends. Open the exercise from the course.",
+        )
+    if "State not found" in text:
+        return (
+            400,
+            "This launch did not start here",
             (
-                "The launch could not be matched with its login: your browser blocked the cookie that "
-                "ties them together. Open the exercise from the course again, or allow cookies for this site."
+                "The launch names a login this playground did not start, or one too old. "
+                "Open the exercise from the course again."
             ),
         )
     if "Nonce" in text:
@@ -98,6 +128,16 @@ def why(exc: Exception) -> tuple[int, str, str]:
     )
 
 
+COOKIE_LOST = (
+    400,
+    "Your browser did not keep this launch's cookie",
+    (
+        "The launch could not be matched with its login: your browser blocked the cookie that "
+        "ties them together. Open the exercise from the course again, or allow cookies for this site."
+    ),
+)
+
+
 WRONG_AUDIENCE = (
     "The LMS is registered here, but its launch names another client id (aud) than the one it registered."
 )
@@ -111,6 +151,30 @@ def unverified_issuer() -> str:
         return ""
 
 
+class Login(FlaskOIDCLogin):
+    """pylti1p3's login, whose state carries the login's parameters, signed (nothing stored but a nonce)."""
+
+    def __init__(self, flask_request: FlaskRequest, params: dict, **parts) -> None:
+        super().__init__(flask_request, **parts)
+        self.params = params
+
+    def _get_uuid(self) -> str:  # pylti1p3 makes the state "state-" + this
+        return state()["keys"].seal(self.params)
+
+
+class Launch(FlaskMessageLaunch):
+    """pylti1p3's launch, with the LMS's key set from server/keysets.py and no launch data stored."""
+
+    def fetch_public_key(self, key_set_url: str) -> dict:
+        try:
+            return key_sets().get(key_set_url, self._jwt.get("header", {}).get("kid"))
+        except KeySetError as exc:
+            raise LtiException(f"the LMS's keys could not be had: {exc}") from exc
+
+    def save_launch_data(self) -> "Launch":
+        return self  # the tool keeps its own record of a launch (store.add_launch), nothing of pylti1p3's
+
+
 def tool_parts(tool: dict, flask_request: FlaskRequest) -> dict:
     """What pylti1p3's login and launch both take: the tool's config, its cookies, its launch storage."""
     return {
@@ -121,38 +185,73 @@ def tool_parts(tool: dict, flask_request: FlaskRequest) -> dict:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | tuple[str, int]:
+def login() -> Response:
     """Start the OIDC login an LMS initiates: check the platform, send the browser to its auth URL."""
+    if refused := too_many():
+        return refused
     flask_request = FlaskRequest()
-    oidc = FlaskOIDCLogin(flask_request, **tool_parts(state(), flask_request))
     params = {k: flask_request.get_param(k) for k in LOGIN_PARAMS}
-    oidc.pass_params_to_launch({"login": {k: v for k, v in params.items() if v}})  # for a new window
+    for name, value in params.items():
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_PARAM):
+            return refuse(
+                400,
+                "This login request is not one an LMS sends",
+                f"Its {name} is over {MAX_PARAM:,} characters. Open the exercise from the course again.",
+            )
+    kept = {k: v for k, v in params.items() if v}  # for a new window, should the cookie be lost
+    oidc = Login(flask_request, kept, **tool_parts(state(), flask_request))
     try:
         return oidc.redirect(url_for("lti.launch", _external=True))  # the redirect URI registered in the LMS
     except (OIDCException, LtiException) as exc:
         return refuse(*why(exc))
 
 
+@bp.get("/launch")
+def launch_opened() -> str:
+    """Say that the exercise opens from the course (an LMS's link check, or the address in a browser)."""
+    return render_template(
+        "lti-refused.html",
+        title="Open the exercise from your course",
+        detail=(
+            "This is the address a course's LMS launches the exercise at. Open the activity in the course; "
+            "the exercise opens here, with your grade going to the course."
+        ),
+        new_window=None,
+    )
+
+
 @bp.post("/launch")
-def launch() -> Response | tuple[str, int]:
+def launch() -> Response:
     """Check the LMS's launch and show the exercise to the learner it names."""
+    if refused := too_many():
+        return refused
     tool = state()
     flask_request = FlaskRequest()
-    message = FlaskMessageLaunch(
-        flask_request, **tool_parts(tool, flask_request), requests_session=TimeoutSession()
-    )
+    message = Launch(flask_request, **tool_parts(tool, flask_request), requests_session=TimeoutSession())
     try:
         data = message.get_launch_data()
     except (LtiException, OIDCException) as exc:
         if "Registration not found" in str(exc) and tool["store"].registrations(unverified_issuer()):
             return refuse(403, "This launch was meant for another tool", WRONG_AUDIENCE)
-        status, title, detail = why(exc)
-        if "State not found" in str(exc) and (url := new_window_url()):
-            return refuse(status, title, NEW_WINDOW, url)
-        return refuse(status, title, detail)
-    if not isinstance(data.get("sub"), str) or not data["sub"]:
-        return refuse(400, "This launch names no learner", "The LMS sent an anonymous launch (no sub).")
+        if "State not found" in str(exc) and tool["keys"].unseal(request.form.get("state") or "") is not None:
+            status, title, _ = COOKIE_LOST  # a login of this tool's: the browser lost its cookie
+            return refuse(status, title, NEW_WINDOW, new_window_url())
+        return refuse(*why(exc))
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:  # a claim pylti1p3 could not read
+        return refuse(
+            400, "The launch could not be read", f"The LMS's launch has a claim of the wrong kind ({exc})."
+        )
+    try:
+        check_claims(data)
+    except ClaimError as exc:
+        return refuse(400, "The launch could not be read", str(exc))
     if message.is_deep_link_launch():
+        if not may_deep_link(data):
+            return refuse(
+                403,
+                "Only a teacher can add the exercise",
+                "Adding the exercise to a course is for its instructors and the LMS's administrators.",
+            )
         return deep_link(message, data)
     if data.get(MESSAGE_TYPE) != "LtiResourceLinkRequest":
         return refuse(
@@ -176,12 +275,13 @@ def launch() -> Response | tuple[str, int]:
         }
     )
     config = page_config()
-    grades = bool(data.get(AGS, {}).get("lineitem"))
+    grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {
         "launch": tool["keys"].launch_token(launch_id, current_app.config["LTI_LAUNCH_TOKEN_S"]),
         "course": course,
         "grades": grades,  # False: the course takes no grade from this link; the page says nothing of one
         "retry": url_for("lti.retry"),
+        "learner": tool["keys"].learner_id(data["iss"], data["sub"]),  # the page keys its storage by it
     }
     response = make_response(render_page(config))
     response.headers.update(page_headers(current_app.config))
@@ -226,45 +326,58 @@ def launch_from_token(token: object) -> dict | None:
     return state()["store"].launch(launch_id)
 
 
-def grade_state(launch: dict, jti: str | None, outcome: str | None) -> dict:
-    """What the page says of the grade: sent, pending (Retry), or none (the course takes none)."""
+def grade_state(launch: dict, rows: list[dict] | None) -> dict:
+    """What the page says of the grade, from the launch's passbacks (none: the course takes none).
+
+    sent: the LMS has it; kept: the LMS answered that it has a newer grade (a 409, final); sending: a
+    try is due or under way (the page asks again in a moment); pending: the last try failed (Retry).
+    """
     course = launch["course"]
-    if jti is None or outcome is None:
+    if not rows:
         return {"state": "none", "course": course, "message": ""}
-    if outcome == "sent":
-        return {"state": "sent", "course": course, "message": f"Sent to {course}."}
-    return {"state": "pending", "course": course, "message": f"Could not reach {course}."}
+    waiting = [r for r in rows if r["state"] == "pending"]
+    now = time.time()
+    if any(r["attempts"] == 0 or r["next_try"] <= now or r["claimed_until"] > now for r in waiting):
+        return {"state": "sending", "course": course, "message": f"Sending to {course}…"}
+    if waiting:
+        return {"state": "pending", "course": course, "message": f"Could not reach {course}."}
+    if all(r["state"] == "kept" for r in rows):
+        message = f"{course} already has a newer grade for this activity, and keeps it."
+        return {"state": "kept", "course": course, "message": message}
+    return {"state": "sent", "course": course, "message": f"Sent to {course}."}
 
 
 def record_pass(launch: dict, report: dict, jti: str) -> dict:
-    """After /verify: queue and send a verified pass of a launched learner; what the page says of it."""
-    if report.get("passed") is not True:
-        return grade_state(launch, None, None) | {"state": "unchanged"}
+    """After /verify: queue a verified pass of a launched learner for the sender; what the page says of it.
+
+    Nothing here waits on the LMS: the sender thread (server/lti/passback.py) sends it, and the page
+    asks lti/grade how it went.
+    """
     tool = state()
-    queued = passback.queue_pass(tool["store"], launch, jti)
-    if queued is None:
-        return grade_state(launch, None, None)
-    return grade_state(launch, queued, passback.send(tool["store"], tool["keys"], queued, tool["retry_s"]))
+    if report.get("passed") is not True:
+        return grade_state(launch, None) | {"state": "unchanged"}
+    if passback.queue_pass(tool["store"], launch, jti) is None:
+        return grade_state(launch, None)
+    tool["sender"].wake()
+    return grade_state(launch, tool["store"].passbacks_of(launch["id"]))
 
 
 @bp.post("/grade")
 def retry() -> tuple[Response, int]:
-    """Send this launch's pending grades now (the learner's Retry); say where they are."""
+    """Say where this launch's grades are; with {"retry": true}, have the pending ones sent now."""
     payload = request.get_json(silent=True)
     launch = launch_from_token(payload.get("launch") if isinstance(payload, dict) else None)
     if launch is None:
         return jsonify(error="This launch has expired; open the exercise from the course again."), 400
+    config = current_app.config
+    if wait := limits().hit("lti-grade", config["LTI_GRADE_RATE_LIMIT"], 60, launch["id"]):
+        response = jsonify(error="Asked too often; try again in a moment.")
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response, 429
     tool = state()
-    rows = tool["store"].passbacks_of(launch["id"])
-    if not rows:
-        return jsonify(grade_state(launch, None, None)), 200
-    for row in rows:
-        if row["state"] == "sent":
-            continue
-        if passback.send(tool["store"], tool["keys"], row["jti"], tool["retry_s"]) == "claimed":
-            passback.settled(tool["store"], row["jti"], 2 * HTTP_TIMEOUT_S)  # another process is sending it
-    sent = all(r["state"] == "sent" for r in tool["store"].passbacks_of(launch["id"]))
-    return jsonify(grade_state(launch, rows[-1]["jti"], "sent" if sent else "pending")), 200
+    if payload.get("retry") is True and tool["store"].retry_now(launch["id"]):
+        tool["sender"].wake()
+    return jsonify(grade_state(launch, tool["store"].passbacks_of(launch["id"]))), 200
 
 
 @bp.get("/jwks.json")

@@ -92,7 +92,7 @@ def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_
 
     message = checked(frame, solutions.CORRECT)
     assert message["passed"] is True and message["verified"] is True
-    expect(grade).to_have_attribute("data-state", "sent")
+    expect(grade).to_have_attribute("data-state", "sent")  # "sending" first: the page asks until it is sent
     expect(grade).to_have_text(f"Sent to {COURSE}.")
     score = lms.platform.wait_for_score("learner-b")
     assert score["scoreGiven"] == 1 and score["scoreMaximum"] == 1
@@ -102,7 +102,7 @@ def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_
 
     cases = frame.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
     message = checked(frame, solutions.lookup_table(cases))  # passes in the browser, not at the server
-    assert message["passed"] is True and message["verified"] is False
+    assert message["passed"] is False and message["verified"] is False  # the event: the server's word
     message = checked(frame, solutions.TWICE)  # fails in the browser: nothing is asked
     assert message["passed"] is False
     expect(grade).to_have_text(f"Sent to {COURSE}.")  # what the course holds is unchanged
@@ -125,3 +125,35 @@ def test_a_pass_while_the_lms_is_down_says_so_and_arrives_once_it_is_back(lti_pa
     expect(grade).to_have_text(f"Sent to {COURSE}.")
     assert lms.platform.wait_for_score("learner-c")["scoreGiven"] == 1
     assert [s["userId"] for s in lms.platform.scores_posted].count("learner-c") == 1  # sent once
+
+
+def launched_window(page, lms, user: str):
+    """Launch as user in a window of its own (first-party: local storage is the tool's); the page."""
+    page.goto(lms.platform.url + f"start?user={user}&link=link-1")  # login, platform, form post: the page
+    expect(page.locator("#check")).to_be_enabled(timeout=60_000)
+    assert page.url.endswith("/lti/launch")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return page
+
+
+def test_the_next_learner_on_a_shared_browser_never_sees_the_previous_ones_code(lti_page, lms):
+    """A lab machine: one browser, two learners launched by the LMS one after the other."""
+    page = launched_window(lti_page, lms, "learner-d")
+    assert page.evaluate("localStorage.length >= 0")  # first-party: storage works, so this test can fail
+    mine = "# Dora's own code\n" + solutions.CORRECT
+    message = checked(page, mine)
+    assert message["verified"] is True
+    expect(page.locator("#progress")).to_contain_text("Passed on attempt 1")
+    stored = page.evaluate("Object.keys(localStorage).map((k) => localStorage.getItem(k)).join('\\n')")
+    assert "Dora" in stored  # kept for her, under her launch's learner
+
+    page = launched_window(lti_page, lms, "learner-e")  # the next learner, same browser
+    expect(page.locator("#progress")).to_contain_text("No Checks yet.")
+    assert "Dora" not in page.evaluate("window.playground.getCode()")
+    stored = page.evaluate("Object.keys(localStorage).map((k) => localStorage.getItem(k)).join('\\n')")
+    assert "Dora" not in stored  # removed from this browser, not only hidden
+    message = checked(page, solutions.NOT_REVERSED)  # his own Check: a fail, counted as his first
+    assert message["passed"] is False and message["attempt"] == 1
+    page = launched_window(lti_page, lms, "learner-e")  # his next launch: his own code and progress
+    expect(page.locator("#progress")).to_contain_text("1 Check so far")
+    assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED

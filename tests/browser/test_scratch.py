@@ -226,3 +226,66 @@ def test_a_share_link_round_trips_and_asks_first(browser, serve):
     expect(page.get_by_test_id("run-status")).to_have_text("")
     context.close()
     assert_clean()
+
+
+def test_a_drawing_of_values_whose_labels_double_stays_small(scratch_page):
+    page = scratch_page
+    doubling = (
+        "x = Value(1.0)\nfor _ in range(24):\n    x = x + x  # each label would be twice the last\ndraw(x)\n"
+    )
+    result = run(page, doubling)  # 2 ** 24 characters in a label, if nothing bounded them
+    assert result["error"] is None, result["error"]
+    (drawing,) = result["drawings"]
+    labels = [node["label"] for node in drawing["nodes"]]
+    assert max(map(len, labels)) <= 40 and labels[-1] == "x"
+    assert max(len(node["formula"] or "") for node in drawing["nodes"]) <= 2 * 40 + 3
+    expect(page.get_by_test_id("drawing")).to_have_attribute("data-state", "ready")  # drawn, opened
+    honest = run(page, PRESET["reused"]["code"])
+    assert honest["error"] is None and honest["output"]["text"] == "a.grad = 4.0\n"
+
+
+def deflate_bomb(chars: int) -> str:
+    """A share link's data that inflates to a JSON of about chars characters (base64url)."""
+    import base64
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    parts = [packer.compress(b'{"code": "')]
+    block = b"x" * 1_000_000
+    parts += [packer.compress(block) for _ in range(chars // len(block))]
+    parts.append(packer.compress(b'", "scratch": ""}') + packer.flush())
+    return base64.urlsafe_b64encode(b"".join(parts)).rstrip(b"=").decode()
+
+
+@pytest.mark.parametrize("chars", [1_000_000_000, 1_300_000], ids=["inflates-to-1G", "just-past-the-cap"])
+def test_a_share_link_too_large_is_refused_before_it_is_parsed(scratch_page, chars):
+    page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    base = page.url.split("#")[0]
+    page.goto("about:blank")
+    page.goto(base + "#code/1/" + deflate_bomb(chars))  # 1 G: more than a string may hold, unless cut
+    status = page.get_by_test_id("share-status")
+    expect(status).to_contain_text("The link's code could not be read")
+    expect(status).to_contain_text("more than two pieces of code of 100,000 characters")
+    expect(page.get_by_test_id("shared-code")).to_be_hidden()
+    assert page.evaluate("window.playground.getCode()") == solutions.CORRECT  # theirs, unchanged
+    then_honest(page)
+
+
+def test_a_share_link_carries_the_code_only_and_points_at_the_public_page(browser, serve):
+    url = serve(TIME_LIMIT_MS=2000)
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, url + "?learner=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl")
+    mine = "# mine\n" + solutions.CORRECT
+    page.evaluate("s => window.playground.setCode(s)", mine)
+    page.click("#share")
+    expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(url + "#code/1/") and "learner" not in link and "?" not in link
+    page.goto("about:blank")
+    page.goto(link)
+    expect(page.get_by_test_id("shared-code")).to_be_hidden()  # the same code as kept here: nothing to ask
+    assert page.evaluate("window.playground.getCode()") == mine and "?" not in page.url
+    context.close()
+    assert_clean()

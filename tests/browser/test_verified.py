@@ -59,12 +59,32 @@ def test_a_lookup_table_passes_in_the_browser_and_the_server_says_it_does_not(pa
     cases = page.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
     source = solutions.lookup_table(cases)
     message = checked(page, source)
-    assert message["passed"] is True  # the browser's grader is fooled...
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")  # the page is fooled...
     assert message["verified"] is False and message["receipt"]  # ...the server is not, and signs that
+    assert message["passed"] is False  # the event tells what the server confirmed
+    assert not any(e["passed"] for e in message["expressions"] if e["name"] == "neuron")
     verified = page.get_by_test_id("verified")
     expect(verified).to_have_attribute("data-state", "disagrees")
     expect(verified).to_contain_text("The server did not confirm this pass")
     expect(verified).to_contain_text("it drew itself")
+    expect(verified).to_contain_text("It is not kept as a pass.")
+    progress = page.locator("#progress")
+    expect(progress).to_have_attribute("data-passed-attempt", "")  # not kept as "Passed"
+    expect(progress).to_contain_text("not passed yet")
+    message = checked(page, solutions.CORRECT)  # an honest pass the server confirms is kept
+    assert message["passed"] is True and message["verified"] is True
+    expect(progress).to_contain_text("Passed on attempt 2")
+
+
+def test_a_grader_patched_in_place_fails_in_the_page_and_at_the_server(page, verifying_url):
+    open_playground(page, verifying_url)
+    patch = "import engine.compare\nengine.compare.close.__code__ = (lambda got, expected: True).__code__\n"
+    message = checked(page, patch + solutions.NOT_REVERSED)
+    assert message["passed"] is False and message["error"] == "runtime"
+    expect(page.locator("#error")).to_contain_text("changed the grader's own code")
+    expect(page.locator("#progress")).to_have_attribute("data-passed-attempt", "")
+    message = checked(page, solutions.CORRECT)
+    assert message["passed"] is True and message["verified"] is True
 
 
 def test_without_verification_the_page_asks_nothing(page, base_url):

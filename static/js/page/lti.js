@@ -1,11 +1,15 @@
 // LTI 1.3: in a page a course's LMS launched (config.lti, server/lti/), a pass the server verified
-// goes to the course's gradebook. The server sends it; this says whether it got there ("Sent to
-// <course>." or "Could not reach <course>." with Retry) and sends the launch token with a pass, so
-// the receipt names the LMS's learner (the token is signed by the server: the learner cannot change it).
+// goes to the course's gradebook. The server's sender sends it in the background; this line says
+// where it is ("Sending to <course>…", then "Sent to <course>.", "<course> already has a newer grade…",
+// or "Could not reach <course>." with Retry), asking lti/grade every second while it is on its way.
+// It also sends the launch token with a pass, so the receipt names the LMS's learner (the token is
+// signed by the server: the learner cannot change it).
 
 import { el } from "../shared/dom.js";
 
 const config = () => JSON.parse(document.getElementById("config")?.textContent ?? "{}").lti ?? null;
+const POLL_MS = 1000;
+const MAX_POLLS = 120; // the sender's try ends well within this (its requests time out after 10 s)
 
 // Fields for POST verify: the launch token, in a launched page.
 export function launchFields() {
@@ -25,37 +29,47 @@ function place(after) {
   return line;
 }
 
-// Show what the server said of the grade ({ state: sent | pending | none | unchanged, course, message }).
-function render(line, grade) {
+let asking = 0; // the poll under way; a newer one (another pass, a Retry) ends it
+
+// Show what the server said of the grade ({ state: sending | sent | kept | pending | none | unchanged,
+// course, message }); while it is sending, ask again in a moment.
+function render(line, grade, polls = 0) {
   if (!grade || grade.state === "unchanged") return; // no pass sent: what the course holds is unchanged
   line.dataset.state = grade.state;
   line.hidden = grade.state === "none";
-  if (grade.state !== "pending") {
-    line.replaceChildren(grade.message);
+  if (grade.state === "pending") {
+    const retry = el("button", { type: "button", "data-testid": "lti-retry", text: "Retry" });
+    retry.addEventListener("click", () => ask(line, true));
+    line.replaceChildren(`${grade.message} `, retry);
     return;
   }
-  const retry = el("button", { type: "button", "data-testid": "lti-retry", text: "Retry" });
-  retry.addEventListener("click", () => send(line, retry));
-  line.replaceChildren(`${grade.message} `, retry);
+  line.replaceChildren(grade.message);
+  if (grade.state === "sending" && polls < MAX_POLLS) {
+    const mine = ++asking;
+    setTimeout(() => mine === asking && ask(line, false, polls + 1), POLL_MS);
+  }
 }
 
-async function send(line, retry) {
+// Ask lti/grade where the grade is (with retry: have it sent again now), and show the answer.
+async function ask(line, retry, polls = 0) {
   const lti = config();
-  retry.disabled = true;
-  line.dataset.state = "sending";
+  if (retry) {
+    asking++;
+    line.querySelector("button")?.setAttribute("disabled", "");
+  }
   let grade;
   try {
     const response = await fetch(lti.retry, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ launch: lti.launch }),
+      body: JSON.stringify({ launch: lti.launch, retry }),
     });
     grade = await response.json();
     if (!response.ok) grade = { state: "pending", message: grade.error ?? `Could not reach ${lti.course}.` };
   } catch {
     grade = { state: "pending", message: `Could not reach ${lti.course}.` };
   }
-  render(line, grade);
+  render(line, grade, polls);
 }
 
 // After a Check's verification (verify.js's outcome, or null): show the grade's way to the course.

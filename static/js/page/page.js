@@ -15,7 +15,7 @@ import { setupShare } from "./share.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
-import { verifyPass } from "./verify.js";
+import { counted, verifyPass } from "./verify.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 
 const STORAGE_KEY = NAMES.storage.code;
@@ -104,7 +104,8 @@ export function startPage({ config, runtime }) {
         markStale(editor.getCode());
         const verification = await verifyPass($("verified"), config.verify, code, report);
         showGrade($("verified"), verification); // LTI hook (lti.js)
-        events.checked(report, progress.record(report), verification);
+        const confirmed = counted(report, verification); // with verification on: only the server's pass counts
+        events.checked(confirmed, progress.record(confirmed), verification);
         return report;
       });
     });
@@ -119,7 +120,8 @@ export function startPage({ config, runtime }) {
   );
   const runScratch = (pad, source) =>
     pad ? pad.run(source) : runtime.reports.failed("crash", noScratchPad, { task: "run", started: performance.now() });
-  scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch }));
+  const sharing = { page: config.publicPage, sourceChars: config.sourceChars };
+  scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch, ...sharing }));
 
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost

@@ -5,7 +5,7 @@
 import { el } from "../shared/dom.js";
 import { ask } from "./ask.js";
 import NAMES from "../shared/names.json" with { type: "json" };
-import { read, remove, write } from "../shared/storage.js";
+import { keyOf, read, remove, write } from "../shared/storage.js";
 
 const KEY = NAMES.storage.progress;
 const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null, orderAttempt: null };
@@ -75,7 +75,7 @@ export function setupProgress(root) {
   });
   // Another tab of this playground checked or cleared: show the same.
   window.addEventListener("storage", (e) => {
-    if (e.key !== KEY && e.key !== null) return;
+    if (e.key !== keyOf(KEY) && e.key !== null) return;
     progress = stored() ?? EMPTY;
     render();
   });

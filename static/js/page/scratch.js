@@ -10,9 +10,10 @@ import { whileBusy } from "./busy.js";
 import { renderError, renderOutput } from "./report.js";
 
 // One drawing: its picture, open and titled with where draw() was called.
-function drawingOf(drawing, index) {
+function drawingOf(drawing, index, caps) {
   const where = drawing.file === "editor" ? `line ${drawing.line} of your backward` : `line ${drawing.line}`;
-  const name = drawing.label ?? `drawing ${index + 1}`;
+  const label = typeof drawing.label === "string" && drawing.label.length <= caps.label ? drawing.label : null;
+  const name = label ?? `drawing ${index + 1}`;
   const expr = { name, graph: drawing.nodes && { case: 0, out: drawing.out, nodes: drawing.nodes, calls: drawing.calls }, size: drawing.size };
   const figure = picture(expr, true, { testid: "drawing", title: `draw(${name}), ${where}`, graded: false });
   figure.dataset.line = String(drawing.line);
@@ -20,18 +21,20 @@ function drawingOf(drawing, index) {
 }
 
 // Show a Run's result: output, error (its line marked where it is), drawings.
-function renderRun(result, { kinds, scratch, editor }) {
+function renderRun(result, { kinds, caps, scratch, editor }) {
   renderOutput($("run-output"), result.output);
   const inEditor = result.error?.file === "editor";
   renderError($("run-error"), result.error, kinds, inEditor ? "your backward (marked in the editor above)" : "the scratch pad (marked)");
   scratch.markLine(inEditor ? null : (result.error?.line ?? null));
   if (inEditor) editor.markLine(result.error.line);
   const drawings = $("drawings");
-  drawings.replaceChildren(...result.drawings.map(drawingOf));
-  if (result.cut_drawings) {
-    drawings.append(el("p", { class: "note", text: `${result.cut_drawings} more draw() calls were not drawn (${result.drawings.length} at most in one Run).` }));
+  const drawn = result.drawings.slice(0, caps.drawings); // never more than the cap, whatever came
+  const cut = (Number.isInteger(result.cut_drawings) ? result.cut_drawings : 0) + result.drawings.length - drawn.length;
+  drawings.replaceChildren(...drawn.map((drawing, i) => drawingOf(drawing, i, caps)));
+  if (cut) {
+    drawings.append(el("p", { class: "note", text: `${cut} more draw() calls were not drawn (${caps.drawings} at most in one Run).` }));
   }
-  const drew = result.drawings.length ? `, drew ${result.drawings.length} graph${result.drawings.length === 1 ? "" : "s"}` : "";
+  const drew = drawn.length ? `, drew ${drawn.length} graph${drawn.length === 1 ? "" : "s"}` : "";
   $("run-status").textContent = result.error ? `The Run ended with an error${drew}: see below.` : `Ran in ${Math.round(result.ms)} ms${drew}.`;
 }
 
@@ -65,7 +68,7 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
       return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
         const result = await runtime.runScratch(input, labels);
-        renderRun(result, { kinds: config.report.kinds, scratch, editor });
+        renderRun(result, { kinds: config.report.kinds, caps: config.picture, scratch, editor });
         return result;
       });
     });

@@ -1,6 +1,9 @@
 // Share links: "Copy link" puts the code and the scratch pad in the URL's fragment, deflated and
-// versioned (#code/1/<base64url>), so it never reaches any server. Opening such a link shows the shared
-// code and asks before it replaces the learner's own; declining keeps theirs. Nothing runs by itself.
+// versioned (#code/1/<base64url>), so it never reaches any server. The link is the public page's
+// address with that fragment only: never this page's query (a course's learner token) nor a launch's
+// address. Opening such a link shows the shared code and asks before it replaces the learner's own;
+// declining keeps theirs. Nothing runs by itself. A link is read only up to what two sources of the
+// longest code that runs can take, inflated as it streams: a larger one is refused before it is parsed.
 
 import { $ } from "../shared/dom.js";
 import { count } from "../shared/format.js";
@@ -10,6 +13,33 @@ const VERSION = "1"; // the fragment's format: a later one can still read this o
 
 async function through(stream, bytes) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+// The bytes a link's JSON may take: two sources of sourceChars characters, six bytes each at most
+// (JSON's \u escapes), and its braces and names.
+const maxBytes = (sourceChars) => 2 * 6 * sourceChars + 64;
+
+class TooLarge extends Error {}
+
+// Inflate, stopping as soon as more than most bytes have come out.
+async function inflate(bytes, most) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > most) {
+      reader.cancel().catch(() => {});
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) all.set(chunk, (at += chunk.length) - chunk.length);
+  return all;
 }
 
 const toBase64Url = (bytes) => {
@@ -29,41 +59,56 @@ export async function encode(shared) {
   return `${PREFIX}${VERSION}/${toBase64Url(await through(new CompressionStream("deflate-raw"), json))}`;
 }
 
-// { code, scratch } from a fragment; null when it is not a share link; throws when it is a broken one.
-export async function decode(hash) {
+// { code, scratch } from a fragment; null when it is not a share link; throws when it is a broken one
+// (or one larger than two sources of sourceChars characters could make).
+export async function decode(hash, sourceChars) {
   if (!hash.startsWith(PREFIX)) return null;
   const [version, data] = hash.slice(PREFIX.length).split("/", 2);
   if (version !== VERSION) throw new Error(`it is of a format this page does not know (${version})`);
-  const json = new TextDecoder("utf-8", { fatal: true }).decode(
-    await through(new DecompressionStream("deflate-raw"), fromBase64Url(data ?? "")),
-  );
+  const most = maxBytes(sourceChars);
+  const tooLarge = new Error(`it holds more than two pieces of code of ${count(sourceChars)} characters`);
+  if ((data ?? "").length > ((most + 1024) * 4) / 3) throw tooLarge; // deflate never grows text by more
+  let bytes;
+  try {
+    bytes = await inflate(fromBase64Url(data ?? ""), most);
+  } catch (err) {
+    throw err instanceof TooLarge ? tooLarge : err;
+  }
+  const json = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   const shared = JSON.parse(json);
   if (typeof shared?.code !== "string" || typeof shared.scratch !== "string") throw new Error("it holds no code");
+  if (shared.code.length > sourceChars || shared.scratch.length > sourceChars) throw tooLarge;
   return shared;
 }
 
 // Wire "Copy link", and offer the code of the link the page was opened with.
-// code: the main editor ({ getCode, setCode, focus }); scratch: the scratch pad's ({ getCode, setCode }).
-export function setupShare({ code, scratch }) {
+// code: the main editor ({ getCode, setCode, focus }); scratch: the scratch pad's ({ getCode, setCode });
+// page: the public page's URL (config.publicPage); sourceChars: the longest code that runs.
+export function setupShare({ code, scratch, page, sourceChars }) {
   const status = $("share-status");
   $("share").addEventListener("click", async () => {
-    const url = new URL(location.href);
+    const url = new URL(page || location.pathname, location.href);
+    url.search = ""; // never the page's query: a course's learner token must not travel with the code
     url.hash = await encode({ code: code.getCode(), scratch: scratch.getCode() });
     try {
       await navigator.clipboard.writeText(url.href);
       status.textContent = `Link copied (${count(url.href.length)} characters): it holds your code and scratch pad.`;
     } catch {
-      history.replaceState(null, "", url.href); // no clipboard here: the address bar has the link
-      status.textContent = "This browser would not copy it: the link is in the address bar now.";
+      if (url.origin === location.origin && url.pathname === location.pathname && !location.search) {
+        history.replaceState(null, "", url.href); // no clipboard here: the address bar has the link
+        status.textContent = "This browser would not copy it: the link is in the address bar now.";
+      } else {
+        status.textContent = `This browser would not copy it: the link is ${url.href}`;
+      }
     }
   });
-  return offerShared({ code, scratch });
+  return offerShared({ code, scratch, sourceChars });
 }
 
-async function offerShared({ code, scratch }) {
+async function offerShared({ code, scratch, sourceChars }) {
   let shared;
   try {
-    shared = await decode(location.hash);
+    shared = await decode(location.hash, sourceChars);
   } catch (err) {
     $("share-status").textContent = `The link's code could not be read (${err.message}); your own code is unchanged.`;
     return null;

@@ -25,15 +25,17 @@ export async function askServer(url, source) {
       body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields
     });
   } catch {
-    return unavailable("The server could not be reached to verify this pass.");
+    return unavailable("The server could not be reached to verify this pass. It is not kept as a pass; Check again later.");
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok || !answer.report) {
-    return unavailable(`The server could not verify this pass now: ${answer.error ?? `HTTP ${response.status}`}`);
+    const why = String(answer.error ?? `HTTP ${response.status}`).replace(/\.?$/, ".");
+    return unavailable(`The server could not verify this pass now: ${why} It is not kept as a pass; Check again later.`);
   }
   const { report, receipt, grade } = answer; // grade: LTI hook (lti.js shows it)
   if (report.passed === true) return { verified: true, receipt, report, grade, message: "Verified by the server." };
-  return { verified: false, receipt, report, grade, message: `The server did not confirm this pass: ${disagreement(report)}` };
+  const message = `The server did not confirm this pass: ${disagreement(report)} It is not kept as a pass.`;
+  return { verified: false, receipt, report, grade, message };
 }
 
 // What the server's report says went wrong, in one sentence.
@@ -66,4 +68,12 @@ export async function verifyPass(place, url, source, report) {
   place.dataset.state = { true: "verified", false: "disagrees", null: "unavailable" }[outcome.verified];
   place.replaceChildren(el("span", { text: outcome.message }));
   return outcome;
+}
+
+// What a Check counts for (the progress kept, the checked event): with verification on, a pass only
+// when the server confirmed it; the page's own pass is the learner's to fake (README "Verified results").
+export function counted(report, outcome) {
+  if (report.passed !== true || outcome === null) return report; // no pass, or verification off
+  if (outcome.verified === true) return report;
+  return { ...report, passed: false, expressions: outcome.report?.expressions ?? report.expressions };
 }

@@ -1,5 +1,21 @@
 // The picture of an expression's graph, folded in a <details>; the drawing code loads when first opened.
 
+// The most a picture lays out (the engine's caps, config.picture): values, calls, characters of a label
+// (a formula is made of two labels). A graph past them is not drawn, whatever the worker sent.
+const CAPS = JSON.parse(document.getElementById("config")?.textContent ?? "{}").picture ?? null;
+
+function pastCaps(graph) {
+  if (!CAPS) return false;
+  const text = (t, most) => t === null || t === undefined || (typeof t === "string" && t.length <= most);
+  return (
+    !Array.isArray(graph.nodes) ||
+    !Array.isArray(graph.calls) ||
+    graph.nodes.length > CAPS.values ||
+    graph.calls.length > CAPS.calls ||
+    !graph.nodes.every((v) => text(v?.label, CAPS.label) && text(v?.formula, 2 * CAPS.label + 6))
+  );
+}
+
 let graphModule = null; // one import for every picture; forgotten when it fails, so opening again retries
 
 function loadGraph() {
@@ -32,12 +48,15 @@ export function picture(expr, open = !expr.passed, { testid = "graph", title = `
   body.className = "picture-body";
   root.append(summary, body);
   root.open = open;
-  if (!expr.graph) {
+  if (!expr.graph || pastCaps(expr.graph)) {
     root.dataset.state = "none";
     const count = expr.size; // the number of values, when the grader says
-    body.append(
-      note(Number.isFinite(count) ? `This graph has ${count} values; too many to draw.` : "There is no graph to draw."),
-    );
+    const why = expr.graph
+      ? "This graph is larger than the page draws."
+      : Number.isFinite(count)
+        ? `This graph has ${count} values; too many to draw.`
+        : "There is no graph to draw.";
+    body.append(note(why));
     return root;
   }
   root.dataset.state = "closed";

@@ -1,0 +1,259 @@
+"""/verify under abuse: one sandbox per client, a 503 not counted, key sets fetched rarely, Redis shared.
+
+Each test does the hostile thing, then sends honest verifications that must come out right, against
+the real sandbox; the key server is a real HTTP server that can answer slowly, the shared limits a
+real Redis (tests/redis.py) behind two real gunicorn instances. Everything runs on loopback, bounded.
+"""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import jwt
+import pytest
+import requests
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from flask import Flask, jsonify
+from limits.storage import storage_from_string
+
+from server import ROOT, create_app
+from server.receipt import public_jwk
+from tests import servers, solutions
+from tests.lti import Served
+from tests.redis import redis_server
+
+ENDLESS = "while True:\n    pass\n" + solutions.CORRECT
+WRONG = solutions.NOT_REVERSED
+
+
+def wait_until(predicate, timeout: float = 30.0) -> None:
+    """Return once predicate() holds (checked every 20 ms), or fail after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.02)
+
+
+def verifying_app(tmp_path, **config) -> Flask:
+    settings = {
+        "TESTING": True,
+        "VERIFY": True,
+        "PROXY_FIX": 1,
+        "VERIFY_TIME_LIMIT_MS": 1500,
+        "SIGNING_KEY_FILE": str(tmp_path / "k.pem"),
+        "VERIFY_SLOTS_DIR": str(tmp_path / "slots"),
+    }
+    return create_app({**settings, **config})
+
+
+def at(address: str) -> dict:
+    """Headers of a request the (trusted) proxy says came from address."""
+    return {"X-Forwarded-For": address}
+
+
+def holding(app, who: str) -> bool:
+    """Whether who holds its one sandbox now."""
+    return bool(app.extensions["limits"].storage.get(f"backprop-playground/hold/verify/{who}"))
+
+
+def passes(response) -> bool | None:
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["report"]["passed"]
+
+
+@pytest.mark.parametrize(
+    ("first", "same_client", "other_client", "held_as"),
+    [
+        ("203.0.113.5", ["203.0.113.5", "198.51.100.7, 203.0.113.5"], "192.0.2.10", "203.0.113.5"),
+        ("2001:db8::1", ["2001:db8::2", "2001:db8::ffff:1"], "2001:db8:0:1::1", "2001:db8::/64"),
+    ],
+    ids=["ipv4", "ipv6-its-64"],
+)
+def test_one_client_holds_one_sandbox_and_others_are_answered(
+    tmp_path, first, same_client, other_client, held_as
+):
+    app = verifying_app(tmp_path, VERIFY_SLOTS=2, VERIFY_RATE_LIMIT=100)
+    client = app.test_client()
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(client.post, "/verify", json={"source": ENDLESS}, headers=at(first))
+        wait_until(lambda: holding(app, held_as))
+        for address in same_client:  # another address of its own, or a spoofed one before the proxy's
+            again = client.post("/verify", json={"source": ENDLESS}, headers=at(address))
+            assert again.status_code == 429 and "still running" in again.get_json()["error"]
+        assert passes(client.post("/verify", json={"source": solutions.CORRECT}, headers=at(other_client)))
+        assert not passes(client.post("/verify", json={"source": WRONG}, headers=at(other_client)))
+        assert running.result().get_json()["report"]["error"]["kind"] == "timeout"
+    assert passes(client.post("/verify", json={"source": solutions.CORRECT}, headers=at(first)))
+
+
+def test_a_503_is_not_counted_against_the_limit(tmp_path):
+    app = verifying_app(tmp_path, VERIFY_SLOTS=1, VERIFY_RATE_LIMIT=2)
+    client = app.test_client()
+    with app.extensions["verify"]["slots"].take():
+        for _ in range(4):
+            assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 503
+    assert passes(client.post("/verify", json={"source": solutions.CORRECT}))
+    assert not passes(client.post("/verify", json={"source": WRONG}))
+    third = client.post("/verify", json={"source": solutions.CORRECT})
+    assert third.status_code == 429 and int(third.headers["Retry-After"]) >= 1
+
+
+class KeyServer:
+    """A course's key server: its JWKS, answered after `delay` seconds; it counts the fetches."""
+
+    def __init__(self) -> None:
+        self.key = Ed25519PrivateKey.generate()
+        self.delay = 0.0
+        self.fetches = 0
+        self.released = threading.Event()  # ends every wait at teardown
+        app = Flask("keys")
+
+        @app.get("/jwks.json")
+        def jwks():
+            self.fetches += 1
+            self.released.wait(self.delay)
+            return jsonify({"keys": [public_jwk(self.key.public_key())]})
+
+        self.served = Served(app)
+        self.url = f"http://127.0.0.1:{self.served.port}/jwks.json"
+
+    def token(self, sub: str = "ada", key=None) -> str:
+        """A learner token signed by this course's key (or by another key, with a kid it does not have)."""
+        key = key or self.key
+        return jwt.encode(
+            {"sub": sub, "exp": int(time.time()) + 300},
+            key,
+            "EdDSA",
+            {"kid": public_jwk(key.public_key())["kid"]},
+        )
+
+    def forged(self) -> str:
+        return self.token(key=Ed25519PrivateKey.generate())
+
+    def close(self) -> None:
+        self.released.set()
+        self.served.stop()
+
+
+@pytest.fixture
+def keys():
+    made = KeyServer()
+    yield made
+    made.close()
+
+
+def test_unknown_key_ids_fetch_the_key_set_once_and_only_after_the_rate_limit(tmp_path, keys):
+    app = verifying_app(tmp_path, VERIFY_RATE_LIMIT=4, LEARNER_TOKEN_JWKS_URL=keys.url)
+    client = app.test_client()
+    honest = client.post("/verify", json={"source": solutions.CORRECT, "learner": keys.token()})
+    assert passes(honest) and keys.fetches == 1
+    keys.delay = 30  # the key server is slow now: nothing may wait for it
+    answers = [
+        client.post(
+            "/verify",
+            json={"source": solutions.CORRECT, "learner": keys.forged()},
+            headers=at(f"192.0.2.{n}"),
+        )
+        for n in range(1, 21)
+    ]
+    assert {a.status_code for a in answers} == {400} and keys.fetches == 1  # within the interval: kept keys
+    flood = [
+        client.post(
+            "/verify", json={"source": solutions.CORRECT, "learner": keys.forged()}, headers=at("192.0.2.99")
+        )
+        for _ in range(8)
+    ]
+    assert [a.status_code for a in flood] == [400] * 4 + [429] * 4  # counted first, refused before any key
+    assert keys.fetches == 1
+    again = client.post(
+        "/verify",
+        json={"source": solutions.CORRECT, "learner": keys.token("grace")},
+        headers=at("192.0.2.50"),
+    )
+    assert passes(again)
+
+
+def test_a_slow_key_server_holds_no_request_thread_long(tmp_path, keys):
+    keys.delay = 30
+    env = {
+        "PLAYGROUND_VERIFY": "1",
+        "PLAYGROUND_PROXY_FIX": "1",
+        "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem"),
+        "PLAYGROUND_VERIFY_SLOTS_DIR": str(tmp_path / "slots"),
+        "PLAYGROUND_LEARNER_TOKEN_JWKS_URL": keys.url,
+        "PLAYGROUND_OFFLINE": "0",
+    }
+    with servers.gunicorn(workers=1, threads=4, env=env) as base:
+
+        def send(n: int) -> tuple[int, float]:
+            start = time.monotonic()
+            body = {"source": solutions.CORRECT, "learner": keys.token()}
+            answer = requests.post(base + "verify", json=body, headers=at(f"192.0.2.{n}"), timeout=60)
+            return answer.status_code, time.monotonic() - start
+
+        with ThreadPoolExecutor(10) as pool:
+            sent = list(pool.map(send, range(1, 11)))
+            start = time.monotonic()
+            page = requests.get(base, timeout=60)
+            page_s = time.monotonic() - start
+        assert {status for status, _ in sent} == {400}  # no keys to check with: refused, not hung
+        assert max(seconds for _, seconds in sent) < 10 and page.status_code == 200 and page_s < 10
+        assert keys.fetches == 1  # one fetch for ten requests, ended at its 2 s limit
+        keys.delay = 0
+        answer = requests.post(base + "verify", json={"source": solutions.CORRECT}, timeout=60)
+        assert answer.status_code == 200 and answer.json()["report"]["passed"] is True
+
+
+def test_two_instances_share_one_limit_and_one_sandbox_per_client_in_redis(tmp_path):
+    with redis_server() as url:
+        env = {
+            "PLAYGROUND_VERIFY": "1",
+            "PLAYGROUND_PROXY_FIX": "1",
+            "PLAYGROUND_VERIFY_RATE_LIMIT": "4",
+            "PLAYGROUND_VERIFY_TIME_LIMIT_MS": "5000",  # the endless loop holds its sandbox this long
+            "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem"),
+            "PLAYGROUND_OFFLINE": "0",
+            "PLAYGROUND_RATELIMIT_STORAGE_URL": url,
+        }
+        one = {**env, "PLAYGROUND_VERIFY_SLOTS_DIR": str(tmp_path / "slots-1")}
+        two = {**env, "PLAYGROUND_VERIFY_SLOTS_DIR": str(tmp_path / "slots-2")}
+        with servers.gunicorn(workers=2, env=one) as first, servers.gunicorn(workers=2, env=two) as second:
+
+            def post(base: str, source: str, address: str) -> requests.Response:
+                return requests.post(
+                    base + "verify", json={"source": source}, headers=at(address), timeout=60
+                )
+
+            with ThreadPoolExecutor(1) as pool:
+                running = pool.submit(post, first, ENDLESS, "203.0.113.5")
+                shared = storage_from_string(url)  # the Redis both instances count in
+                wait_until(lambda: shared.get("backprop-playground/hold/verify/203.0.113.5"))
+                held = post(second, solutions.CORRECT, "203.0.113.5")  # the other instance knows
+                assert held.status_code == 429, (held.status_code, held.text[:300])
+                assert "still running" in held.json()["error"]
+                assert running.result().json()["report"]["error"]["kind"] == "timeout"
+            statuses = [
+                post(base, solutions.CORRECT, "192.0.2.7").status_code for base in [first, second] * 3
+            ]
+            assert statuses == [200, 200, 200, 200, 429, 429]  # one count across both instances' processes
+            assert post(second, solutions.CORRECT, "192.0.2.8").json()["report"]["passed"] is True
+            assert post(first, WRONG, "192.0.2.8").json()["report"]["passed"] is False
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="uids of their own need root")
+def test_several_server_processes_start_sandboxes_at_once_each_as_uids_of_its_own():
+    """One process per sandbox uid: three gunicorn workers' start-up checks (or three deployments' slot
+    0) at once would be a third process of one uid, which the kernel refuses to start."""
+    waits = (
+        "from server import sandbox\n"
+        "files = {'w.py': b'import os, sys, time\\ntime.sleep(2)\\nos.write(int(sys.argv[1]), b\"ok\")'}\n"
+        "print(sandbox.run(files, 'w.py', sandbox.Limits(), sandbox.sandbox_uid(0)).result)"
+    )
+    started = [
+        subprocess.Popen([sys.executable, "-c", waits], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        for _ in range(4)
+    ]
+    assert [p.communicate(timeout=60)[0].strip() for p in started] == ["b'ok'"] * 4

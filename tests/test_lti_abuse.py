@@ -1,0 +1,261 @@
+"""LTI under abuse, against the real platform (lti1p3platform): each hostile request, then an honest one.
+
+Bounded login state, rate-limited login and launch, no request waiting on the LMS, a 409 as a final
+answer, key sets fetched rarely, odd claims named, Deep Linking for teachers only, a 0600 database, a
+GET to the launch URL, the teacher's command and settings. The browser's side is tests/browser/.
+"""
+
+import os
+import stat
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import jwt
+import pytest
+import requests
+
+from server.lti.claims import AGS, CONTEXT, ROLES
+from server.lti.tool import LOGIN_LIFETIME_S
+from tests import solutions
+from tests.lti import ROOT, launch_form, login, rig
+from tests.lti_platform import CLIENT_ID
+from tests.test_lti import LAUNCH_TOKEN, altered, grade, launched, put, refusal_title, settled, verify
+
+FLOOD = 2_000_000
+
+
+@pytest.fixture
+def lms(tmp_path):
+    with rig(tmp_path) as made:
+        made.tool, made.tool_url = made.start_tool(PROXY_FIX=1, LTI_RATE_LIMIT=8)
+        made.register()
+        yield made
+
+
+def once_rows(lms) -> list[dict]:
+    store = lms.tools[0][1].extensions["lti"]["store"]
+    with store.connect() as db:
+        return db.execute("SELECT * FROM once").rows
+
+
+def at(address: str) -> dict:
+    return {"X-Forwarded-For": address}
+
+
+def test_a_login_stores_a_few_hundred_bytes_for_minutes_whatever_it_is_sent(lms):
+    query = {"iss": lms.issuer, "login_hint": "x", "target_link_uri": lms.tool_url, "client_id": CLIENT_ID}
+    flood = requests.post(
+        lms.tool_url + "lti/login",
+        data={**query, "lti_message_hint": "x" * FLOOD},
+        verify=lms.ca_file,
+        allow_redirects=False,
+        headers=at("203.0.113.1"),
+    )
+    assert flood.status_code == 400 and "lti_message_hint is over" in flood.text
+    assert once_rows(lms) == []
+    for _ in range(4):  # the longest hints it takes: still only a nonce is kept
+        big = {**query, "login_hint": "h" * 2048, "lti_message_hint": "m" * 2048}
+        answer = requests.post(
+            lms.tool_url + "lti/login",
+            data=big,
+            verify=lms.ca_file,
+            allow_redirects=False,
+            headers=at("203.0.113.1"),
+        )
+        assert answer.status_code == 302 and len(answer.headers["Set-Cookie"]) < 300
+    rows = once_rows(lms)
+    assert len(rows) == 4
+    for row in rows:
+        assert len(row["key"]) + len(row["value"]) < 200
+        assert row["expires"] - time.time() <= LOGIN_LIFETIME_S
+    session, token = launched(lms, "honest-learner")  # an honest launch goes through
+    assert token
+
+
+def test_login_and_launch_are_rate_limited_per_client(lms):
+    query = {"iss": lms.issuer, "login_hint": "x", "target_link_uri": lms.tool_url, "client_id": CLIENT_ID}
+    statuses = [
+        requests.get(
+            lms.tool_url + "lti/login",
+            params=query,
+            verify=lms.ca_file,
+            allow_redirects=False,
+            headers=at("198.51.100.4"),
+        ).status_code
+        for _ in range(10)
+    ]
+    assert statuses == [302] * 8 + [429] * 2
+    refused = requests.post(
+        lms.tool_url + "lti/launch", data={}, verify=lms.ca_file, headers=at("198.51.100.4")
+    )
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert refusal_title(refused) == "Too many launches from your network"
+    session, token = launched(lms, "next-learner")  # another client launches
+    assert verify(lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+
+
+def test_no_request_waits_on_an_lms_that_hangs_and_the_pass_arrives_later(lms):
+    session, token = launched(lms, "patient")
+    lms.platform.scores_delay = 60  # the LMS takes every score and sits on it
+
+    def timed(call):
+        start = time.monotonic()
+        result = call()
+        return result, time.monotonic() - start
+
+    answer, verify_s = timed(lambda: verify(lms, session, token, solutions.CORRECT).json())
+    assert answer["grade"]["state"] == "sending"
+    with ThreadPoolExecutor(8) as pool:
+        retries = list(pool.map(lambda _: timed(lambda: grade(lms, session, token, retry=True)), range(24)))
+        page, page_s = timed(lambda: requests.get(lms.tool_url, verify=lms.ca_file, timeout=60))
+    assert {r["state"] for r, _ in retries} == {"sending"}
+    assert page.status_code == 200
+    assert max([verify_s, page_s, *(s for _, s in retries)]) < 5  # the LMS holds a score 60 s
+    lms.platform.scores_delay = 0
+    lms.platform.released.set()  # the LMS answers at last
+    assert settled(lms, session, token)["state"] == "sent"
+    assert [s["userId"] for s in lms.platform.scores_posted] == ["patient"]
+
+
+def test_a_409_for_an_older_score_is_final(lms):
+    session, token = launched(lms, "overridden")
+    newer = {"userId": "overridden", "scoreGiven": 0.5, "timestamp": "2999-01-01T00:00:00.000Z"}
+    lms.platform.gradebook[("backprop", "overridden")] = newer  # the teacher set a grade later
+    verify(lms, session, token, solutions.CORRECT)
+    state = settled(lms, session, token)
+    assert state["state"] == "kept" and "already has a newer grade" in state["message"]
+    assert grade(lms, session, token, retry=True)["state"] == "kept"  # Retry does not send it again
+    store = lms.tools[0][1].extensions["lti"]["store"]
+    assert store.due(now=None) == []  # nothing left for the sender to try
+    assert lms.platform.gradebook[("backprop", "overridden")] == newer
+    other, other_token = launched(lms, "plain")
+    verify(lms, other, other_token, solutions.CORRECT)
+    assert settled(lms, other, other_token)["state"] == "sent"
+
+
+def test_forged_launches_fetch_the_lms_key_set_once(lms):
+    session, token = launched(lms, "first")  # fetches the key set
+    fetched = lms.platform.key_set_fetches
+    from tests.lti_platform import rsa_pair
+
+    other_private, _ = rsa_pair()
+    for n in range(10):
+        session = requests.Session()
+        session.headers.update(at(f"192.0.2.{n + 1}"))  # from many addresses: no rate limit in the way
+        form = launch_form(session, login(session, lms, lms.tool_url, f"forger-{n}"))
+        claims = jwt.decode(form["id_token"], options={"verify_signature": False})
+        forged = jwt.encode(claims, other_private, "RS256", headers={"kid": f"unknown-{n}"})
+        page = session.post(
+            lms.tool_url + "lti/launch", data={**form, "id_token": forged}, verify=lms.ca_file
+        )
+        assert page.status_code == 400
+    assert lms.platform.key_set_fetches - fetched <= 1  # once per minute at most, whoever asks
+    session, token = launched(lms, "after")
+    assert verify(lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+
+
+READ = "The launch could not be read"
+ODD = {  # the claim changed, the page's title and the words that name the claim (None: launched)
+    "ags-null": (put(AGS, None), None, None),  # none: a launch without grades
+    "ags-text": (put(AGS, "https://lms.example/lineitems"), READ, AGS),
+    "context-list": (put(CONTEXT, ["course-1"]), READ, CONTEXT),
+    "roles-text": (put(ROLES, "Learner"), READ, ROLES),
+    "sub-number": (put("sub", 42), "The launch could not be checked", "Subject must be a string"),  # PyJWT's
+}
+
+
+@pytest.mark.parametrize("case", ODD)
+def test_a_launch_whose_claims_do_not_parse_gets_a_400_naming_the_claim(lms, case):
+    change, title, claim = ODD[case]
+    session = requests.Session()
+    form = altered(launch_form(session, login(session, lms, lms.tool_url, f"odd-{case}")), lms, change)
+    page = session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+    if claim is None:
+        assert page.status_code == 200 and '"grades": false' in page.text
+    else:
+        assert (page.status_code, refusal_title(page)) == (400, title)
+        assert claim in page.text and not LAUNCH_TOKEN.search(page.text)
+    session, token = launched(lms, f"honest-{case}")
+    assert token
+
+
+def test_deep_linking_is_for_teachers_only(lms):
+    session = requests.Session()
+    auth = login(session, lms, lms.tool_url, "learner-dl", lti_message_hint="deep-link-learner")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert (page.status_code, refusal_title(page)) == (403, "Only a teacher can add the exercise")
+    assert 'name="JWT"' not in page.text and lms.platform.content_items == []
+    auth = login(session, lms, lms.tool_url, "teacher-dl", lti_message_hint="deep-link")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert page.status_code == 200 and 'name="JWT"' in page.text
+
+
+def test_the_database_is_readable_by_its_owner_only(lms):
+    launched(lms, "someone")
+    path = lms.folder / "lti.sqlite3"
+    for each in (path, path.with_name("lti.sqlite3-wal"), path.with_name("lti.sqlite3-shm")):
+        if each.exists():
+            assert stat.S_IMODE(each.stat().st_mode) == 0o600, each
+
+
+@pytest.mark.parametrize("agent", ["MoodleBot/1.0 (+http://moodle.org)", "Mozilla/5.0"])
+def test_a_get_to_the_launch_url_gets_a_page_that_says_to_open_it_from_the_course(lms, agent):
+    page = requests.get(lms.tool_url + "lti/launch", verify=lms.ca_file, headers={"User-Agent": agent})
+    assert page.status_code == 200 and refusal_title(page) == "Open the exercise from your course"
+    assert "cookie" not in page.text.lower()
+
+
+def run_command(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    flask = str(os.path.dirname(sys.executable) + "/flask")
+    return subprocess.run(
+        [flask, "--app", "server", *args],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_add_platform_takes_or_derives_the_public_url_and_says_which(tmp_path):
+    env = {
+        "PLAYGROUND_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "PLAYGROUND_LTI_KEY_FILE": str(tmp_path / "k.pem"),
+    }
+    args = [
+        "lti",
+        "add-platform",
+        "--issuer",
+        "https://lms.example",
+        "--client-id",
+        "c",
+        "--deployment-id",
+        "1",
+    ]
+    args += ["--auth-login-url", "https://lms.example/auth", "--auth-token-url", "https://lms.example/token"]
+    args += ["--key-set-url", "https://lms.example/jwks"]
+    unknown = run_command(args, env).stdout
+    assert (
+        "127.0.0.1" not in unknown
+        and "--tool-url" in unknown
+        and "<the playground's public URL>/lti/login" in unknown
+    )
+    derived = run_command(
+        args, {**env, "PLAYGROUND_SERVER_NAME": "play.example.org", "PLAYGROUND_APPLICATION_ROOT": "/ml/"}
+    )
+    assert (
+        "https://play.example.org/ml/lti/login" in derived.stdout
+        and "from PLAYGROUND_SERVER_NAME" in derived.stdout
+    )
+    given = run_command([*args, "--tool-url", "https://given.example/x"], env).stdout
+    assert "https://given.example/x/lti/jwks.json" in given and "from --tool-url" in given
+
+
+def test_lti_without_verification_says_what_to_set_in_one_line(tmp_path):
+    env = {"PLAYGROUND_LTI": "1", "PLAYGROUND_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    done = run_command(["run", "--port", "0"], env)
+    assert done.returncode == 3 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1" in line
