@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, g, make_response, render_tem
 
 from engine.cases import role
 from engine.errors import FILENAME
-from engine.expressions import describe
+from engine.expressions import words
 from engine.output import MAX_CHARS
 from engine.report import shape
 from server import ROOT, presets
@@ -92,7 +92,7 @@ def expressions(cases: list[dict]) -> list[dict]:
     """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
     names = dict.fromkeys(case["expr"] for case in cases)
     extra = {case["expr"]: case["extra"] for case in cases}
-    return [{"name": name, **describe(name), "extra": extra[name], "role": role(name)} for name in names]
+    return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
 
 
 def verify_url() -> str | None:
