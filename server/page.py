@@ -31,6 +31,9 @@ from server.static import (
 bp = Blueprint("page", __name__)
 
 RUNTIME_BUNDLES = ("js/runner/runner.js", "js/worker/worker.js")  # fetched by the page for the runner frame
+# After Stop or the time limit interrupts Python, a worker still running is ended after one grace period
+# (the interrupt not taken) or two (taken, but the code has not left the learner's lines).
+STOP_GRACE_MS = 1000
 
 
 def read(path: str) -> str:
@@ -54,6 +57,7 @@ def page_config() -> dict:
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
+        "stopGraceMs": STOP_GRACE_MS,
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
         "learnerFile": FILENAME,  # the learner's code as Python's tracebacks name it (the worker reads them)
         "report": shape(),  # the report's kinds and fields: the page makes timeout and crash reports from it
