@@ -1,31 +1,9 @@
-"""Say in words why a backward pass went wrong, value by value, and describe its graph for the picture."""
+"""Say in words why a backward pass went wrong: value by value (the diagnosis), and the mistake behind it."""
 
-import math
-
-from engine.compare import close
-from engine.errors import text
+from engine import report
+from engine.compare import same
+from engine.report import text
 from engine.trace import Trace
-
-MAX_PICTURE = 200  # values: a larger graph is explained in words only
-
-
-def number(x: object) -> float | str:
-    """Give a grad as JSON can carry it: a finite float, or its text (nan, inf, or not a number at all)."""
-    if type(x) in (int, float):  # exactly: a subclass of the learner's may do anything in float()
-        try:
-            x = float(x)
-        except OverflowError:  # an int beyond any float
-            return text(x)
-        return x if math.isfinite(x) else str(x)
-    return text(x)
-
-
-def same(got: object, expected: object) -> bool:
-    """Compare by the grader's rule, treating anything that is not a number as different."""
-    try:
-        return close(got, expected)  # type: ignore[arg-type]
-    except Exception:  # noqa: BLE001 - a learner's grad may raise anything when compared
-        return False
 
 
 def fmt(x: object) -> str:
@@ -48,7 +26,7 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
     found: list[dict] = []
 
     def say(kind: str, node: int | None, message: str) -> None:
-        found.append({"kind": kind, "message": message, "node": node})
+        found.append(report.finding(kind, node, message))
 
     out = trace.out
     first = {}  # each value's first _backward call
@@ -109,22 +87,22 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
         )
     if not trace.calls and not first["direct"]:
         if same(trace.values[trace.out].grad, 0.0):
-            return named(
+            return report.mistake(
                 "nothing",
                 None,
                 "Your backward does nothing yet: no _backward() ran and out.grad is still 0. Set "
                 "out.grad = 1, then call _backward() on every value, from out back to the leaves.",
             )
-        return named(
+        return report.mistake(
             "never",
             trace.out,
             "No _backward() ran, so no gradient went further than out. After setting out.grad = 1, call "
             "_backward() on every value, starting with out.",
         )
     if first["out-grad"]:
-        return named("out-grad", trace.out, first["out-grad"]["message"])
+        return report.mistake("out-grad", trace.out, first["out-grad"]["message"])
     if leaves_first(trace):
-        return named(
+        return report.mistake(
             "reversed",
             trace.out,
             "Your backward calls _backward() from the leaves towards out: out passed its gradient on "
@@ -135,7 +113,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
     if found_ := first["direct"]:
         node = found_["node"]
         value = trace.values[node]
-        return named(
+        return report.mistake(
             "direct",
             node,
             f"Your code changes .grad itself: {names[node]}.grad is {fmt(value.grad)}, but the _backward() "
@@ -147,7 +125,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
         node = found_["node"]
         more = sum(runs > 1 for runs in trace.runs) - 1
         also = f" (and {more} more value{'s' if more > 1 else ''})" if more else ""
-        return named(
+        return report.mistake(
             "repeated",
             node,
             f"The _backward() of {names[node]} ran {times(trace.runs[node])}{also}, and each run passes "
@@ -165,7 +143,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             if near < far
             else ""
         )
-        return named(
+        return report.mistake(
             "early",
             node,
             f"{names[node]} passed its gradient on before it had all of it ({call['received']} of its "
@@ -190,13 +168,10 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             )
         else:
             why = " Does your walk reach every value, through every value's _prev?"
-        return named("never", node, found_["message"] + why)
-    return named("wrong", None, "The gradients are wrong, though every _backward() ran once, in order.")
-
-
-def named(kind: str, node: int | None, message: str) -> dict:
-    """Build the report's mistake."""
-    return {"kind": kind, "message": message, "node": node}
+        return report.mistake("never", node, found_["message"] + why)
+    return report.mistake(
+        "wrong", None, "The gradients are wrong, though every _backward() ran once, in order."
+    )
 
 
 def steps(n: float) -> str:
@@ -232,36 +207,4 @@ def too_deep(trace: Trace, limit: int) -> dict:
         f"This graph is {len(trace.values):,} values deep. A recursive search needs a frame per value, "
         f"more than Python allows ({limit:,}): keep a stack of your own in a loop instead."
     )
-    return {"kind": "recursion", "message": message, "node": None}
-
-
-def change(d: dict) -> dict:
-    """Give one recorded change as JSON can carry it."""
-    return {"node": d["node"], "before": number(d["before"]), "after": number(d["after"])}
-
-
-def picture(trace: Trace, labelled: list[tuple[str, str | None]], expected: list | None) -> dict:
-    """Describe the graph and the calls for the page's picture (one of at most MAX_PICTURE values)."""
-    numbers = trace.call_numbers()
-    start = trace.start or [v.grad for v in trace.values]  # no call ran: the grads as they are
-    nodes = []
-    for i, value in enumerate(trace.values):
-        right = expected[i] if expected else None
-        label, formula = labelled[i]
-        nodes.append(
-            {
-                "id": i,
-                "label": label,
-                "formula": formula,
-                "op": trace.ops[i],
-                "children": trace.children[i],
-                "data": number(value.data),
-                "start": number(start[i]),
-                "grad": number(value.grad),
-                "expected": right,
-                "wrong": right is not None and not same(value.grad, right),
-                "calls": numbers[i],
-            }
-        )
-    calls = [{"node": c["node"], "changes": [change(d) for d in c["changes"]]} for c in trace.calls]
-    return {"out": trace.out, "nodes": nodes, "calls": calls}
+    return report.finding("recursion", None, message)

@@ -1,32 +1,32 @@
-"""Errors in the learner's terms: the line of their code, a traceback of their frames, sizes capped."""
+"""Errors in the learner's terms: the line of their code, a traceback of their frames, sizes capped.
+
+One formatter for a Check (the editor's code only) and a Run (the editor's and the scratch pad's).
+"""
 
 import traceback
 
 from engine.output import PrintedTooMuch
-from engine.report import error
+from engine.report import MAX_TEXT, cap, error
 
-FILENAME = "<editor>"  # the learner's code, as tracebacks name it
-MAX_TEXT = 2000  # characters of a message, and of a traceback's frames: the rest is cut, and the cut said
-
-
-def cap(text: str, limit: int = MAX_TEXT) -> str:
-    """Cut text to limit characters, saying how much was cut."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"
-
-
-def text(x: object, limit: int = 40) -> str:
-    """Write any object briefly: its repr cut to limit, or its type where even repr() fails."""
-    try:
-        return cap(repr(x), limit)
-    except Exception:  # noqa: BLE001 - a learner's __repr__ may raise anything
-        return f"<a {type(x).__name__} that cannot be printed>"
+FILENAME = "<editor>"  # the learner's backward, as tracebacks name it
+SCRATCH_FILE = "<scratch>"  # the scratch pad's code
+FILES = {FILENAME: "editor", SCRATCH_FILE: "scratch"}  # the report's name for each (report.FILES)
+PLACES = {"editor": "your backward's editor", "scratch": "scratch pad"}  # where a Run's line is
+MAX_SOURCE = 100_000  # characters: more is refused before it runs
 
 
 def fatal(exc: BaseException) -> bool:
     """Whether an exception ends the whole Check: an interrupt, SystemExit, MemoryError..."""
     return not isinstance(exc, Exception) or isinstance(exc, MemoryError)
+
+
+def refusal(source: object, what: str = "Your code") -> str | None:
+    """Say why source is not run at all, or None when it may run; what names it ("The scratch pad")."""
+    if not isinstance(source, str):
+        return f"{what} must be text, not {type(source).__name__}."
+    if len(source) > MAX_SOURCE:
+        return f"{what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
+    return None
 
 
 def describe(exc: BaseException) -> str:
@@ -39,45 +39,51 @@ def describe(exc: BaseException) -> str:
     return f"{name}: {cap(detail)}" if detail else name  # cut before joining: the message may be huge
 
 
-def learner_line(exc: BaseException) -> int | None:
-    """Return the line of the learner's code nearest to where exc was raised, if any."""
-    if isinstance(exc, SyntaxError) and exc.filename == FILENAME:
-        return exc.lineno
-    line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == FILENAME:
-            line = lineno
-    return line
-
-
-def learner_traceback(exc: BaseException, source: str) -> str:
-    """Format the traceback with the learner's frames only, each with its line of their code."""
-    lines = source.splitlines()
-    frames = [  # walk_tb, not extract_tb: no source lookups, so a 1,000-frame recursion stays cheap
-        (lineno, frame.f_code.co_name)
+def frames_of(exc: BaseException) -> list[tuple[str, int, str]]:
+    """The learner's frames of exc, outermost first: (file, line, function), file "editor" or "scratch"."""
+    if isinstance(exc, SyntaxError) and exc.filename in FILES:
+        return [(FILES[exc.filename], exc.lineno or 0, "<module>")]
+    return [  # walk_tb, not extract_tb: no source lookups, so a 1,000-frame recursion stays cheap
+        (FILES[frame.f_code.co_filename], lineno, frame.f_code.co_name)
         for frame, lineno in traceback.walk_tb(exc.__traceback__)
-        if frame.f_code.co_filename == FILENAME
+        if frame.f_code.co_filename in FILES
     ]
+
+
+def learner_traceback(frames: list[tuple[str, int, str]], sources: dict[str, str]) -> str:
+    """Write the learner's frames, each with its line of their code; a frame repeated more than
+    three times is said once, as Python does. With two sources, each line names its editor."""
     out = ["Traceback (your code only):"] if frames else []
     repeats = 0
-    for i, (lineno, name) in enumerate(frames):  # (line, function name) pairs
+    for i, (file, lineno, name) in enumerate(frames):
         repeats = repeats + 1 if i and frames[i] == frames[i - 1] else 0
-        if repeats >= 3:  # as Python does: say how often a frame repeats instead of listing it
+        if repeats >= 3:
             if i + 1 == len(frames) or frames[i + 1] != frames[i]:
                 out.append(f"  [Previous line repeated {repeats - 2} more times]")
             continue
-        where = "" if name == "<module>" else f", in {name}"
-        out.append(f"  line {lineno}{where}")
-        if lineno and lineno <= len(lines):
+        where = f"{PLACES[file]}, line {lineno}" if len(sources) > 1 else f"line {lineno}"
+        out.append(f"  {where}" + ("" if name == "<module>" else f", in {name}"))
+        lines = sources.get(file, "").splitlines()
+        if 0 < lineno <= len(lines):
             out.append("    " + cap(lines[lineno - 1].strip(), 200))
-    frames_text = cap("\n".join(out))
-    return f"{frames_text}\n{describe(exc)}" if frames_text else describe(exc)
+    return cap("\n".join(out))
 
 
-def runtime_error(exc: BaseException, source: str, note: str = "") -> dict:
-    """Describe an exception the learner's code raised, in their terms."""
-    line = learner_line(exc)
+def learner_error(exc: BaseException, sources: dict[str, str], side=None, note: str = "") -> dict:
+    """Describe an exception of the learner's code, in their terms: its kind, their line and file, a
+    traceback of their frames. sources: "editor" (and "scratch", in a Run) -> the code. note explains
+    an error raised outside their lines; side adds what they should know of the recursion cap."""
+    frames = frames_of(exc)
+    file, line = frames[-1][:2] if frames else (None, None)
     if isinstance(exc, PrintedTooMuch):  # not an error of theirs: their output, stopped
-        return error("output", str(exc), line, learner_traceback(exc, source))
-    note = note if line is None else ""  # the note explains an error outside the learner's lines
-    return error("runtime", describe(exc) + note, line, learner_traceback(exc, source) + note)
+        kind, message = "output", str(exc)
+    else:
+        kind = "syntax" if isinstance(exc, SyntaxError) else "runtime"
+        message = describe(exc) + (note if line is None else "")
+        if side is not None:
+            message += side.note(message)
+    written = learner_traceback(frames, sources)
+    return error(kind, message, line, f"{written}\n{message}" if written else message, file)
+
+
+__all__ = ["MAX_TEXT", "cap"]  # kept importable from here: errors' sizes

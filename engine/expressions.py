@@ -9,7 +9,7 @@ from functools import cache
 from engine.cases import LEAVES
 from engine.extras import TANGLE
 from engine.namespace import new_engine
-from engine.trace import watched_build
+from engine.watch import Watcher
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -22,12 +22,12 @@ def count(n: int) -> str:
 def layers(expr: str) -> int:
     """Count the tanh layers in the graph of expr (tanh is the engine's one operation with one input)."""
     engine = new_engine()
-    _, _, made, _ = watched_build(engine, engine["build"], expr, [0.5] * len(LEAVES[expr]))
-    return sum(1 for v in made if len(v._prev) == 1)
+    built = Watcher(engine).build(engine["build"], expr, [0.5] * len(LEAVES[expr]))
+    return sum(1 for v in built.values if len(v._prev) == 1)
 
 
 @cache
-def describe(expr: str) -> dict:
+def words(expr: str) -> dict:
     """Say what expr computes: {"formula", "about"}, plain text."""
     times = count(layers(expr)) if expr in ("chain", "deep") else ""
     formula, about = {

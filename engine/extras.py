@@ -6,6 +6,8 @@ list of rows, one per value after the leaves: ("+", i, j), ("*", i, j) or ("tanh
 index the values before it (the leaves first); the last row is out.
 """
 
+from engine.cases import role
+
 DEPTH = 500  # the deep chain: a recursive search needs a frame per value, past Python's limit of 1000
 
 # "tangle": a graph drawn once as /verify draws its own (server/graphs.py, seed 4), 34 values on 4
@@ -54,3 +56,11 @@ def build(value_class, expr: str, vals: list, rows=None) -> tuple[list, object, 
     for _ in range(DEPTH):
         out = (out * w).tanh()
     return leaves, out, {}
+
+
+def build_graph(engine_build, value_class, expr: str, vals: list, rows=None) -> tuple[list, object, dict]:
+    """Build any graph: the seed's three with the engine's own build(), the others here."""
+    if role(expr) == "seed":
+        leaves, out = engine_build(expr, vals)
+        return leaves, out, {}
+    return build(value_class, expr, vals, rows)

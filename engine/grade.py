@@ -1,147 +1,29 @@
-"""Grade a learner's backward(out): run it on every case and compare with the expected gradients."""
+"""Grade a learner's backward(out): run it on every case, compare with the expected gradients, explain."""
 
-import time
 from json import dumps, loads  # bound now: learner code that replaces json's functions cannot reach these
 
+from engine import report
 from engine.cases import role
 from engine.compare import leaves_right
-from engine.diagnose import MAX_PICTURE, diagnose, mistake, number, picture, too_deep
-from engine.errors import (
-    FILENAME,
-    describe,
-    fatal,
-    learner_line,
-    learner_traceback,
-    runtime_error,
-    text,
-)
-from engine.expressions import describe as formula_of
-from engine.integrity import GraderChanged, Seal
+from engine.diagnose import diagnose, mistake, too_deep
+from engine.errors import refusal
+from engine.expressions import words
+from engine.gradients import Runner, within
+from engine.integrity import Seal
 from engine.learner_side import LearnerSide
-from engine.namespace import new_engine
-from engine.output import CappedOutput
-from engine.report import error, failed
-from engine.trace import Trace, watched_build
+from engine.picture import MAX_PICTURE, picture
+from engine.trace import Trace
 
-MAX_SOURCE = 100_000  # characters: more is refused before it runs
-AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
 GRADER_CHANGED = "Your code changed the grader's own code, so this Check cannot be graded"
-# The exception that ended the last Check, with the frames (and all the learner's code built) it holds:
-# kept until the next Check, so its report is not held up by freeing millions of objects (seconds in
-# the browser, whose runtime is thrown away after the Check anyway).
-left_behind: list[BaseException] = []
 
 
-def run_learner(source: str, side: LearnerSide) -> tuple[dict, dict | None]:
-    """Run the learner's source beside a fresh engine; return the engine and any error."""
-    engine = new_engine()
-    try:
-        code = compile(source, FILENAME, "exec")
-    except (SyntaxError, ValueError) as exc:  # ValueError: a null byte in the source
-        line = getattr(exc, "lineno", None)
-        return engine, error("syntax", describe(exc), line)
-    namespace = dict(engine, __name__="__main__")
-    del namespace["backward"]  # the engine's placeholder: backward must be the learner's own
-    try:
-        with side.learner():
-            exec(code, namespace)
-    except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Check
-        if fatal(exc):
-            raise
-        return engine, learner_error(exc, source, side)
-    backward = namespace.get("backward")
-    if not callable(backward):
-        return engine, error("runtime", "Your code defines no function backward(out).", None)
-    engine["backward"] = backward
-    return engine, None
+class Shown:
+    """The value set an expression is explained with: its first wrong one (else its first), and its run."""
 
+    __slots__ = ("case", "index", "result", "error", "trace")
 
-def learner_error(exc: BaseException, source: str, side: LearnerSide, note: str = "") -> dict:
-    """Describe an exception of the learner's code, with what they should know of the recursion cap."""
-    err = runtime_error(exc, source, note)
-    if cap_note := side.note(err["message"]):
-        err["message"] += cap_note
-        err["traceback"] += cap_note
-    return err
-
-
-def watching(engine: dict, traces: list, graph: dict) -> None:
-    """Make the engine's build() watch each graph it builds, out of the learner's sight.
-
-    graph["rows"]: the rows of the graph the case under way gives as data (/verify's random ones).
-    """
-    build = engine["build"]
-
-    def watched(expr, vals):
-        leaves, out, made, named = watched_build(engine, build, expr, vals, graph["rows"])
-        traces.append(Trace(made, out, named))
-        return leaves, out
-
-    engine["build"] = watched
-
-
-def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float], dict | None]:
-    """Read each leaf's gradient as a float; or say which one is no number, and why."""
-    got = []
-    for name, grad in zip(leaves, grads, strict=True):
-        try:
-            got.append(float(grad))
-        except Exception as exc:  # noqa: BLE001 - a learner's grad may be anything
-            if fatal(exc):
-                raise
-            line = learner_line(exc)  # a __float__ of theirs
-            message = f"The gradient of {name} is {text(grad)}, which is not a number: {describe(exc)}"
-            return got, error("runtime", message, line, learner_traceback(exc, source) if line else "")
-    return got, None
-
-
-def grade_case(
-    engine: dict, case: dict, source: str, traces: list, side: LearnerSide
-) -> tuple[dict, dict | None, Trace | None]:
-    """Grade one value set; return the case's result, any error it raised and the watched pass."""
-    values = list(case["values"])
-    result = {"values": values, "expected": list(case["expected"]), "got": None, "right": None}
-    result["passed"] = False
-    traces.clear()
-    engine["graph"]["rows"] = case.get("graph")
-    try:
-        with side.learner():
-            grads = engine["grads_of"](case["expr"], list(values), [0.0] * len(values))
-    except Exception as exc:  # noqa: BLE001 - the fatal ones end the Check
-        if fatal(exc):
-            raise
-        return result, learner_error(exc, source, side, AFTER_BACKWARD), traces[-1] if traces else None
-    got, err = as_floats(grads, case["leaves"], source)
-    if err is not None:
-        return result, err, traces[-1]
-    try:
-        SEAL.check()  # the learner's code for this value set has run: the grader must be as it was
-    except GraderChanged as exc:
-        return result, error("runtime", f"{GRADER_CHANGED} ({exc}).", None), traces[-1]
-    result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
-    result["passed"] = all(result["right"])
-    result["got"] = [number(g) for g in got]  # nan and inf as text: JSON has no word for them
-    return result, None, traces[-1]
-
-
-def explain(
-    expr: dict, case: dict, index: int, err: dict | None, trace: Trace | None, side: LearnerSide
-) -> None:
-    """Add the diagnosis and the picture of one value set (the first wrong one) to the expression."""
-    if trace is None:
-        return
-    expr["size"] = len(trace.values)
-    wrong = not expr["cases"][index]["passed"]
-    drawn = len(trace.values) <= MAX_PICTURE
-    labelled = trace.labelled(expr["leaves"]) if drawn or (err is None and wrong) else []  # names cost time
-    if err is None and wrong:
-        names = [name for name, _ in labelled]
-        expr["diagnosis"] = diagnose(trace, names)
-        expr["mistake"] = mistake(trace, names, expr["diagnosis"])
-    elif err is not None and err["message"].startswith("RecursionError"):
-        expr["diagnosis"] = [too_deep(trace, side.recursion_limit)]
-    if drawn:  # a larger graph is explained in words only
-        expr["graph"] = {"case": index, **picture(trace, labelled, case.get("expected_nodes"))}
+    def __init__(self, case: dict, index: int, result: dict, error: dict | None, trace: Trace | None) -> None:
+        self.case, self.index, self.result, self.error, self.trace = case, index, result, error, trace
 
 
 def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
@@ -151,79 +33,91 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
     stopping, when given, is called once an exception that ends the Check has left the learner's
     code: the page then knows Python is writing the report, not running (or catching) the learner's.
     """
-    start = time.perf_counter()
-    left_behind.clear()
-    output = CappedOutput(sink)
+    rule = rule_of(cases)
     reason = refusal(source)
     if reason:
-        report = failed(error("syntax", reason))
-    else:
-        side = LearnerSide(output)
-        try:
-            with side:
-                report = run(source, cases, side)
-        except BaseException as exc:  # noqa: BLE001 - an interrupt, SystemExit, MemoryError... ends the Check
-            if stopping is not None:
-                stopping()
-            note = " (raised outside your code, while the grader read what it left behind)"
-            report = failed(learner_error(exc, source, side, note))
-            left_behind.append(exc)
-    report["output"] = output.report()
-    report["ms"] = round((time.perf_counter() - start) * 1000, 3)
-    return report
+        return report.failed(report.error("syntax", reason), rule)
+    graded, err, output, ms = within(
+        {"editor": source}, lambda side: grade_cases(source, cases, side), sink, stopping
+    )
+    result = graded if err is None else report.failed(err, rule)
+    result["output"], result["ms"] = output, ms
+    return result
 
 
-def grader(cases_json: str):
-    """Parse the cases once; return what the browser's worker calls: (source, sink, stopping) -> JSON."""
-    cases = loads(cases_json)
-    for case in cases:
-        formula_of(case["expr"])  # worked out now, before the browser's snapshot: not in every Check
-    return lambda source, sink=None, stopping=None: dumps(grade(source, cases, sink, stopping))
-
-
-def refusal(source: object, what: str = "Your code") -> str | None:
-    """Say why source is not run at all, or None when it may run; what names it ("The scratch pad")."""
-    if not isinstance(source, str):
-        return f"{what} must be text, not {type(source).__name__}."
-    if len(source) > MAX_SOURCE:
-        return f"{what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
-    return None
-
-
-def run(source: str, cases: list[dict], side: LearnerSide) -> dict:
-    """Run the learner's code on every case; return the report without timing and output.
+def grade_cases(source: str, cases: list[dict], side: LearnerSide) -> dict:
+    """Run the learner's code on every case; return the report without its output and time.
 
     An exception that ends the Check (fatal) propagates from here: no further value set runs.
     """
-    engine, err = run_learner(source, side)
-    expressions: list[dict] = []
-    if err is None:
-        traces: list[Trace] = []
-        engine["graph"] = {"rows": None}  # the engine's namespace, not the learner's: out of their sight
-        watching(engine, traces, engine["graph"])
-        by_name: dict[str, dict] = {}
-        shown: dict[str, tuple] = {}  # the value set each expression is explained with
-        for case in cases:
-            name = case["expr"]
-            if name not in by_name:
-                by_name[name] = new_expression(case)
-                expressions.append(by_name[name])
-            expr = by_name[name]
-            result, case_err, trace = grade_case(engine, case, source, traces, side)
-            result["example"] = bool(case.get("example"))
-            expr["cases"].append(result)
-            expr["passed"] = expr["passed"] and result["passed"]
-            if name not in shown or (shown[name][0]["passed"] and not result["passed"]):
-                shown[name] = (result, case, len(expr["cases"]) - 1, case_err, trace)
-            if case_err is not None:
-                expr.setdefault("error", case_err)
-                if not expr["extra"]:
-                    err = err or case_err
-        for name, (_, case, index, case_err, trace) in shown.items():
-            explain(by_name[name], case, index, case_err, trace, side)
-    graded = [e for e in expressions if not e["extra"]]
+    runner = Runner(source, side, watch=True)
+    err = runner.error
+    expressions: dict[str, dict] = {}
+    shown: dict[str, Shown] = {}
+    for case in cases if err is None else ():
+        name = case["expr"]
+        if name not in expressions:
+            expressions[name] = report.expression(
+                name, words(name), list(case["leaves"]), bool(case.get("extra")), role(name)
+            )
+        expr = expressions[name]
+        result = report.case(list(case["values"]), list(case["expected"]), bool(case.get("example")))
+        mark = len(runner.watcher.calls)
+        got, case_err = runner.gradients(case)
+        if got is not None and (changed := SEAL.broken()) is not None:  # the learner's code for it has run
+            got, case_err = None, report.error("runtime", f"{GRADER_CHANGED} ({changed}).")
+        if got is not None:
+            result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
+            result["passed"] = all(result["right"])
+            result["got"] = [report.number(g) for g in got]  # nan and inf as text: JSON has no word for them
+        expr["cases"].append(result)
+        expr["passed"] = expr["passed"] and result["passed"]
+        if name not in shown or (shown[name].result["passed"] and not result["passed"]):
+            built = runner.built
+            trace = Trace(built, runner.watcher.calls[mark:]) if built is not None else None
+            shown[name] = Shown(case, len(expr["cases"]) - 1, result, case_err, trace)
+        if case_err is not None:
+            expr.setdefault("error", case_err)
+            if not expr["extra"]:
+                err = err or case_err
+    for name, explained in shown.items():
+        explain(expressions[name], explained, side)
+    graded = [e for e in expressions.values() if not e["extra"]]
     passed = err is None and bool(graded) and all(e["passed"] for e in graded)
-    return {"passed": passed, "expressions": expressions, "error": err, "order": order(expressions, err)}
+    return report.report(
+        list(expressions.values()), err, order(list(expressions.values()), err), rule_of(cases), passed
+    )
+
+
+def explain(expr: dict, shown: Shown, side: LearnerSide) -> None:
+    """Add the mistake, diagnosis and picture of one value set (the first wrong one) to the expression."""
+    trace = shown.trace
+    if trace is None:
+        return
+    expr["size"] = len(trace.values)
+    wrong = not shown.result["passed"]
+    drawn = len(trace.values) <= MAX_PICTURE
+    labelled = (
+        trace.labelled(expr["leaves"]) if drawn or (shown.error is None and wrong) else []
+    )  # names cost time
+    if shown.error is None and wrong:
+        names = [name for name, _ in labelled]
+        expr["diagnosis"] = diagnose(trace, names)
+        expr["mistake"] = mistake(trace, names, expr["diagnosis"])
+    elif shown.error is not None and shown.error["message"].startswith("RecursionError"):
+        expr["diagnosis"] = [too_deep(trace, side.recursion_limit)]
+    if drawn:  # a larger graph is explained in words only
+        expected = shown.case.get("expected_nodes")
+        expr["graph"] = picture(
+            trace.values,
+            trace.out,
+            labelled,
+            trace.ops,
+            trace.children,
+            trace.calls,
+            case=shown.index,
+            expected=expected,
+        )
 
 
 def order(expressions: list[dict], err: dict | None) -> str | None:
@@ -235,8 +129,7 @@ def order(expressions: list[dict], err: dict | None) -> str | None:
     """
     if err is not None or not any(e["role"] == "order" for e in expressions):
         return None
-    telling = [e for e in expressions if tells_order(e)]
-    failing = [e for e in telling if not e["passed"]]
+    failing = [e for e in expressions if tells_order(e) and not e["passed"]]
     if not failing:
         return "right"
     return "wrong" if any(e.get("error") is None for e in failing) else "error"
@@ -253,20 +146,17 @@ def too_deep_for(expr: dict) -> bool:
     return any(d["kind"] == "recursion" for d in expr["diagnosis"])
 
 
-def new_expression(case: dict) -> dict:
-    """Start an expression's part of the report."""
-    return {
-        "name": case["expr"],
-        **formula_of(case["expr"]),  # "formula", "about": the expression in words
-        "leaves": list(case["leaves"]),
-        "extra": bool(case.get("extra")),
-        "role": role(case["expr"]),
-        "passed": True,
-        "cases": [],
-        "mistake": None,
-        "diagnosis": [],
-        "graph": None,
-    }
+def rule_of(cases: list[dict]) -> str:
+    """The verdict's rule the cases follow: "strict" where a graph that tells orders apart counts."""
+    return "strict" if any(role(c["expr"]) == "order" and not c.get("extra") for c in cases) else "seed"
+
+
+def grader(cases_json: str):
+    """Parse the cases once; return what the browser's worker calls: (source, sink, stopping) -> JSON."""
+    cases = loads(cases_json)
+    for case in cases:
+        words(case["expr"])  # worked out now, before the browser's snapshot: not in every Check
+    return lambda source, sink=None, stopping=None: dumps(grade(source, cases, sink, stopping))
 
 
 SEAL = Seal()  # every engine module the grader uses is loaded by now, before any learner code

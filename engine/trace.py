@@ -1,79 +1,42 @@
-"""Watch a backward pass: every value of the graph, every _backward call, what each value received."""
+"""One backward pass over one graph, read from what the watcher saw: what each value received and passed
+on, and when. The diagnosis (diagnose.py) and the picture (picture.py) are written from it."""
 
 import functools
 import math
 
-from engine import extras
-from engine.cases import role
+from engine.watch import Built, Call, formula_of, indexed
 
-OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh"}  # the engine method each _backward comes from
 SHORT = {"+": "s", "*": "p", "tanh": "t"}  # long formulas get a short name: s1, p2, t3...
 MAX_LABEL = 6  # characters: "x1·w1" stays a formula, "tanh(x·w)" becomes t1
 
 
-def formula_of(op: str | None, inputs: list[str]) -> str | None:
-    """Write the formula that made a value from its inputs' labels (None for a leaf)."""
-    if op is None:
-        return None
-    return f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
-
-
-def op_of(backward) -> str:
-    """Name the operation a value's own _backward comes from, by its qualified name."""
-    parts = getattr(backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
-    return OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
-
-
-def watched_build(engine: dict, build, expr: str, vals: list, rows=None) -> tuple[list, object, list, dict]:
-    """Build the graph, recording each value as it is made: inputs always come before their outputs.
-
-    Returns the leaves, out, every value made, and the inner values the expression's formula names.
-    rows: a graph given as data (engine/extras.py), for the graphs /verify draws.
-    """
-    value_class = engine["Value"]
-    made: list = []
-    init = value_class.__init__
-
-    def recording_init(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        made.append(self)
-
-    value_class.__init__ = recording_init
-    try:
-        if role(expr) == "seed":
-            leaves, out = build(expr, vals)
-            named = {}
-        else:
-            leaves, out, named = extras.build(value_class, expr, vals, rows)
-    finally:
-        value_class.__init__ = init
-    return leaves, out, made, named
-
-
 class Trace:
-    """One backward pass over a graph, watched through each value's _backward."""
+    """A graph as built and the calls its values' _backward made, in order."""
 
-    def __init__(self, values: list, out, named: dict | None = None) -> None:
-        self.values = values
-        index = {id(v): i for i, v in enumerate(values)}
-        self.out = index[id(out)]
-        self.named = {index[id(v)]: name for name, v in (named or {}).items()}  # h, u: as the formula says
-        self.children = [[index[id(c)] for c in v._prev] for v in values]
-        self.received = [0] * len(values)  # contributions passed on to each value so far
-        self.given = [0.0] * len(values)  # gradient the _backward calls added to each value
-        self.runs = [0] * len(values)  # how many times each value's _backward ran
-        self.calls: list[dict] = []
-        self.start: list[float] = []  # every grad just before the first call
-        self.backwards = [v._backward for v in values]  # the engine's own, before they are watched
-        for i, v in enumerate(values):
-            if self.children[i]:
-                v._backward = self.watch(i, v._backward)
-
-    @functools.cached_property
-    def ops(self) -> list[str | None]:
-        """The operation that made each value (None for a leaf), as the graph was built: read only for a
-        picture or labels, so learner code may have changed the values since."""
-        return [op_of(b) if kids else None for b, kids in zip(self.backwards, self.children, strict=True)]
+    def __init__(self, built: Built, calls: list[Call]) -> None:
+        self.values = built.values
+        index = {id(v): i for i, v in enumerate(self.values)}
+        self.out = index[id(built.out)]
+        self.ops = built.ops
+        self.named = {index[id(v)]: name for name, v in built.named.items()}  # h, u: as the formula says
+        self.children = built.children
+        n = len(self.values)
+        self.calls = indexed(calls, self.values)  # each also with "received": what it had when it ran
+        self.runs = [0] * n  # how many times each value's _backward ran
+        self.given = [0.0] * n  # gradient the _backward calls added to each value
+        received = [0] * n  # contributions passed on to each value so far
+        for call in self.calls:
+            i = call["node"]
+            call["received"] = received[i]
+            self.runs[i] += 1
+            if self.runs[i] == 1:  # a value passes on its share once; more runs add it again
+                for k in self.children[i]:
+                    received[k] += 1
+            for change in call["changes"]:
+                try:
+                    self.given[change["node"]] += change["after"] - change["before"]
+                except Exception:  # noqa: BLE001 - not numbers: the engine's own error says what went wrong
+                    pass
 
     @functools.cached_property
     def uses(self) -> list[int]:
@@ -96,38 +59,6 @@ class Trace:
                 far[k] = max(far[k], far[node] + 1)
         return list(zip(near, far, strict=True))
 
-    def watch(self, i: int, backward):
-        """Wrap one value's _backward so each call is recorded with what it changed."""
-        values, kids = self.values, self.children[i]
-        targets = list(dict.fromkeys(kids))
-
-        def watched():
-            if not self.calls:  # the grads as the learner's code left them before the first call
-                self.start = [v.grad for v in values]
-            call = {"node": i, "received": self.received[i], "grad": values[i].grad, "changes": []}
-            self.calls.append(call)
-            self.runs[i] += 1
-            before = [values[k].grad for k in targets]
-            try:
-                backward()
-            finally:
-                if self.runs[i] == 1:  # a value passes on its share once; more runs add it again
-                    for k in kids:
-                        self.received[k] += 1
-                for k, old in zip(targets, before, strict=True):
-                    self.note(call, k, old, values[k].grad)
-
-        return watched
-
-    def note(self, call: dict, k: int, old, new) -> None:
-        """Record what a call changed in one input's grad (whatever the learner made that grad)."""
-        try:
-            if new != old:
-                self.given[k] += new - old
-                call["changes"].append({"node": k, "before": old, "after": new})
-        except Exception:  # noqa: BLE001 - not numbers: the engine's own error says what went wrong
-            pass
-
     def labelled(self, leaf_names: list[str]) -> list[tuple[str, str | None]]:
         """Name every value with its formula: leaves by name, short formulas as such, others s1, p1, t1..."""
         names: list[str] = []
@@ -138,8 +69,7 @@ class Trace:
                 names.append(leaf_names[i] if i < len(leaf_names) else f"v{i}")
                 formulas.append(None)
                 continue
-            inputs = [names[k] for k in self.children[i]]
-            formula = formula_of(op, inputs)
+            formula = formula_of(op, [names[k] for k in self.children[i]])
             formulas.append(formula)
             if i == self.out:
                 names.append("out")
@@ -151,10 +81,3 @@ class Trace:
                 counts[op] += 1
                 names.append(f"{SHORT[op]}{counts[op]}")
         return list(zip(names, formulas, strict=True))
-
-    def call_numbers(self) -> list[list[int]]:
-        """For each value, the 1-based numbers of its _backward calls."""
-        numbers: list[list[int]] = [[] for _ in self.values]
-        for n, call in enumerate(self.calls, 1):
-            numbers[call["node"]].append(n)
-        return numbers

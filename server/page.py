@@ -7,12 +7,11 @@ import json
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from engine.cases import role
-from engine.diagnose import MAX_PICTURE
 from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
-from engine.errors import FILENAME
-from engine.expressions import describe
-from engine.grade import MAX_SOURCE
+from engine.errors import FILENAME, MAX_SOURCE
+from engine.expressions import words
 from engine.output import MAX_CHARS
+from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
 from server import ROOT, presets
@@ -35,6 +34,9 @@ from server.static import (
 bp = Blueprint("page", __name__)
 
 RUNTIME_BUNDLES = ("js/runner/runner.js", "js/worker/worker.js")  # fetched by the page for the runner frame
+# After Stop or the time limit interrupts Python, a worker still running is ended after one grace period
+# (the interrupt not taken) or two (taken, but the code has not left the learner's lines).
+STOP_GRACE_MS = 1000
 
 
 def read(path: str) -> str:
@@ -58,6 +60,7 @@ def page_config() -> dict:
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
+        "stopGraceMs": STOP_GRACE_MS,
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output
         "sourceChars": MAX_SOURCE,  # the longest code that runs (and so the most a share link carries)
         # the most a picture lays out: values, calls, drawings in one Run, characters of a label
@@ -105,7 +108,7 @@ def expressions(cases: list[dict]) -> list[dict]:
     """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
     names = dict.fromkeys(case["expr"] for case in cases)
     extra = {case["expr"]: case["extra"] for case in cases}
-    return [{"name": name, **describe(name), "extra": extra[name], "role": role(name)} for name in names]
+    return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
 
 
 def verify_url() -> str | None:

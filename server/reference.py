@@ -1,9 +1,9 @@
 """The reference backward and the expected gradients: server-only, outside engine/ (the browser's)."""
 
 from engine.cases import value_sets
-from engine.diagnose import MAX_PICTURE
 from engine.namespace import new_engine
-from engine.trace import watched_build
+from engine.picture import MAX_PICTURE
+from engine.watch import Watcher
 
 
 def backward(out) -> None:
@@ -45,6 +45,6 @@ def expected(expr: str, values: list[float], rows=None) -> list[float]:
 def solve(expr: str, values: list[float], rows=None) -> tuple[list, list]:
     """Build one graph in a fresh engine and run the reference backward; return its leaves and values."""
     engine = new_engine()
-    leaves, out, made, _ = watched_build(engine, engine["build"], expr, list(values), rows)
-    backward(out)
-    return leaves, made
+    built = Watcher(engine).build(engine["build"], expr, list(values), rows)
+    backward(built.out)
+    return built.leaves, built.values

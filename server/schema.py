@@ -11,7 +11,7 @@ from functools import cache
 
 from flask import Blueprint, abort, jsonify
 
-from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, KINDS
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, KINDS
 from server.names import NAMES
 
 bp = Blueprint("schema", __name__)
@@ -46,6 +46,7 @@ TYPES = {
         "expressions": array(ref("expression")),
         "error": either(NULL, ref("error")),
         "order": either(NULL, ORDER),
+        "rule": {"enum": ["seed", "strict"]},
         "output": ref("output"),
         "ms": NUMBER,
     },
@@ -71,6 +72,7 @@ TYPES = {
         "right": either(NULL, array(BOOL)),
         "passed": BOOL,
         "example": BOOL,
+        "fresh": BOOL,  # drawn for this request (only at /verify)
     },
     "mistake": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
     "diagnosis": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
@@ -90,18 +92,24 @@ TYPES = {
     },
     "call": {"node": COUNT, "changes": array(ref("change"))},
     "change": {"node": COUNT, "before": GRAD, "after": GRAD},
-    "error": {"kind": {"enum": list(KINDS)}, "message": TEXT, "line": either(NULL, INT), "traceback": TEXT},
+    "error": {
+        "kind": {"enum": list(KINDS)},
+        "message": TEXT,
+        "line": either(NULL, INT),
+        "traceback": TEXT,
+        "file": either(NULL, {"enum": list(FILES)}),  # which editor line is in: a Run's, else null
+    },
     "output": {"text": TEXT, "cut_chars": COUNT},
     "run": {
         "output": ref("output"),
-        "error": either(NULL, ref("runError")),
+        "error": either(NULL, ref("error")),
         "drawings": array(ref("drawing")),
         "cut_drawings": COUNT,
         "ms": NUMBER,
     },
     "drawing": {
         "line": INT,
-        "file": {"enum": ["scratch", "editor"]},
+        "file": {"enum": list(FILES)},
         "label": either(NULL, TEXT),
         "size": COUNT,
         "out": either(NULL, COUNT),
@@ -111,7 +119,6 @@ TYPES = {
 }
 # Fields an object may leave out: an expression has an error only when its value set raised.
 OPTIONAL = {"expression": {"error"}}
-FILE = {"file": {"enum": ["scratch", "editor", None]}}  # a Run's error: which editor its line is in
 
 
 def names() -> list[str]:
@@ -121,23 +128,20 @@ def names() -> list[str]:
     return list(dict.fromkeys(case["expr"] for case in graded_cases()))
 
 
-def closed(
-    fields: tuple[str, ...], types: dict, optional: set[str] = frozenset(), more: dict | None = None
-) -> dict:
-    """An object with exactly these fields (and more's), each as types says (where silent: anything)."""
-    properties = {name: types.get(name, {}) for name in fields} | (more or {})
+def closed(fields: tuple[str, ...], types: dict, optional: set[str] = frozenset()) -> dict:
+    """An object with exactly these fields, each as types says (where silent: anything)."""
+    properties = {name: types.get(name, {}) for name in fields}
     required = [name for name in properties if name not in optional]
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
 def definitions() -> dict:
-    """Every object of FIELDS as a schema, and a Run's error (an error with its file)."""
+    """Every object of FIELDS as a schema."""
     defs = {
         kind: closed(fields, TYPES.get(kind, {}), OPTIONAL.get(kind, set()))
         for kind, fields in FIELDS.items()
     }
     defs["expression"]["properties"]["name"] = {"enum": names()}
-    defs["runError"] = closed(FIELDS["error"], TYPES["error"], more=FILE)
     return defs
 
 

@@ -26,13 +26,14 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import LEAVES, SEED, VERDICTS
+from engine import report
+from engine.cases import LEAVES, SEED, VERDICTS, role
 from engine.compare import leaves_right
-from engine.diagnose import number
-from engine.errors import MAX_TEXT, cap
-from engine.grade import MAX_SOURCE, new_expression, order, refusal
+from engine.errors import MAX_SOURCE, refusal
+from engine.expressions import words
+from engine.grade import order
 from engine.output import MAX_CHARS
-from engine.report import KINDS, error, no_output
+from engine.report import KINDS, MAX_TEXT, cap, error, number
 from server import ROOT, graphs, sandbox
 from server.assets import engine_archive, graded_cases
 from server.keysets import key_sets
@@ -178,6 +179,7 @@ def sandbox_error(data: dict) -> dict | None:
         cap(str(err.get("message", ""))),
         line if isinstance(line, int) and not isinstance(line, bool) else None,
         cap(str(err.get("traceback", "")), MAX_TEXT * 2),
+        "editor" if err.get("file") == "editor" else None,
     )
 
 
@@ -201,40 +203,29 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
     err = err or (sandbox_error(data) if data else None)
     expressions: dict[str, dict] = {}
     for i, case in enumerate(cases):
-        expr = expressions.setdefault(case["expr"], new_expression(case))
-        got = numbers(got_all[i], len(case["values"])) if i < len(got_all) else None
-        right = None if got is None else leaves_right(got, case["expected"])
-        passed = right is not None and all(right)
-        expr["cases"].append(
-            {
-                "values": case["values"],
-                "expected": case["expected"],
-                "got": got,
-                "right": right,
-                "passed": passed,
-                "example": case["example"],
-                "fresh": case["fresh"],
-            }
-        )
-        expr["passed"] = expr["passed"] and passed
-    output = data.get("output") if data else None
-    if not (isinstance(output, dict) and isinstance(output.get("text"), str)):
-        output = no_output()
-    cut = output.get("cut_chars")
-    output = {
-        "text": output["text"][:MAX_CHARS],
-        "cut_chars": (cut if isinstance(cut, int) and not isinstance(cut, bool) else 0)
-        + max(0, len(output["text"]) - MAX_CHARS),
-    }
+        name = case["expr"]
+        if name not in expressions:
+            expressions[name] = report.expression(name, words(name), list(case["leaves"]), False, role(name))
+        result = report.case(case["values"], case["expected"], case["example"], case["fresh"])
+        result["got"] = numbers(got_all[i], len(case["values"])) if i < len(got_all) else None
+        result["right"] = None if result["got"] is None else leaves_right(result["got"], case["expected"])
+        result["passed"] = result["right"] is not None and all(result["right"])
+        expressions[name]["cases"].append(result)
+        expressions[name]["passed"] = expressions[name]["passed"] and result["passed"]
     graded = list(expressions.values())
-    return {
-        "passed": err is None and bool(graded) and all(e["passed"] for e in graded),
-        "expressions": graded,
-        "error": err,
-        "order": order(graded, err),
-        "output": output,
-        "rule": verdict,
-    }
+    passed = err is None and bool(graded) and all(e["passed"] for e in graded)
+    judged = report.report(graded, err, order(graded, err), verdict, passed)
+    judged["output"] = printed(data.get("output") if data else None)
+    return judged
+
+
+def printed(output: object) -> dict:
+    """What the sandbox says the code printed, as the report gives it, whatever the code made of it."""
+    if not (isinstance(output, dict) and isinstance(output.get("text"), str)):
+        return report.no_output()
+    cut = output.get("cut_chars")
+    cut = cut if isinstance(cut, int) and not isinstance(cut, bool) else 0
+    return report.output(output["text"][:MAX_CHARS], cut + max(0, len(output["text"]) - MAX_CHARS))
 
 
 class Slots:

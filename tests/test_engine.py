@@ -2,13 +2,15 @@
 
 import math
 import random
+import re
 
 import pytest
 
 from engine.cases import EXTRAS, LEAVES, VALUE_SETS
 from engine.extras import DEPTH, TANGLE
 from engine.namespace import new_engine
-from engine.trace import watched_build
+from engine.watch import Watcher
+from server import ROOT
 from server.graphs import forward
 from server.reference import backward
 
@@ -95,9 +97,9 @@ CLOSED_FORM = {
 def engine_grads(expr, values):
     engine = new_engine()
     if expr in EXTRAS:  # built beside the engine, as the grader builds them
-        leaves, out, _, _ = watched_build(engine, engine["build"], expr, list(values))
-        backward(out)
-        return [v.grad for v in leaves]
+        built = Watcher(engine).build(engine["build"], expr, list(values))
+        backward(built.out)
+        return [v.grad for v in built.leaves]
     engine["backward"] = backward
     return engine["grads_of"](expr, list(values), [0.0] * len(values))
 
@@ -151,3 +153,14 @@ def test_grads_are_rounded_to_nine_digits(cases):
 
 def test_new_engine_is_a_new_class_each_time():
     assert new_engine()["Value"] is not new_engine()["Value"]
+
+
+def test_the_leaves_are_named_in_the_order_build_unpacks_them():
+    # engine/value.py is the seed's, written once; engine/cases.py names its leaves: they must agree.
+    source = (ROOT / "engine" / "value.py").read_text()
+    unpacked = re.findall(r"^\s+([\w, ]+) = leaves$", source, re.M)
+    assert [tuple(names.replace(" ", "").split(",")) for names in unpacked] == [
+        LEAVES["neuron"],
+        LEAVES["reuse"],
+        LEAVES["chain"],
+    ]

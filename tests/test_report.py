@@ -54,10 +54,10 @@ def test_an_unknown_error_kind_is_refused():
 @pytest.fixture
 def texts_follow(monkeypatch):
     """Let a test change how the graphs are built; the texts are worked out again, and again after."""
-    expressions.describe.cache_clear()
+    expressions.words.cache_clear()
     yield monkeypatch
     monkeypatch.undo()
-    expressions.describe.cache_clear()
+    expressions.words.cache_clear()
 
 
 def formulas(client) -> dict:

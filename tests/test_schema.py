@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from engine import report as shape
 from engine.grade import grade
-from engine.scratch import run
+from engine.scratch import run_scratch
 from server import schema
 from tests import solutions
 from tests.events import assert_message, assert_valid, validator
@@ -53,7 +53,7 @@ def test_every_report_the_grader_makes_follows_the_schema(name, cases):
 @pytest.mark.parametrize("name", RUNS)
 def test_every_run_follows_the_schema(name):
     scratch, backward = RUNS[name]
-    result = json.loads(json.dumps(run(scratch, backward)))
+    result = json.loads(json.dumps(run_scratch(scratch, backward)))
     assert_valid("run", result)
     if name == "drawn":
         assert result["cut_drawings"] == 2 and result["drawings"][0]["nodes"]
@@ -62,7 +62,7 @@ def test_every_run_follows_the_schema(name):
 def test_an_error_of_every_kind_follows_it(cases):
     for kind in shape.KINDS:
         assert_valid("report", shape.failed(shape.error(kind, "message", 3, "trace")))
-        assert_valid("run", shape.failed_run(shape.error(kind, "message") | {"file": "scratch"}))
+        assert_valid("run", shape.run_result(shape.error(kind, "message", file="scratch")))
 
 
 def strays(report: dict) -> list[dict]:

@@ -8,7 +8,8 @@ import traceback
 
 import pytest
 
-from engine.grade import grade, grader, left_behind
+from engine.grade import grade, grader
+from engine.gradients import left_behind
 from engine.learner_side import MAX_RECURSION
 from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
 from server.reference import graded_cases

@@ -18,7 +18,8 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.grade import MAX_SOURCE, grade
+from engine.errors import MAX_SOURCE
+from engine.grade import grade
 from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
 from server.receipt import public_jwk

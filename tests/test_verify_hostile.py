@@ -121,12 +121,17 @@ ROWS = [
         None,
     ),
     # Forgeries, with a WRONG backward: the verdict must stay "not passed".
-    ("patch-grader", 'import sys\nsys.modules["engine.grade"].close = lambda a, b: True', {"fail"}, WRONG),
+    (  # the sandbox runs no grader, but has its files: patched, they decide nothing
+        "patch-grader",
+        "import engine.grade\nengine.grade.leaves_right = lambda got, expected: [True] * len(got)",
+        {"fail"},
+        WRONG,
+    ),
     (
         "patch-compare",
-        'import sys\nsys.modules["engine.compare"].close = lambda a, b: True\nimport engine.grade\n'
-        "engine.grade.close = lambda a, b: True",
-        {"fail", "runtime"},  # runtime: the sandbox's grader saw its seal broken (engine/integrity.py)
+        "import engine.compare\nengine.compare.close = lambda a, b: True\nimport engine.gradients\n"
+        "engine.gradients.as_floats = lambda grads, leaves, source: ([1.0] * len(leaves), None)",
+        {"fail"},
         WRONG,
     ),
     ("print-forged", 'print(\'{"passed": true, "got": [[1.0]], "error": null}\')', {"fail"}, WRONG),

@@ -17,12 +17,13 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from server import create_app
+from server.page import STOP_GRACE_MS
 from tests import solutions
 from tests.browser.conftest import open_playground, watched_page
 from tests.browser.middleware import Gate
 
 LIMIT_MS = 2000
-GRACE_S = 1.0  # runtime/runtime.js GRACE_MS: an interrupted worker is ended after one or two of these
+GRACE_S = STOP_GRACE_MS / 1000  # the page's: an interrupted worker is ended after one or two of these
 HEADER, BODY = solutions.CORRECT.split("\n", 1)  # "def backward(out):", then its body
 
 

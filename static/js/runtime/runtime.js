@@ -17,7 +17,6 @@ import { Reports } from "./reports.js";
 import { stopMessage } from "./stop-message.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
 
-const GRACE_MS = 1000; // after an interrupt: a worker still running is ended after one (not taken) or two
 const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a Check running longer shares the machine with the next one's runtime
 // Checks back to back (a script grading many submissions, a double press): when a Check's runtime is
@@ -38,6 +37,7 @@ export class Runtime {
     this.cases = config.cases;
     this.snapshotBuild = config.snapshotKey; // names the snapshot kept for this build (stored-snapshot.js)
     this.timeLimitMs = config.timeLimitMs;
+    this.graceMs = config.stopGraceMs; // after an interrupt: a worker still running is ended after one (not taken) or two
     this.stallMs = config.loadStallMs;
     this.loadBytes = config.loadBytes;
     this.pyodideFiles = config.pyodideFiles;
@@ -229,13 +229,13 @@ export class Runtime {
     // learner's code gets a second grace (a busy machine); code that catches it is ended after that.
     const grace = async (waited) => {
       const { python } = run;
-      const state = await python.state(GRACE_MS); // null: the runner frame did not answer, and is gone
+      const state = await python.state(this.graceMs); // null: the runner frame did not answer, and is gone
       if (python.ended) return;
-      const more = state && (state.finishing ? waited < REPORT_MS : state.taken && waited < 2 * GRACE_MS);
-      if (more) run.killTimer = setTimeout(() => grace(waited + GRACE_MS), GRACE_MS);
+      const more = state && (state.finishing ? waited < REPORT_MS : state.taken && waited < 2 * this.graceMs);
+      if (more) run.killTimer = setTimeout(() => grace(waited + this.graceMs), this.graceMs);
       else python.end();
     };
-    run.killTimer = setTimeout(() => grace(GRACE_MS), GRACE_MS);
+    run.killTimer = setTimeout(() => grace(this.graceMs), this.graceMs);
   }
 
   // Grade source; resolves to a report, never rejects: every failure becomes an error report.
