@@ -116,7 +116,7 @@ WATCH_PAGE = """(() => {
     const status = document.querySelector("[data-testid=runtime-status]");
     if (!status || bench.readyAt !== null || bench.failed) return;
     if (status.dataset.state === "ready") bench.readyAt = performance.now();
-    if (status.dataset.state === "failed") bench.failed = status.textContent || "failed";
+    if (status.dataset.state === "dead") bench.failed = status.textContent || "failed";
   };
   let seen = false;
   const watch = new MutationObserver(look);
@@ -183,7 +183,7 @@ TIMELINE = """() => {
     const key = match && (match[1] || match[2]);
     if (key) at[key] = Math.min(at[key] ?? Infinity, entry.responseEnd);
   }
-  // the runtime's own marks (runtime/stored-snapshot.js, grading-worker.js): the first of each
+  // the runtime's own marks (runtime/stored-snapshot.js, client.js): the first of each
   for (const mark of performance.getEntriesByType("mark")) {
     if (mark.name.startsWith("runtime: ")) at[mark.name.slice(9)] ??= mark.startTime;
   }

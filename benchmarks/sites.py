@@ -44,7 +44,7 @@ try {
   status.dataset.state = "ready";
 } catch (err) {
   status.textContent = String(err);
-  status.dataset.state = "failed";
+  status.dataset.state = "dead";
 }
 </script>
 """
@@ -65,7 +65,7 @@ try {
   status.dataset.state = "ready";
 } catch (err) {
   status.textContent = String(err);
-  status.dataset.state = "failed";
+  status.dataset.state = "dead";
 }
 </script>
 """

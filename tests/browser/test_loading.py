@@ -74,7 +74,7 @@ def test_a_stalled_load_fails_and_retry_loads_in_place_with_the_code_kept(page, 
     page.goto(url)
     page.wait_for_function("() => window.playground !== undefined")
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
-    expect(status(page)).to_have_attribute("data-state", "failed", timeout=READY_MS)
+    expect(status(page)).to_have_attribute("data-state", "dead", timeout=READY_MS)
     expect(status(page)).to_contain_text("nothing arrived for 8 s")
     expect(status(page)).to_contain_text("Your code is kept: press Retry")
     assert "nothing arrived" in page.evaluate("window.playground.ready.then(() => 'ready', (e) => e.message)")
@@ -96,7 +96,7 @@ def test_a_file_that_cannot_be_fetched_fails_the_load_at_once(page, base_url):
     page.route("**/python_stdlib.zip", lambda route: route.fulfill(status=404, body="gone"))
     started = time.monotonic()
     page.goto(base_url)
-    expect(status(page)).to_have_attribute("data-state", "failed", timeout=READY_MS)
+    expect(status(page)).to_have_attribute("data-state", "dead", timeout=READY_MS)
     assert time.monotonic() - started < 8  # not the 15 s a stall takes
     expect(status(page)).to_contain_text("python_stdlib.zip could not be fetched (HTTP 404)")
     page.unroute("**/python_stdlib.zip")

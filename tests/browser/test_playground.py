@@ -166,7 +166,7 @@ def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
     page.wait_for_function("() => window.playground !== undefined")
     message = page.evaluate("window.playground.ready.then(() => 'resolved', (e) => e.message)")
     assert "could not load" in message
-    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "failed")
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "dead")
     report = page.evaluate("window.playground.check('x = 1')")
     assert report["error"]["kind"] == "crash"
 

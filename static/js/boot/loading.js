@@ -12,37 +12,36 @@ export function showLoad(runtime) {
   let noted = false; // the console's note on Stop, once
   retry.addEventListener("click", () => {
     status.focus(); // Retry hides itself: the keyboard stays where the news is
-    runtime.start().catch(() => {});
+    runtime.load().catch(() => {});
   });
+  let shown = null; // the state last shown
 
-  return {
-    state(state, detail) {
-      status.dataset.state = state;
-      status.dataset.stop = runtime.stopMode;
-      if (state === "ready") status.dataset.start = runtime.startedFrom;
+  const view = {
+    // The runtime's status (runtime/client.js): its state in data-state and in words, how Stop works
+    // (data-stop), where it started from (data-start), whether the next task's runtime is ready at once
+    // (data-fresh) and whether it shares the runner frame's compiled WebAssembly (data-wasm).
+    show({ state, detail, fresh, wasm, start, stop }) {
+      Object.assign(status.dataset, { state, stop, fresh });
+      if (start) status.dataset.start = start;
+      if (wasm) status.dataset.wasm = wasm;
       // A hosting fact, for whoever hosts or embeds the page (docs/troubleshooting.md): the console's, not
       // the learner's; data-stop says it to scripts.
-      if (state === "ready" && runtime.stopMode === "restart" && !noted) {
+      if (state === "ready" && stop === "restart" && !noted) {
         noted = true;
         console.info(
           "backprop playground: this page is not cross-origin isolated, so Stop and the time limit end the " +
             "runtime without naming the line it was running. Send the headers in docs/hosting.md to interrupt Python instead.",
         );
       }
-      status.textContent = {
+      const text = {
         loading: "Loading the Python runtime… you can edit meanwhile.",
-        ready: "Python runtime ready.",
-        failed: `${detail ?? "The Python runtime could not load."} Your code is kept: press Retry to try again.`,
-      }[state];
+        dead: `${detail ?? "The Python runtime could not load."} Your code is kept: press Retry to try again.`,
+      }[state] ?? "Python runtime ready."; // ready, busy, stopping: the buttons say what happens
+      if (status.textContent !== text) status.textContent = text;
       $("load").hidden = state !== "loading";
-      retry.hidden = state !== "failed";
-      if (state === "loading") this.progress(0, 0);
-    },
-    // Whether the next Check starts at once ("ready") or waits for its fresh runtime ("loading"), and
-    // whether that runtime shares the runner frame's compiled WebAssembly ("shared") or compiled its own.
-    next(state, python) {
-      status.dataset.fresh = state;
-      if (python) status.dataset.wasm = python.sharedWasm ? "shared" : "compiled";
+      retry.hidden = state !== "dead";
+      if (state === "loading" && shown !== "loading") view.progress(0, 0);
+      shown = state;
     },
     progress(received, expected) {
       const total = Math.max(received, expected);
@@ -51,4 +50,5 @@ export function showLoad(runtime) {
       bytes.textContent = total ? `${megabytes(received)} of ${megabytes(total)} MB` : "";
     },
   };
+  return view;
 }

@@ -5,7 +5,7 @@
 import { showLoad } from "./loading.js";
 import { keepOffline } from "../hosting/offline.js";
 import { $ } from "../shared/dom.js";
-import { Runtime } from "../runtime/runtime.js";
+import { RuntimeClient } from "../runtime/client.js";
 
 const config = JSON.parse($("config").textContent);
 
@@ -19,15 +19,10 @@ const parsed = new Promise((resolve) =>
 let load = null; // the status line, progress bar and Retry: loading.js, once the body is parsed
 const whenParsed = (show) => parsed.then(() => show((load ??= showLoad(runtime))));
 
-const runtime = new Runtime(
-  { ...config, urls },
-  {
-    onState: (state, detail) => whenParsed((view) => view.state(state, detail)),
-    onNext: (state, python) => whenParsed((view) => view.next(state, python)),
-    onProgress: (received, expected) => load?.progress(received, expected), // none before the body is there
-  },
-);
-runtime.start().catch(() => {}); // reported on the page by onState; callers see window.playground.ready reject
+const runtime = new RuntimeClient({ ...config, urls });
+runtime.addEventListener("status", ({ detail }) => whenParsed((view) => view.show(detail)));
+runtime.addEventListener("progress", ({ detail }) => load?.progress(detail.received, detail.expected)); // none before the body is there
+runtime.load().catch(() => {}); // shown on the page by the status event; callers see window.playground.ready reject
 // The service worker that keeps this build's files for the next visit, offline too (offline.js).
 runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)));
 

@@ -16,3 +16,14 @@ export async function whileBusy({ button, stop, idle, doing }, task) {
     stop.hidden = true;
   }
 }
+
+// A Stop button says "Stopping…" while the runtime stops the task (aria-disabled, not disabled: it keeps
+// the keyboard's focus; a second press does nothing).
+export function showStopping(runtime, stop) {
+  runtime.addEventListener("status", ({ detail: { state } }) => {
+    const stopping = state === "stopping";
+    stop.setAttribute("aria-disabled", String(stopping));
+    const text = stopping ? "Stopping…" : "Stop";
+    if (stop.textContent !== text) stop.textContent = text;
+  });
+}

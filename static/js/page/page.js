@@ -3,7 +3,7 @@
 import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
 import { ask } from "./ask.js";
-import { whileBusy } from "./busy.js";
+import { showStopping, whileBusy } from "./busy.js";
 import { keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { plainEditor } from "./plain-editor.js";
@@ -96,7 +96,7 @@ export function startPage({ config, runtime }) {
       const code = editor.getCode();
       save(code); // kept before it runs: a runtime that takes the tab down loses nothing
       return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (labels) => {
-        const report = await runtime.grade(code, labels);
+        const report = await runtime.check(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
         editor.markLine(report.error?.line ?? null);
@@ -126,6 +126,7 @@ export function startPage({ config, runtime }) {
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
+  showStopping(runtime, stopButton);
   $("reset").addEventListener("click", () => replaceCode(config.starter, "Replace your code with the starter code?"));
 
   window.playground = {

@@ -6,7 +6,7 @@ import NAMES from "../shared/names.json" with { type: "json" };
 import { $, el } from "../shared/dom.js";
 import { read, write } from "../shared/storage.js";
 import { ask } from "./ask.js";
-import { whileBusy } from "./busy.js";
+import { showStopping, whileBusy } from "./busy.js";
 import { renderError, renderOutput } from "./report.js";
 
 // One drawing: its picture, open and titled with where draw() was called.
@@ -67,7 +67,7 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
       $("run-status").textContent = "";
       return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
-        const result = await runtime.runScratch(input, labels);
+        const result = await runtime.run(input, labels);
         renderRun(result, { kinds: config.report.kinds, caps: config.picture, scratch, editor });
         return result;
       });
@@ -88,5 +88,6 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
   runButton.addEventListener("click", () => run());
   runButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
+  showStopping(runtime, stopButton);
   return { run, scratch };
 }

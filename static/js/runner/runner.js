@@ -3,11 +3,12 @@
 // runs, so that code can write nothing the page, a later Check or a later visit reads.
 //
 // It talks to the page over one MessagePort (the page's, handed over with this code) and to each
-// worker over a private port of its own. Workers only ever talk to the runner; the runner passes on
-// to the page only messages of the shapes below, rebuilt field by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
-// (the page's Stop and time limit) and the phase of its grade.
+// worker over a private port of its own, with shared/protocol.js's messages only. Workers only ever talk
+// to the runner; the runner passes on to the page only messages of the protocol's shapes, rebuilt field
+// by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
+// (the page's Stop and time limit) and the phase of its task.
 
-import { PHASE, SIGINT } from "../shared/protocol.js";
+import { PHASE, SIGINT, message, send } from "../shared/protocol.js";
 
 export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
@@ -31,13 +32,15 @@ export function start(page) {
     worker.onmessage = null; // the worker's own channel is not listened to: learner code can post there
     worker.onerror = (event) => {
       event.preventDefault();
-      page.postMessage({ type: "error", worker: name, message: String(event.message || "it could not start") });
+      send(page, "fromRunner", "error", { worker: name, message: String(event.message || "it could not start") });
     };
     entry.port.onmessage = ({ data }) => fromWorker(name, entry, data);
     const { interrupt, phase } = entry;
-    worker.postMessage({ port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
+    send(worker, "toWorker", "start", { port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
     const { files } = setup;
-    compiling.then(() => entry.port.postMessage({ ...load, type: "load", files, compiled })); // a closed port drops it
+    const { id, indexURL, cases, snapshot, makeSnapshot } = load;
+    const fields = { id, indexURL, cases, snapshot, makeSnapshot, files };
+    compiling.then(() => send(entry.port, "toWorker", "load", { ...fields, compiled })); // a closed port drops it
   }
 
   async function compile(wasm) {
@@ -48,30 +51,28 @@ export function start(page) {
     }
   }
 
-  // A message from a worker, passed on only in a shape the page expects.
+  // A message from a worker, passed on only in a shape the page expects, rebuilt field by field.
   function fromWorker(name, entry, data) {
     const id = typeof data?.id === "string" ? data.id : null;
-    const send = (message) => page.postMessage({ type: "from", worker: name, message: { ...message, id } });
+    const pass = (type, fields, transfer = []) =>
+      send(page, "fromRunner", "from", { worker: name, message: message("fromWorker", type, { ...fields, id }) }, transfer);
     switch (data?.type) {
       case "progress":
-        return send({ type: "progress", step: String(data.step), at: Number(data.at) });
+        return pass("progress", { step: String(data.step), at: Number(data.at) });
       case "output":
-        return typeof data.text === "string" && send({ type: "output", text: data.text });
+        return typeof data.text === "string" && pass("output", { text: data.text });
       case "loaded": {
         const snapshot = data.snapshot instanceof Uint8Array ? data.snapshot : null;
-        return page.postMessage(
-          { type: "from", worker: name, message: { type: "loaded", id, snapshot, shared: data.shared === true } },
-          snapshot ? [snapshot.buffer] : [],
-        );
+        return pass("loaded", { snapshot, shared: data.shared === true }, snapshot ? [snapshot.buffer] : []);
       }
       case "report":
-        return send({ type: "report", json: String(data.json), taken: interruptTaken(entry) });
+        return pass("report", { json: String(data.json), taken: interruptTaken(entry) });
       case "failed":
-        return send({ type: "failed", message: String(data.message), line: Number.isInteger(data.line) ? data.line : null });
+        return pass("failed", { message: String(data.message), line: Number.isInteger(data.line) ? data.line : null });
       case "read":
         if (!(data.buffer instanceof SharedArrayBuffer) || !data.buffer.growable) return;
         reads.set(nextRead, data.buffer);
-        return page.postMessage({ type: "read", worker: name, request: nextRead++, url: String(data.url) });
+        return send(page, "fromRunner", "read", { worker: name, request: nextRead++, url: String(data.url) });
     }
   }
 
@@ -116,17 +117,17 @@ export function start(page) {
       case "spawn":
         return spawn(data);
       case "grade":
-        return entry?.port.postMessage({ type: "grade", id: data.id, source: data.source });
+        return entry && send(entry.port, "toWorker", "grade", { id: data.id, source: data.source });
       case "run": {
         const backward = typeof data.backward === "string" ? data.backward : null;
-        return entry?.port.postMessage({ type: "run", id: data.id, scratch: data.scratch, backward });
+        return entry && send(entry.port, "toWorker", "run", { id: data.id, scratch: data.scratch, backward });
       }
       case "interrupt":
         return entry?.interrupt && Atomics.store(entry.interrupt, 0, SIGINT);
       case "state": {
         const finishing = entry?.phase ? Atomics.load(entry.phase, 0) >= PHASE.stopping : false;
         const taken = entry ? interruptTaken(entry) : false;
-        return page.postMessage({ type: "state", id: data.id, taken, finishing });
+        return send(page, "fromRunner", "state", { id: data.id, taken, finishing });
       }
       case "end":
         return end(data.worker);
@@ -134,5 +135,5 @@ export function start(page) {
         return answerRead(data);
     }
   };
-  page.postMessage({ type: "hello", isolated });
+  send(page, "fromRunner", "hello", { isolated });
 }

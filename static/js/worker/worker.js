@@ -8,7 +8,7 @@
 // reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
 import lock from "../../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
-import { PHASE } from "../shared/protocol.js";
+import { PHASE, message } from "../shared/protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
 import { restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
@@ -33,8 +33,9 @@ let written = []; // the last lines the runtime wrote to its own stdout/stderr (
 let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
 let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
-const post = (message, transfer = []) => portPost(port, message, transfer);
-const step = (id, name) => post({ type: "progress", id, step: name, at: performance.timeOrigin + performance.now() });
+// Every message to the runner is one of shared/protocol.js's fromWorker (built with nothing learner code can replace).
+const post = (type, fields, transfer = []) => portPost(port, message("fromWorker", type, fields), transfer);
+const step = (id, name) => post("progress", { id, step: name, at: performance.timeOrigin + performance.now() });
 const setPhase = (value) => phase && store(phase, 0, value);
 
 // Read a file synchronously (the stdlib's lazy archives, static/js/worker/lazy_stdlib.py): the runner asks
@@ -45,7 +46,7 @@ function readSync(url) {
   reading ??= new SharedArrayBuffer(8, { maxByteLength: 32 * 2 ** 20 });
   const head = new Int32Array(reading, 0, 2);
   store(head, 0, 0);
-  post({ type: "read", url: toText(url), buffer: reading });
+  post("read", { url: toText(url), buffer: reading });
   wait(head, 0, 0, 30_000);
   const status = atomicLoad(head, 0);
   const length = atomicLoad(head, 1);
@@ -101,7 +102,7 @@ const handlers = {
       python = startGrader(pyodide, cases);
       if (makeSnapshot) made = takeSnapshot();
     }
-    return { type: "loaded", snapshot: made, shared: wasm.shared };
+    return { snapshot: made, shared: wasm.shared };
   },
 
   // Grade one source, or Run the scratch pad (after the learner's backward, unless null): synchronously.
@@ -119,7 +120,7 @@ function call(id, entry) {
     if (sent >= limits.outputChars) return;
     const part = toText(text).slice(0, limits.outputChars - sent);
     sent += part.length;
-    post({ type: "output", id, text: part });
+    post("output", { id, text: part });
   };
   setPhase(PHASE.running);
   let json;
@@ -133,11 +134,11 @@ function call(id, entry) {
     // (the browser's stack overflowed, say), even where grade() went on to report something after it.
     // Pyodide wrote the Python stack: find the learner's line.
     const line = learnerLine(written.join("\n"));
-    return { type: "failed", id, message: toText(fatal?.message ?? fatal), line };
+    return ["failed", { id, message: toText(fatal?.message ?? fatal), line }];
   }
   setPhase(PHASE.reported);
-  if (typeof json !== "string") return { type: "failed", id, message: "the grader gave no report", line: null };
-  return { type: "report", id, json };
+  if (typeof json !== "string") return ["failed", { id, message: "the grader gave no report", line: null }];
+  return ["report", { id, json }];
 }
 
 // The learner's line in a Python traceback Pyodide wrote: its first frame in their file.
@@ -162,20 +163,23 @@ self.onmessage = ({ data }) => {
   ({ port, limits } = data);
   phase = data.phase ?? null;
   self.backpropPlaygroundRead = readSync; // for static/js/worker/lazy_stdlib.py
-  port.onmessage = ({ data: message }) => answer(message, data);
+  port.onmessage = ({ data: asked }) => answer(asked, data);
 };
 
 // Answer one message from the runner. A grade is answered before this task ends: nothing its code
 // scheduled (a timer, a task, a promise callback) runs before the reply is posted.
-function answer(message, start) {
-  const { type, id } = message;
-  if (type === "grade" || type === "run") return post(handlers[type](message));
-  if (type !== "load") return post({ type: "failed", id, message: `unknown message type: ${type}`, line: null });
-  handlers.load(message).then(
+function answer(asked, start) {
+  const { type, id } = asked;
+  if (type === "grade" || type === "run") {
+    const reply = handlers[type](asked); // [type, fields]: read by index (learner code may patch iterators)
+    return post(reply[0], reply[1]);
+  }
+  if (type !== "load") return post("failed", { id, message: `unknown message type: ${type}`, line: null });
+  handlers.load(asked).then(
     (reply) => {
       if (start.interrupt) pyodide.setInterruptBuffer(takenInOneStep(start.interrupt)); // the runner writes 2 (SIGINT)
-      post({ ...reply, id }, reply.snapshot ? [reply.snapshot.buffer] : []);
+      post("loaded", { ...reply, id }, reply.snapshot ? [reply.snapshot.buffer] : []);
     },
-    (err) => post({ type: "failed", id, message: toText(err?.message ?? err), line: null }),
+    (err) => post("failed", { id, message: toText(err?.message ?? err), line: null }),
   );
 }

@@ -1,0 +1,62 @@
+// The runner frame: a sandboxed iframe (server/runner.py) whose opaque origin hosts the workers that run
+// learner code. The page hands it the runner's code once, then talks to it over one MessagePort with
+// shared/protocol.js's messages. Nothing from the frame is trusted beyond the shapes the client handles;
+// a frame that stops answering is removed whole, with every worker in it.
+
+import NAMES from "../shared/names.json" with { type: "json" };
+
+const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (server/runner.py)
+
+// Create the frame and start the runner in it; resolves once it answers, to { port, isolated (whether
+// Stop can interrupt Python), broken (the Error it was removed with, once), remove(error) }. Every later
+// message from the runner goes to onMessage(frame, data). Where the frame cannot start (a policy that
+// does not allow its script, say), nothing runs anywhere else: the load fails after waitMs, saying so.
+export async function openFrame({ document: doc, runnerCode, waitMs, onMessage }) {
+  const iframe = document.createElement("iframe");
+  iframe.sandbox = "allow-scripts"; // no allow-same-origin: an opaque origin, no storage of the page's
+  iframe.allow = "cross-origin-isolated *";
+  iframe.title = "Python runner";
+  iframe.hidden = true;
+  iframe.tabIndex = -1;
+  iframe.setAttribute("aria-hidden", "true");
+  iframe.srcdoc = doc;
+  const channel = new MessageChannel();
+  const frame = { port: channel.port1, isolated: false, broken: null };
+  frame.remove = (error) => {
+    if (frame.broken) return;
+    frame.broken = error;
+    iframe.remove();
+    channel.port1.close();
+  };
+  const hello = new Promise((resolve, reject) => {
+    const listen = (event) => {
+      if (event.source !== iframe.contentWindow || event.data !== HELLO) return;
+      removeEventListener("message", listen);
+      runnerCode.then(
+        (runner) => iframe.contentWindow.postMessage({ runner }, "*", [channel.port2]), // its origin is opaque: "*"
+        reject,
+      );
+    };
+    addEventListener("message", listen);
+    channel.port1.onmessage = ({ data }) => {
+      if (data?.type === "hello") resolve(Boolean(data.isolated));
+      else reject(new Error(`the runner did not start (${data?.message ?? "no answer"})`));
+    };
+  });
+  document.documentElement.append(iframe);
+  let timer = null;
+  const late = new Promise((_, reject) => {
+    const message = "the sandboxed frame that runs your code did not start (does the page's policy allow it?)";
+    timer = setTimeout(() => reject(new Error(message)), waitMs);
+  });
+  try {
+    frame.isolated = await Promise.race([hello, late]);
+  } catch (err) {
+    iframe.remove();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  channel.port1.onmessage = ({ data }) => onMessage(frame, data);
+  return frame;
+}

@@ -1,0 +1,88 @@
+"""The runtime's one protocol (static/js/shared/protocol.js): every message its parties send is listed
+there, and a message not listed cannot be built."""
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from server import ROOT
+from server.runner import runner_document
+
+PROTOCOL = ROOT / "static/js/shared/protocol.js"
+RUNTIME = {  # who sends on which channel: the page's client, the runner in its frame, the worker
+    "static/js/runtime/client.js": "toRunner",
+    "static/js/runner/runner.js": "fromRunner toWorker",
+    "static/js/worker/worker.js": "fromWorker",
+}
+
+
+def node(script: str) -> object:
+    """Run an ES module that imports the protocol as `p`; return what it prints, as JSON."""
+    code = f"import * as p from {json.dumps(PROTOCOL.as_uri())};\n{script}"
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def messages() -> dict:
+    return node("console.log(JSON.stringify(p.MESSAGES));")
+
+
+def sent(path: str) -> list[tuple[str, str]]:
+    """(channel, type) of every message a file sends: send(target, channel, type, ...), message(channel,
+    type, ...), and the worker's post(type, ...) (fromWorker)."""
+    text = (ROOT / path).read_text()
+    found = re.findall(r'\b(?:send\(\s*[\w.]+,|message\()\s*"(\w+)",\s*"(\w+)"', text)
+    found += [("fromWorker", kind) for kind in re.findall(r'\bpost\(\s*"(\w+)"', text)]
+    return found
+
+
+def test_every_message_the_runtime_sends_is_listed(messages):
+    for path, channels in RUNTIME.items():
+        found = sent(path)
+        assert found, f"{path} sends nothing through the protocol"
+        for channel, kind in found:
+            assert channel in channels.split(), (path, channel, kind)
+            assert kind in messages[channel], (
+                f"{path} sends {channel}.{kind}, which the protocol does not list"
+            )
+
+
+def test_nothing_is_posted_around_it():
+    # Only the frame's first message (the runner's code and its port, to an inline script) is not the
+    # protocol's: every other postMessage goes through send() or the worker's bound post().
+    for path in RUNTIME:
+        text = (ROOT / path).read_text()
+        assert not re.search(r"\.postMessage\(\s*\{", text), path
+    frame = (ROOT / "static/js/runtime/frame.js").read_text()
+    assert re.findall(r"\.postMessage\(\s*\{ (\w+)", frame) == ["runner"]
+
+
+def test_a_message_not_listed_cannot_be_built():
+    said = node(
+        """
+        const refused = (f) => { try { f(); return null; } catch (e) { return e.message; } };
+        console.log(JSON.stringify({
+          unknown: refused(() => p.message("toRunner", "format", {})),
+          channel: refused(() => p.message("sideways", "grade", {})),
+          field: refused(() => p.message("toRunner", "grade", { worker: "w", id: "1", code: "x" })),
+          built: p.message("fromRunner", "state", { id: "7", taken: true }),
+        }));
+        """
+    )
+    assert said == {
+        "unknown": "no toRunner message format",
+        "channel": "no sideways message grade",
+        "field": "toRunner.grade has no field code",
+        "built": {"type": "state", "id": "7", "taken": True, "finishing": None},
+    }
+
+
+def test_the_frames_inline_script_speaks_the_protocol(messages):
+    # server/runner.py's one inline script posts "broken" when the runner cannot start.
+    posted = re.findall(r"postMessage\(\{type:'(\w+)'", runner_document())
+    assert posted and all(kind in messages["fromRunner"] for kind in posted)
