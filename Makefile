@@ -19,7 +19,7 @@ WORKERS ?= 4
 VERIFY_ON := $(filter 1 true True yes on,$(PLAYGROUND_VERIFY))
 SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(if $(VERIFY_ON),.sandbox)
 
-.PHONY: setup serve-setup run production export test test-setup lint bench load-check clean
+.PHONY: setup serve-setup run production export test test-fast test-setup lint bench load-check clean
 .DELETE_ON_ERROR:
 
 # Everything, for the tests.
@@ -110,8 +110,17 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Every test, in TEST_PROCESSES processes (pytest-xdist; each test file in one of them, so a file's
+# servers and pages are made once): the browser tests mostly wait on Chromium and Pyodide, so more
+# processes than cores. TEST_PROCESSES=0 runs them in this one process.
+TEST_PROCESSES ?= 4
 test: setup lint
-	CHROMIUM="$$(cat .browser)" $(BIN)/pytest
+	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile
+
+# The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
+# process (about half a minute).
+test-fast: serve-setup $(VENV)/.test-installed
+	$(BIN)/pytest -n 2 -m "not slow" --ignore=tests/browser
 
 bench: setup
 	$(BIN)/python benchmarks/load.py

@@ -1,5 +1,6 @@
 """The Flask app that serves the playground: the page, the cases, the engine archive, static files."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,7 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the playground app."""
-    app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"))
+    # The instance folder keeps the server's state (keys, the LTI database, the sandbox slots' locks):
+    # instance/ in the checkout, or PLAYGROUND_INSTANCE_PATH (an absolute path), one per deployment.
+    instance = os.environ.get("PLAYGROUND_INSTANCE_PATH") or None
+    app = Flask(__name__, static_folder=None, template_folder=str(ROOT / "templates"), instance_path=instance)
     # The page's templates, and the browser scripts the server fills in (static/js/hosting/sw.js...).
     app.jinja_loader = FileSystemLoader([ROOT / "templates", ROOT / "static/js"])
     app.jinja_env.keep_trailing_newline = True  # the scripts are served as written

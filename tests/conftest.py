@@ -1,7 +1,30 @@
+"""Fixtures for every test: the app, its client, the graded cases; each test process's own state."""
+
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from server import create_app
 from server.reference import graded_cases
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this test process an instance folder of its own (keys, LTI database, sandbox slots).
+
+    Each process of a run (pytest-xdist's workers) and every other run or deployment on the machine
+    then keeps its state apart: no test waits on a sandbox slot another process holds. The servers
+    the tests start in subprocesses inherit it.
+    """
+    folder = tempfile.mkdtemp(prefix="playground-instance-")
+    config.instance_folder = folder
+    os.environ["PLAYGROUND_INSTANCE_PATH"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if folder := getattr(config, "instance_folder", None):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

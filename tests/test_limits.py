@@ -25,6 +25,8 @@ from tests import servers, solutions
 from tests.lti import Served
 from tests.redis import redis_server
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 ENDLESS = "while True:\n    pass\n" + solutions.CORRECT
 WRONG = solutions.NOT_REVERSED
 

@@ -18,6 +18,8 @@ from server.lti.views import DEPLOYMENT, RESOURCE_LINK
 from tests import solutions
 from tests.lti import launch_form, login, rig
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 LAUNCH_TOKEN = re.compile(r'"launch": "(?P<token>[^"]+)"')
 
 

@@ -23,6 +23,8 @@ from tests.lti import ROOT, launch_form, login, rig
 from tests.lti_platform import CLIENT_ID
 from tests.test_lti import LAUNCH_TOKEN, altered, grade, launched, put, refusal_title, settled, verify
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 FLOOD = 2_000_000
 
 

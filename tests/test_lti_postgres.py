@@ -8,6 +8,8 @@ from tests.lti import launch_form, login, rig
 from tests.postgres import postgres_server
 from tests.test_lti import LAUNCH_TOKEN, refusal_title
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 
 @pytest.fixture(scope="module")
 def two_instances(tmp_path_factory):

@@ -16,6 +16,8 @@ from server.export import export_site
 from server.nginx import FILE
 from tests.nginx import headers_for, read
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 LOCATION = "/courses/ml/backprop/"
 COMPARED = (
     "Cache-Control",

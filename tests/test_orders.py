@@ -69,6 +69,7 @@ def strict_server(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", [*RIGHT, *WRONG])
+@pytest.mark.slow
 def test_verify_under_strict_agrees_on_every_order(strict_server, name):
     answer = strict_server.post("/verify", json={"source": {**RIGHT, **WRONG}[name]})
     report = answer.get_json()["report"]
@@ -81,6 +82,7 @@ def test_verify_under_strict_agrees_on_every_order(strict_server, name):
         assert not any(c["passed"] for c in drawn["cases"])
 
 
+@pytest.mark.slow
 def test_verify_draws_new_graphs_for_every_request(strict_server, monkeypatch):
     from server import verify
 

@@ -25,6 +25,8 @@ from server.export import export_site
 from server.receipt import public_jwk
 from tests import servers, solutions
 
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
 SOLUTIONS = {name: getattr(solutions, name) for name in dir(solutions) if name.isupper()}
 
 

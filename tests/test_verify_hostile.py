@@ -6,6 +6,7 @@ a wrong verification, which must come out right: nothing one verification does r
 
 import json
 import os
+import re
 import secrets
 import time
 import urllib.error
@@ -15,8 +16,10 @@ import pytest
 
 from engine.compare import close
 from engine.output import MAX_CHARS
-from server import ROOT
+from server import ROOT, sandbox
 from tests import servers, solutions
+
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 CANARY = f"canary-{secrets.token_hex(8)}"  # in the server's environment: must never come back
 LIMIT_MS = 1000  # a short time limit, so the runaway rows take a second each
@@ -178,13 +181,17 @@ def outcome(report: dict) -> str:
     return report["error"]["kind"] if report["error"] else "fail"
 
 
-def sandbox_processes() -> list[int]:
-    """PIDs of processes running as a sandbox uid (there should be none between requests)."""
+def sandbox_processes(uids: range | set = SANDBOX_UIDS) -> list[int]:
+    """PIDs of processes running as one of uids (there should be none between requests).
+
+    By default any sandbox's uid on the machine; a test gives its own server's (server_uids), so the
+    sandboxes of other tests or runs on the machine are not counted.
+    """
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid in SANDBOX_UIDS:
+                if os.stat(f"/proc/{entry}").st_uid in uids:
                     found.append(int(entry))
             except FileNotFoundError:
                 pass
@@ -202,8 +209,20 @@ def server(tmp_path_factory):
         "PLAYGROUND_SIGNING_KEY_FILE": str(folder / "signing-key.pem"),
         "BACKPROP_CANARY": CANARY,
     }
-    with servers.gunicorn(workers=1, threads=4, env=env) as base:
-        yield base, folder / "signing-key.pem"
+    log: list[str] = []
+    with servers.gunicorn(workers=1, threads=4, env=env, log=log) as base:
+        yield base, folder / "signing-key.pem", log
+
+
+def server_uids(log: list[str]) -> set[int]:
+    """The uids the sandboxes of a gunicorn's workers run as (sandbox.sandbox_uid), from its log."""
+    pids = [int(pid) for line in log for pid in re.findall(r"Booting worker with pid: (\d+)", line)]
+    return {uid for pid in pids for uid in range(*sandbox_uid_range(pid))}
+
+
+def sandbox_uid_range(pid: int) -> tuple[int, int]:
+    first = sandbox.BASE_UID + (pid % 2**22 + 1) * sandbox.UIDS_PER_PROCESS
+    return first, first + sandbox.UIDS_PER_PROCESS
 
 
 def post(base: str, source: str) -> tuple[int, dict, str]:
@@ -238,7 +257,7 @@ def honest(report: dict) -> None:
 @pytest.mark.parametrize("where", ["module", "backward"])
 @pytest.mark.parametrize(("name", "body", "allowed", "base"), ROWS, ids=[r[0] for r in ROWS])
 def test_hostile_body_is_contained(server, name, body, allowed, base, where):
-    url, key_file = server
+    url, key_file, log = server
     port = url.rstrip("/").rsplit(":", 1)[1]
     body = body.replace("APP_DIR", str(ROOT)).replace("KEY_FILE", str(key_file)).replace("PORT", port)
     status, answer, text = post(url, placed(body, where, base or solutions.CORRECT))
@@ -251,9 +270,11 @@ def test_hostile_body_is_contained(server, name, body, allowed, base, where):
     assert len(report["output"]["text"]) <= MAX_CHARS
     assert not (ROOT / "pwned").exists() and not os.path.exists(os.path.expanduser("~/pwned-by-verify"))
     deadline = time.monotonic() + 3
-    while sandbox_processes() and time.monotonic() < deadline:  # the PID namespace is torn down
+    ours = server_uids(log)
+    assert ours, "no worker pid in the server's log"
+    while sandbox_processes(ours) and time.monotonic() < deadline:  # the PID namespace is torn down
         time.sleep(0.05)
-    assert sandbox_processes() == []
+    assert sandbox_processes(ours) == []
     # The next verifications come out right: the server and its sandboxes are unaffected.
     status, answer, _ = post(url, solutions.CORRECT)
     assert status == 200 and answer["report"]["passed"] is True, answer["report"]["error"]
@@ -262,7 +283,7 @@ def test_hostile_body_is_contained(server, name, body, allowed, base, where):
 
 
 def test_nothing_written_to_tmp_is_left_for_the_next_verification(server):
-    url, _ = server
+    url, _, _ = server
     leave = 'open("/tmp/left-behind", "w").write("x")\n' + solutions.CORRECT
     assert post(url, leave)[1]["report"]["passed"] is True  # /tmp is writable, within its cap
     look = 'import os\nassert not os.path.exists("/tmp/left-behind"), "found"\n' + solutions.CORRECT
