@@ -45,27 +45,27 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Bundles with content-hashed names; esbuild's metafile tells the server which name each entry got.
-static/build/meta.json: node_modules/.installed $(VENV)/.installed $(shell find static/js -name '*.js') $(wildcard static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
+static/build/meta.json: node_modules/.installed $(VENV)/.installed $(shell find static/js runtime -name '*.js') $(wildcard static/css/*.css) static/favicon.svg static/build/pyodide-lock.json
 	@echo "make: building the page's scripts and styles (esbuild) into static/build/assets/"
 	rm -rf static/build/assets
 	npm run --silent build
 	$(COMPRESS) static/build/assets
 
 # A Pyodide lock with no packages: the worker's bundle holds it (lockFileContents), so no request for it.
-static/build/pyodide-lock.json: node_modules/.installed scripts/minimal-lock.mjs
+static/build/pyodide-lock.json: node_modules/.installed runtime/build/minimal-lock.mjs
 	mkdir -p static/build
-	node scripts/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $@
+	node runtime/build/minimal-lock.mjs node_modules/pyodide/pyodide-lock.json $@
 
 # The runtime as is; the stdlib split in two (what the first visit needs, the rest fetched when first
 # imported) and compiled to .pyc by Pyodide's own Python; the lock, for loadPyodide() without it.
-STDLIB_SPLIT := scripts/compile-stdlib.mjs scripts/stdlib-first-load.txt static/js/worker/lazy_stdlib.py
+STDLIB_SPLIT := runtime/build/compile-stdlib.mjs runtime/build/stdlib-first-load.txt runtime/worker/lazy_stdlib.py
 $(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyodide-lock.json
 	@echo "make: copying Pyodide's files into $(PYODIDE_DIR)/, its standard library split and compiled"
 	rm -rf static/build/pyodide
 	mkdir -p $(PYODIDE_DIR)
 	cp $(addprefix node_modules/pyodide/,$(filter-out python_stdlib.zip pyodide-lock.json,$(PYODIDE_FILES))) $(PYODIDE_DIR)/
 	cp static/build/pyodide-lock.json $(PYODIDE_DIR)/
-	node scripts/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip scripts/stdlib-first-load.txt $(PYODIDE_DIR)
+	node runtime/build/compile-stdlib.mjs node_modules/pyodide/python_stdlib.zip runtime/build/stdlib-first-load.txt $(PYODIDE_DIR)
 	touch $@
 
 $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed

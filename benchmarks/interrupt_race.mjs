@@ -4,7 +4,7 @@
 //     node benchmarks/interrupt_race.mjs [stops per buffer, default 200]
 //
 // Tried twice: the plain shared buffer (CPython reads it, then writes 0: python/cpython#157548) and
-// the view the worker hands Pyodide (static/js/worker/interrupt.js: read and clear in one step).
+// the view the worker hands Pyodide (runtime/worker/interrupt.js: read and clear in one step).
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 
 const LOST_AFTER_MS = 2000;
@@ -33,7 +33,7 @@ if (isMainThread) {
   }
 } else {
   const { loadPyodide } = await import("../node_modules/pyodide/pyodide.mjs");
-  const { takenInOneStep } = await import("../static/js/worker/interrupt.js");
+  const { takenInOneStep } = await import("../runtime/worker/interrupt.js");
   const pyodide = await loadPyodide({ indexURL: new URL("../node_modules/pyodide/", import.meta.url).pathname });
   const { buffer, kind } = workerData;
   pyodide.setInterruptBuffer(kind === "view" ? takenInOneStep(buffer) : buffer);

@@ -1,7 +1,7 @@
 """The learner's side of one Check: their output captured, their changes to builtins kept on their side.
 
 Between Checks nothing needs undoing in the browser: each Check runs in a fresh runtime (see
-static/js/runtime/runtime.js). Within a Check, the grader's own code must still work whatever the learner's
+runtime/page/client.js). Within a Check, the grader's own code must still work whatever the learner's
 code did to builtins, and a few runtime settings are made safe for the browser.
 """
 

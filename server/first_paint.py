@@ -18,7 +18,7 @@ from server import ROOT
 RESTORE = (ROOT / "static/js/boot/restore-code.js").read_text(encoding="utf-8")
 # In the <head>: start reading the snapshot this browser kept while the page is parsed (main.js runs
 # only once it is); runtime/stored-snapshot.js checks the bytes against their digest.
-READ_SNAPSHOT = (ROOT / "static/js/boot/read-snapshot.js").read_text(encoding="utf-8")
+READ_SNAPSHOT = (ROOT / "runtime/page/read-snapshot.js").read_text(encoding="utf-8")
 
 
 def script_hash(script: str) -> str:

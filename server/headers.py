@@ -7,15 +7,15 @@ answers before Flask, so Flask's after_request would not see those), and its 304
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
+from runtime.server import bootstrap_hash
 from server.first_paint import first_paint_hashes
-from server.runner import bootstrap_hash
 
 # What the page needs, found by running it in Chromium with the policy on (tests/browser/test_hosting.py):
 # - script-src 'wasm-unsafe-eval': Pyodide compiles its WebAssembly (WebAssembly.instantiateStreaming).
 # - style-src 'unsafe-inline': CodeMirror mounts its styles as <style> elements in the document.
 #   A nonce (EditorView.cspNonce) would make every page different, so no ETag, no 304 and no
 #   static export; with scripts locked to this origin, inline styles cannot run code.
-# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (server/runner.py): its
+# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (runtime/server.py): its
 #   one inline script, allowed by its hash, imports the runner from a blob: URL, and its workers start
 #   from blob: URLs: an opaque origin can load neither from this server's cache nor its service worker.
 # - script-src <hash> <hash>: the page's two inline scripts, which put the saved code in the editor's

@@ -14,26 +14,19 @@ from engine.output import MAX_CHARS
 from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
+from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
 from server import ROOT, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import frame_refused, parent_origins, refused_framer
 from server.first_paint import READ_SNAPSHOT, RESTORE
 from server.headers import page_headers
 from server.names import NAMES
-from server.runner import runner_document
-from server.static import (
-    RUNTIME_FILES,
-    lazy_stdlib,
-    page_url,
-    pyodide_fetched_bytes,
-    pyodide_url,
-    static_size,
-    static_url,
-)
+from server.static import page_url, pyodide_url, static_size, static_url
 
 bp = Blueprint("page", __name__)
 
-RUNTIME_BUNDLES = ("js/runner/runner.js", "js/worker/worker.js")  # fetched by the page for the runner frame
+# The runtime's bundles, fetched by the page for the runner frame.
+RUNTIME_BUNDLES = ("runtime/runner/runner.js", "runtime/worker/worker.js")
 # After Stop or the time limit interrupts Python, a worker still running is ended after one grace period
 # (the interrupt not taken) or two (taken, but the code has not left the learner's lines).
 STOP_GRACE_MS = 1000
@@ -85,8 +78,8 @@ def page_config() -> dict:
         "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
         "publicPage": page_url("page.index"),  # share links point here, never at a launch
         "urls": {
-            "runner": static_url("js/runner/runner.js"),
-            "worker": static_url("js/worker/worker.js"),
+            "runner": static_url("runtime/runner/runner.js"),
+            "worker": static_url("runtime/worker/worker.js"),
             "pyodide": pyodide_url(),
             "lazyStdlib": pyodide_url(lazy_stdlib() + "/"),  # the folder of the archives a worker may read
             "engine": page_url("assets.engine_zip", digest=engine_digest()),

@@ -5,16 +5,15 @@ hashed output) and precompresses them (.br, .gz). Every URL here is immutable: a
 names, so browsers may keep the files for a year without asking again.
 """
 
-import hashlib
 import json
 import os
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from flask import Flask, current_app, g, request, url_for
 from whitenoise import WhiteNoise
 
+from runtime.server import pyodide_folder, pyodide_path
 from server import ROOT
 
 BUILD = ROOT / "static" / "build"
@@ -25,18 +24,15 @@ METAFILES = ("meta.json", "meta-runner.json", "meta-worker.json")
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-@cache
-def pyodide_version() -> str:
-    """The pinned Pyodide version: its files live under static/build/pyodide/<version>/."""
-    return json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
-
-
 def read_manifest(build: Path) -> dict[str, dict]:
-    """Map each entry point (`js/main.js`) to its hashed file and the chunks it imports at once."""
+    """Map each entry point to its hashed file and the chunks it imports at once.
+
+    An entry is named by its path in the repository, less a leading static/: `js/boot/main.js`,
+    `css/style.css`, `runtime/worker/worker.js`.
+    """
     outputs = {}
     for name in METAFILES:
         outputs.update(json.loads((build / name).read_text())["outputs"])
-    root = ROOT / "static"
 
     def served(output: str) -> str:  # esbuild's paths are relative to the folder it ran in, ROOT
         return Path(os.path.normpath(ROOT / output)).relative_to(build).as_posix()
@@ -44,7 +40,8 @@ def read_manifest(build: Path) -> dict[str, dict]:
     manifest = {}
     for output, info in outputs.items():
         if "entryPoint" in info:
-            entry = Path(os.path.normpath(ROOT / info["entryPoint"])).relative_to(root).as_posix()
+            entry = Path(os.path.normpath(ROOT / info["entryPoint"])).relative_to(ROOT).as_posix()
+            entry = entry.removeprefix("static/")
             imports = [served(i["path"]) for i in info.get("imports", []) if i["kind"] == "import-statement"]
             manifest[entry] = {"file": served(output), "imports": imports}
     return manifest
@@ -68,42 +65,9 @@ def preload_urls(entry: str) -> list[str]:
     return [page_url("static", filename=f) for f in current_app.extensions["manifest"][entry]["imports"]]
 
 
-@cache
-def pyodide_path() -> str:
-    """The Pyodide folder's URL path under /static/: the version and a hash of the folder's files.
-
-    A rebuild at the same version (a new stdlib split, a new lock) gets a new URL, so browsers that
-    keep the old files for a year, and the service worker, never mix them with the new ones.
-    """
-    folder = BUILD / "pyodide" / pyodide_version()
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and not path.name.startswith(".") and not is_variant(path):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
-    return f"pyodide/{pyodide_version()}-{digest.hexdigest()[:12]}/"
-
-
 def pyodide_url(filename: str = "") -> str:
     """A Pyodide file's URL, or with no filename the directory the worker loads Pyodide from."""
     return page_url("static", filename=pyodide_path() + filename)
-
-
-@cache
-def lazy_stdlib() -> str:
-    """The folder of the stdlib's lazy archives in Pyodide's, as scripts/compile-stdlib.mjs named it."""
-    split = BUILD / "pyodide" / pyodide_version() / ".stdlib-split.json"
-    return json.loads(split.read_text())["lazy"]
-
-
-# The Pyodide files the page fetches and hands to the runner frame, whose own requests are not cached.
-RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-
-
-@cache
-def pyodide_fetched_bytes() -> int:
-    """How many bytes the page's fetches of Pyodide's files bring, as it counts them (decoded)."""
-    folder = BUILD / "pyodide" / pyodide_version()
-    return sum((folder / name).stat().st_size for name in RUNTIME_FILES)
 
 
 def static_size(entry: str) -> int:
@@ -114,12 +78,7 @@ def static_size(entry: str) -> int:
 
 def served_dirs() -> dict[str, Path]:
     """The folders WhiteNoise serves, by URL path under /static/."""
-    return {"assets/": BUILD / "assets", pyodide_path(): BUILD / "pyodide" / pyodide_version()}
-
-
-def is_variant(path: Path) -> bool:
-    """Whether a file is a precompressed copy of another (.br, .gz)."""
-    return path.suffix in (".br", ".gz") and path.with_suffix("").exists()
+    return {"assets/": BUILD / "assets", pyodide_path(): pyodide_folder()}
 
 
 def immutable(headers, path: str, url: str) -> None:

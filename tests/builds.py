@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from runtime.server import pyodide_version
 from server import create_app, static
 
 CHANGED = {"main": '\ndocument.documentElement.dataset.build = "new";\n', "worker": "\n// the new build\n"}
@@ -20,7 +21,7 @@ CHANGED = {"main": '\ndocument.documentElement.dataset.build = "new";\n', "worke
 def copy_build(target: Path) -> Path:
     """Copy static/build/ into target with the main and worker bundles changed; return target."""
     shutil.copytree(static.BUILD / "assets", target / "assets")
-    version = static.pyodide_version()
+    version = pyodide_version()
     (target / "pyodide").mkdir()
     (target / "pyodide" / version).symlink_to(static.BUILD / "pyodide" / version)
     metas = {name: json.loads((static.BUILD / name).read_text()) for name in static.METAFILES}

@@ -13,10 +13,9 @@ import zipfile
 import brotli
 import pytest
 
+from runtime.server import bootstrap_hash, pyodide_folder, pyodide_path
 from server import ROOT, create_app
 from server.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
-from server.runner import bootstrap_hash
-from server.static import BUILD, pyodide_path, pyodide_version
 from tests import servers, solutions
 
 PREFIX = "/courses/ml/backprop"
@@ -226,7 +225,7 @@ def test_mime_types_for_the_bundles(client):
 
 def test_wasm_is_sent_precompressed(client):
     url = PYODIDE + "pyodide.asm.wasm"
-    raw = (BUILD / "pyodide" / pyodide_version() / "pyodide.asm.wasm").read_bytes()
+    raw = (pyodide_folder() / "pyodide.asm.wasm").read_bytes()
     br = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
     assert br.headers["Content-Encoding"] == "br" and br.mimetype == "application/wasm"
     assert br.headers["Vary"] == "Accept-Encoding"

@@ -130,7 +130,7 @@ HOSTILE = {
     ),
     "closes the worker": Hostile("import js\njs.close()", Outcome("runtime", 2, says="not allowed")),
     # Pasted code that would take over the playground: it runs in the runner frame's opaque origin,
-    # where the page's storage is not there to write (server/runner.py).
+    # where the page's storage is not there to write (runtime/server.py).
     "holds the reply open": Hostile(
         "import js\nfrom pyodide.ffi import create_proxy, to_js\n"
         "always = {'value': create_proxy(lambda x: True), 'configurable': True}\n"

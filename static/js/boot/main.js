@@ -5,7 +5,7 @@
 import { showLoad } from "./loading.js";
 import { keepOffline } from "../hosting/offline.js";
 import { $ } from "../shared/dom.js";
-import { RuntimeClient } from "../runtime/client.js";
+import { RuntimeClient } from "../../../runtime/page/client.js";
 
 const config = JSON.parse($("config").textContent);
 

@@ -8,12 +8,12 @@ import zipfile
 import pytest
 
 from engine.grade import grade
+from runtime.server import pyodide_folder
 from server import ROOT
 from server.assets import engine_archive
-from server.static import BUILD, pyodide_version
 from tests import solutions
 
-PYODIDE = BUILD / "pyodide" / pyodide_version()
+PYODIDE = pyodide_folder()
 FIRST = PYODIDE / "python_stdlib.zip"
 STOCK = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 
@@ -56,7 +56,7 @@ def traced(tmp_path_factory, cases):
     job = {"pyodide": str(PYODIDE), "engine": str(folder / "engine.zip"), "cases": cases}
     (folder / "job.json").write_text(json.dumps(job | {"sources": SOURCES, "imports": LATER}))
     run = subprocess.run(
-        ["node", "scripts/trace-stdlib.mjs", str(folder / "job.json")],
+        ["node", "runtime/build/trace-stdlib.mjs", str(folder / "job.json")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -68,7 +68,8 @@ def traced(tmp_path_factory, cases):
 
 def test_the_grader_needs_nothing_beyond_the_first_download(traced, cases):
     graded = traced["graded"]
-    # A module named here: add it to scripts/stdlib-first-load.txt (the first visit must not fetch the rest).
+    # A module named here: add it to runtime/build/stdlib-first-load.txt (the first visit must not
+    # fetch the rest).
     assert [name for name, where in graded["modules"].items() if where == "lazy"] == []
     assert graded["fetches"] == 0
     # It did grade: the same verdicts as in CPython, the right answer passing, every broken one failing.
@@ -96,7 +97,9 @@ def test_the_split_keeps_every_module_once():
     assert (first | rest) - {"sitecustomize", "_lazy_stdlib"} == modules(STOCK)
     for archive in archives:  # one archive a top-level module or package, named after it
         assert {m.partition(".")[0] for m in modules(archive)} <= {archive.stem}, archive
-    listed = {line for line in (ROOT / "scripts" / "stdlib-first-load.txt").read_text().splitlines()}
+    listed = {
+        line for line in (ROOT / "runtime" / "build" / "stdlib-first-load.txt").read_text().splitlines()
+    }
     assert {m for m in listed if m and not m.startswith("#")} | {"sitecustomize", "_lazy_stdlib"} == first
 
 

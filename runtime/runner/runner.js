@@ -1,14 +1,14 @@
-// The runner: runs in the sandboxed frame beside the page (server/runner.py), an opaque origin with
+// The runner: runs in the sandboxed frame beside the page (runtime/server.py), an opaque origin with
 // no storage, no cookies and no service worker. It starts and ends the workers in which learner code
 // runs, so that code can write nothing the page, a later Check or a later visit reads.
 //
 // It talks to the page over one MessagePort (the page's, handed over with this code) and to each
-// worker over a private port of its own, with shared/protocol.js's messages only. Workers only ever talk
+// worker over a private port of its own, with runtime/protocol.js's messages only. Workers only ever talk
 // to the runner; the runner passes on to the page only messages of the protocol's shapes, rebuilt field
 // by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
 // (the page's Stop and time limit) and the phase of its task.
 
-import { PHASE, SIGINT, message, send } from "../shared/protocol.js";
+import { PHASE, SIGINT, message, send } from "../protocol.js";
 
 export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";

@@ -1,6 +1,6 @@
-// Checks of static/js/worker/snapshot-pages.js, run by tests/test_snapshot_pages.py:
-// `node tests/snapshot_pages.mjs <check>`. Prints one line of JSON with what it saw.
-import { pack, unpack } from "../static/js/worker/snapshot-pages.js";
+// Checks of runtime/worker/snapshot-pages.js, run by tests/runtime/test_snapshot_pages.py:
+// `node tests/runtime/snapshot_pages.mjs <check>`. Prints one line of JSON with what it saw.
+import { pack, unpack } from "../../runtime/worker/snapshot-pages.js";
 
 const PAGE = 65536;
 

@@ -1,7 +1,7 @@
 """Pasted code cannot take over the playground: it runs where the page's origin is not its own.
 
 Learner code runs in workers of the runner frame, a sandboxed iframe with an opaque origin
-(server/runner.py): the origin's Cache Storage, IndexedDB, local storage, cookies and service worker
+(runtime/server.py): the origin's Cache Storage, IndexedDB, local storage, cookies and service worker
 are not there to write. These tests try it as an attacker would, in every hosting mode, and then
 come back as the learner does: a reload and a browser restart on the same profile, where nothing
 the code could have written is trusted, and a right Check passes and a wrong one fails.
@@ -167,7 +167,7 @@ def test_later_runtimes_share_the_runner_frames_compiled_webassembly(page, base_
 
 def test_the_worker_hands_python_the_interrupt_view(page, base_url):
     # Pyodide reads the interrupt word through a view that reads and clears it in one step
-    # (static/js/worker/interrupt.js), never the plain buffer, whose stops a busy loop can lose.
+    # (runtime/worker/interrupt.js), never the plain buffer, whose stops a busy loop can lose.
     open_playground(page, base_url)
     probe = "import pyodide_js\nprint(pyodide_js._module.Py_EmscriptenSignalBuffer.constructor.name)\n"
     report = check(page, probe + solutions.CORRECT)

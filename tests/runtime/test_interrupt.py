@@ -1,4 +1,4 @@
-"""The interrupt buffer as the worker hands it to Pyodide (static/js/worker/interrupt.js), checked in Node."""
+"""The interrupt buffer as the worker hands it to Pyodide (runtime/worker/interrupt.js), checked in Node."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""The kept snapshot without its zero pages (static/js/worker/snapshot-pages.js), checked in Node."""
+"""The kept snapshot without its zero pages (runtime/worker/snapshot-pages.js), checked in Node."""
 
 import json
 import subprocess

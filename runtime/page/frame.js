@@ -1,11 +1,11 @@
-// The runner frame: a sandboxed iframe (server/runner.py) whose opaque origin hosts the workers that run
+// The runner frame: a sandboxed iframe (runtime/server.py) whose opaque origin hosts the workers that run
 // learner code. The page hands it the runner's code once, then talks to it over one MessagePort with
-// shared/protocol.js's messages. Nothing from the frame is trusted beyond the shapes the client handles;
+// runtime/protocol.js's messages. Nothing from the frame is trusted beyond the shapes the client handles;
 // a frame that stops answering is removed whole, with every worker in it.
 
-import NAMES from "../shared/names.json" with { type: "json" };
+import NAMES from "../../static/js/shared/names.json" with { type: "json" };
 
-const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (server/runner.py)
+const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (runtime/server.py)
 
 // Create the frame and start the runner in it; resolves once it answers, to { port, isolated (whether
 // Stop can interrupt Python), broken (the Error it was removed with, once), remove(error) }. Every later

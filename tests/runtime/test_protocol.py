@@ -1,4 +1,4 @@
-"""The runtime's one protocol (static/js/shared/protocol.js): every message its parties send is listed
+"""The runtime's one protocol (runtime/protocol.js): every message its parties send is listed
 there, and a message not listed cannot be built."""
 
 import json
@@ -7,14 +7,14 @@ import subprocess
 
 import pytest
 
+from runtime.server import runner_document
 from server import ROOT
-from server.runner import runner_document
 
-PROTOCOL = ROOT / "static/js/shared/protocol.js"
+PROTOCOL = ROOT / "runtime/protocol.js"
 RUNTIME = {  # who sends on which channel: the page's client, the runner in its frame, the worker
-    "static/js/runtime/client.js": "toRunner",
-    "static/js/runner/runner.js": "fromRunner toWorker",
-    "static/js/worker/worker.js": "fromWorker",
+    "runtime/page/client.js": "toRunner",
+    "runtime/runner/runner.js": "fromRunner toWorker",
+    "runtime/worker/worker.js": "fromWorker",
 }
 
 
@@ -58,7 +58,7 @@ def test_nothing_is_posted_around_it():
     for path in RUNTIME:
         text = (ROOT / path).read_text()
         assert not re.search(r"\.postMessage\(\s*\{", text), path
-    frame = (ROOT / "static/js/runtime/frame.js").read_text()
+    frame = (ROOT / "runtime/page/frame.js").read_text()
     assert re.findall(r"\.postMessage\(\s*\{ (\w+)", frame) == ["runner"]
 
 
@@ -83,6 +83,6 @@ def test_a_message_not_listed_cannot_be_built():
 
 
 def test_the_frames_inline_script_speaks_the_protocol(messages):
-    # server/runner.py's one inline script posts "broken" when the runner cannot start.
+    # runtime/server.py's one inline script posts "broken" when the runner cannot start.
     posted = re.findall(r"postMessage\(\{type:'(\w+)'", runner_document())
     assert posted and all(kind in messages["fromRunner"] for kind in posted)

@@ -1,6 +1,6 @@
 // Run the grader in Pyodide under Node and say which stdlib modules it needed, and from where.
 //
-//   node scripts/trace-stdlib.mjs <job.json>
+//   node runtime/build/trace-stdlib.mjs <job.json>
 //
 // job.json: { pyodide: a folder of Pyodide's files, as the Makefile builds it (default: the npm
 // package's, with the whole stdlib), engine: path of
@@ -10,14 +10,14 @@
 // was loaded: { modules: {name: where} for every module in sys.modules that came from a file (where:
 // "first" for the stdlib archive loaded at start, "lazy" for those fetched on demand, "other"),
 // fetches: how many archives were fetched on demand }.
-// tests/test_stdlib_split.py runs it on the split archive; scripts/stdlib-first-load.txt says how its
+// tests/runtime/test_stdlib_split.py runs it on the split archive; runtime/build/stdlib-first-load.txt says how its
 // list was made with it.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
-import lock from "../static/build/pyodide-lock.json" with { type: "json" }; // the worker's own lock
-import { startGrader } from "../static/js/worker/grader.js"; // the worker's own start of the grader
+import lock from "../../static/build/pyodide-lock.json" with { type: "json" }; // the worker's own lock
+import { startGrader } from "../worker/grader.js"; // the worker's own start of the grader
 
 const RUN = `
 import json, sys

@@ -2,7 +2,7 @@
 // a runtime restored from it is ready in well under a second, where a full start imports the
 // grader again. Keyed by the build (config.snapshotKey: Pyodide's files, the engine, the runner and its
 // worker, the cases, which the snapshot holds): a new deploy makes a new key, and keeping a new snapshot
-// deletes the old. The page's <head> begins reading it (boot/read-snapshot.js); it is checked here.
+// deletes the old. The page's <head> begins reading it (read-snapshot.js); it is checked here.
 // Where Cache Storage, local storage or crypto.subtle is missing (a plain-http page not on
 // localhost, say), nothing is kept and every visit starts in full; any error here means the same.
 //
@@ -10,8 +10,8 @@
 // beside its key, and a snapshot whose bytes do not match it is deleted, never restored. (Learner code
 // runs in the runner frame's opaque origin and can write neither; this is the second line.)
 
-import NAMES from "../shared/names.json" with { type: "json" };
-import { read, remove, write } from "../shared/storage.js";
+import NAMES from "../../static/js/shared/names.json" with { type: "json" };
+import { read, remove, write } from "../../static/js/shared/storage.js";
 
 const CACHE = NAMES.caches.snapshot;
 const DIGEST = NAMES.storage.snapshot; // local storage: { key, sha256 } of the kept snapshot
@@ -45,7 +45,7 @@ async function checkedSnapshot(key) {
   }
 }
 
-// The read the page's <head> began (boot/read-snapshot.js), taken once; null if it did not, or for another key.
+// The read the page's <head> began (read-snapshot.js), taken once; null if it did not, or for another key.
 function begun(key) {
   const read = window[NAMES.snapshotRead];
   delete window[NAMES.snapshotRead];

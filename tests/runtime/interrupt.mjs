@@ -1,7 +1,7 @@
-// Checks of static/js/worker/interrupt.js, run by tests/test_interrupt.py: `node tests/interrupt.mjs <check>`.
+// Checks of runtime/worker/interrupt.js, run by tests/runtime/test_interrupt.py: `node tests/runtime/interrupt.mjs <check>`.
 // Prints one line of JSON with what it saw.
-import { SIGINT } from "../static/js/shared/protocol.js";
-import { takenInOneStep } from "../static/js/worker/interrupt.js";
+import { SIGINT } from "../../runtime/protocol.js";
+import { takenInOneStep } from "../../runtime/worker/interrupt.js";
 
 const checks = {
   // CPython's two steps (read, then write 0) with the page's stop landing between them.
@@ -17,8 +17,8 @@ const checks = {
 
   // The real Pyodide, given the view: a stop reaches a busy loop, and the next run is not stopped.
   async pyodide() {
-    const { loadPyodide } = await import("../node_modules/pyodide/pyodide.mjs");
-    const pyodide = await loadPyodide({ indexURL: new URL("../node_modules/pyodide/", import.meta.url).pathname });
+    const { loadPyodide } = await import("../../node_modules/pyodide/pyodide.mjs");
+    const pyodide = await loadPyodide({ indexURL: new URL("../../node_modules/pyodide/", import.meta.url).pathname });
     const buffer = new Int32Array(new SharedArrayBuffer(4));
     pyodide.setInterruptBuffer(takenInOneStep(buffer));
     pyodide.globals.set("stop", () => Atomics.store(buffer, 0, SIGINT));

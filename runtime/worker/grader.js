@@ -1,5 +1,5 @@
 // The grader's start in a Pyodide runtime: the same code in the browser's worker and in
-// scripts/trace-stdlib.mjs (which tests/test_stdlib_split.py runs under Node), so the tests load the
+// runtime/build/trace-stdlib.mjs (which tests/runtime/test_stdlib_split.py runs under Node), so the tests load the
 // grader exactly as the page does.
 
 // Python that imports the grader (parsing the cases) and the scratch pad's runner: run once, before a

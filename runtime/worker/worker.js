@@ -1,14 +1,14 @@
 // The grading worker: one Pyodide runtime that grades a single Check, then is ended by the runner.
 //
-// It runs in the runner frame's opaque origin (server/runner.py), started by the runner from a blob:
+// It runs in the runner frame's opaque origin (runtime/server.py), started by the runner from a blob:
 // URL as a classic script (an opaque origin cannot start module workers). Its first message brings
 // everything: a private MessagePort that carries every later message both ways, the files (Blobs the
 // page fetched), the shared words. Learner code reaches this worker's globals through `import js`,
 // never this script's scope: the port, the captured functions and the output cap live here, so the
 // reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
-import lock from "../../build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
-import { PHASE, message } from "../shared/protocol.js";
+import lock from "../../static/build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
+import { PHASE, message } from "../protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
 import { restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
@@ -33,12 +33,12 @@ let written = []; // the last lines the runtime wrote to its own stdout/stderr (
 let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
 let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
-// Every message to the runner is one of shared/protocol.js's fromWorker (built with nothing learner code can replace).
+// Every message to the runner is one of runtime/protocol.js's fromWorker (built with nothing learner code can replace).
 const post = (type, fields, transfer = []) => portPost(port, message("fromWorker", type, fields), transfer);
 const step = (id, name) => post("progress", { id, step: name, at: performance.timeOrigin + performance.now() });
 const setPhase = (value) => phase && store(phase, 0, value);
 
-// Read a file synchronously (the stdlib's lazy archives, static/js/worker/lazy_stdlib.py): the runner asks
+// Read a file synchronously (the stdlib's lazy archives, runtime/worker/lazy_stdlib.py): the runner asks
 // the page, which fetches it (from its service worker's cache when offline) and hands it back through
 // shared memory. Null where memory cannot be shared: the caller requests it from the server itself.
 function readSync(url) {
@@ -162,7 +162,7 @@ self.onmessage = ({ data }) => {
   self.onmessage = null;
   ({ port, limits } = data);
   phase = data.phase ?? null;
-  self.backpropPlaygroundRead = readSync; // for static/js/worker/lazy_stdlib.py
+  self.backpropPlaygroundRead = readSync; // for runtime/worker/lazy_stdlib.py
   port.onmessage = ({ data: asked }) => answer(asked, data);
 };
 

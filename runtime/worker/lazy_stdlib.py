@@ -1,6 +1,6 @@
 """Import the standard library modules left out of the first download, fetching them when first imported.
 
-scripts/compile-stdlib.mjs puts this file in the python_stdlib.zip fetched at the first visit, as
+runtime/build/compile-stdlib.mjs puts this file in the python_stdlib.zip fetched at the first visit, as
 _lazy_stdlib, with a sitecustomize that calls install(): Python's start-up imports sitecustomize, so
 the finder is in place before the page snapshots the runtime. It holds no JavaScript object (a
 snapshot must hold none): `js` and `pyodide_js` are looked up at each fetch.
@@ -24,7 +24,7 @@ def fetch(url: str) -> bytes:
     """Read a URL synchronously: through the page or by XMLHttpRequest in a browser; the file in Node."""
     import js
 
-    read = getattr(js, "backpropPlaygroundRead", None)  # static/js/worker/worker.js: the page fetches it
+    read = getattr(js, "backpropPlaygroundRead", None)  # runtime/worker/worker.js: the page fetches it
     if read is not None and (data := read(url)) is not None:
         return data.to_bytes()
     if hasattr(js, "XMLHttpRequest"):

@@ -24,7 +24,7 @@ export const MESSAGES = {
     error: ["worker", "message"], // a worker could not start
     state: ["id", "taken", "finishing"],
     read: ["worker", "request", "url"], // a worker reads a file synchronously: the page fetches it
-    broken: ["message"], // the runner could not start (server/runner.py's inline script posts it)
+    broken: ["message"], // the runner could not start (runtime/server.py's inline script posts it)
   },
   // runner -> worker (the first message, posted on the worker itself, brings the private port)
   toWorker: {

@@ -15,14 +15,14 @@
 // the learner reads the last report, and ended when the task is over: nothing one Check does reaches
 // the next, and runaway code is ended by ending its worker. Where the frame is cross-origin isolated,
 // Stop first interrupts Python, so the report names the line it ran. Every message to the frame is one
-// of shared/protocol.js's.
+// of runtime/protocol.js's.
 
 import { fetchFiles, readArchive } from "./files.js";
 import { openFrame } from "./frame.js";
 import { Reports } from "./reports.js";
 import { stopMessage } from "./stop-message.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
-import { send } from "../shared/protocol.js";
+import { send } from "../protocol.js";
 
 const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a task running longer shares the machine with the next one's runtime
@@ -190,7 +190,7 @@ export class RuntimeClient extends EventTarget {
     return files;
   }
 
-  // A message from the runner frame (shared/protocol.js fromRunner), for one of its workers or its states.
+  // A message from the runner frame (runtime/protocol.js fromRunner), for one of its workers or its states.
   receive(frame, data) {
     const worker = frame.workers?.get(data?.worker);
     switch (data?.type) {
@@ -423,7 +423,7 @@ export class RuntimeClient extends EventTarget {
     });
   }
 
-  // A worker's message (shared/protocol.js fromWorker, passed on by the runner): to the request it answers.
+  // A worker's message (runtime/protocol.js fromWorker, passed on by the runner): to the request it answers.
   settle(worker, data) {
     const waiter = worker.pending.get(data?.id);
     if (!waiter) return; // not a reply to anything asked

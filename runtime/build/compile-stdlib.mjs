@@ -2,10 +2,10 @@
 // modules that start-up, the grader and a learner's likely imports need, fetched at the first visit
 // (python_stdlib.zip, where Pyodide looks for it), and the rest, one archive per top-level module or
 // package in a folder named by a hash of them all (python_stdlib_lazy-<hash>/<name>.zip), each
-// fetched the first time a module of it is imported (static/js/worker/lazy_stdlib.py, installed by a
-// sitecustomize in the first archive, does that). scripts/stdlib-first-load.txt lists the first.
+// fetched the first time a module of it is imported (runtime/worker/lazy_stdlib.py, installed by a
+// sitecustomize in the first archive, does that). runtime/build/stdlib-first-load.txt lists the first.
 //
-//   node scripts/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>
+//   node runtime/build/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>
 //
 // The .pyc files are unchecked hash-based (PEP 552): no timestamps, no source needed to load them.
 // The .py sources are dropped, as pyodide-build's own py-compile does: the page shows learners only
@@ -98,13 +98,13 @@ async function main(args) {
   const keepSource = args[0] === "--source";
   const [input, list, outDir] = keepSource ? args.slice(1) : args;
   if (!input || !list || !outDir) {
-    console.error("usage: node scripts/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>");
+    console.error("usage: node runtime/build/compile-stdlib.mjs [--source] <in python_stdlib.zip> <first-load list> <out dir>");
     process.exit(2);
   }
   const indexURL = dirname(fileURLToPath(import.meta.resolve("pyodide"))) + "/";
   const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: console.error });
   pyodide.runPython(SPLIT);
-  const finder = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../static/js/worker/lazy_stdlib.py"), "utf8");
+  const finder = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../worker/lazy_stdlib.py"), "utf8");
   const source = new Uint8Array(readFileSync(input)); // a Uint8Array, which Pyodide converts; a Buffer it refuses
   const split = pyodide.globals.get("split_zip");
   const result = split(source, readFileSync(list, "utf8"), finder, keepSource);

@@ -6,7 +6,7 @@
 // so a stop is either taken now or still there for the next look.
 //
 // It fits how Pyodide 314 reads the buffer (`buffer[0]`, then `buffer[0] = 0`). A CPython with the fix
-// calls Atomics.exchange on the buffer itself, which refuses this view: tests/test_interrupt.py and the
+// calls Atomics.exchange on the buffer itself, which refuses this view: tests/runtime/test_interrupt.py and the
 // hostile-code browser tests then fail, and the plain buffer is what to hand over again.
 export function takenInOneStep(buffer) {
   return {
