@@ -17,12 +17,10 @@
 // Stop first interrupts Python, so the report names the line it ran. Every message to the frame is one
 // of runtime/protocol.js's.
 
-import { fetchFiles, readArchive } from "./files.js";
-import { openFrame } from "./frame.js";
 import { Reports } from "./reports.js";
 import { stopMessage } from "./stop-message.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
-import { send } from "../protocol.js";
+import { Workers, newId } from "./workers.js";
 
 const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a task running longer shares the machine with the next one's runtime
@@ -35,33 +33,19 @@ const SPARES = 2;
 const QUICK_MS = 2000;
 const SPARE_IDLE_MS = 10_000;
 
-// Unguessable ids: a worker is named by one, and so is each request to it and its reply.
-function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-// A step of a worker's load as a User Timing mark, at the time the worker took it (an epoch time), for
-// benchmarks/load.py's timeline.
-function mark(step, at) {
-  const startTime = at - performance.timeOrigin;
-  performance.mark(`runtime: ${step}`, Number.isFinite(startTime) && startTime >= 0 ? { startTime } : undefined);
-}
-
 export class RuntimeClient extends EventTarget {
   constructor(config) {
     super();
     this.config = config; // urls, cases, snapshotKey, timeLimitMs, stopGraceMs, loadStallMs, loadBytes, ...
     this.limits = { outputChars: config.outputChars, learnerFile: config.learnerFile };
+    const progress = (received, expected) => this.dispatchEvent(new CustomEvent("progress", { detail: { received, expected } }));
+    this.workers = new Workers(config, this.limits, progress); // the runner frame and its workers
     this.reports = new Reports(config.report);
     this.state = "loading";
     this.detail = null; // why it is dead
-    this.isolated = false; // whether the runner frame is cross-origin isolated: known once it answers
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
     this.fresh = "loading"; // whether the next task's runtime is ready to start at once
     this.wasm = null; // "shared": the next runtime instantiated the frame's compiled wasm; "compiled": its own
-    this.files = null; // { runner, rest }: Promises of the runtime's files as Blobs, fetched once
-    this.frame = null; // Promise of the open runner frame; made again when it stops answering
     this.snapshot = null; // a Blob of the snapshot every task's runtime starts from
     this.next = null; // Promise of the next task's runtime, loaded and never used
     this.spares = []; // Promises of more such runtimes, while tasks come quickly
@@ -74,7 +58,7 @@ export class RuntimeClient extends EventTarget {
 
   // How Stop works here: "interrupt" (Python is interrupted first) or "restart" (the worker is ended).
   get stopMode() {
-    return this.isolated ? "interrupt" : "restart";
+    return this.workers.isolated ? "interrupt" : "restart";
   }
 
   // Say what the runtime is doing: the status event, for the page's status line, data-* and buttons.
@@ -113,7 +97,7 @@ export class RuntimeClient extends EventTarget {
   // a runtime started in full, which then is ended without running anything else.
   async first() {
     if (this.snapshot) return this.spawn().then((worker) => ((this.startedFrom = "memory"), worker)); // a Retry
-    this.openFrame().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
+    this.workers.open().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
     const key = snapshotKey(this.config.snapshotKey);
     this.snapshot = await storedSnapshot(key);
     if (this.snapshot) {
@@ -128,7 +112,7 @@ export class RuntimeClient extends EventTarget {
       }
     }
     const boot = await this.spawn({ makeSnapshot: true });
-    this.end(boot);
+    this.workers.end(boot);
     if (boot.made) {
       this.snapshot = new Blob([boot.made]);
       if (key) keepSnapshot(key, boot.made); // not awaited
@@ -138,120 +122,16 @@ export class RuntimeClient extends EventTarget {
     return worker;
   }
 
-  // The runner frame, with the runtime's files handed to it; opened again when it stopped answering. It
-  // opens as soon as the runner's own code has come, while Pyodide's files still come.
-  openFrame() {
-    if (this.frame && !this.opened?.broken) return this.frame;
-    this.opened = null;
-    this.frame = (async () => {
-      const { runner, rest } = this.fetchFiles();
-      rest.catch(() => {}); // seen below
-      const frame = await openFrame({
-        document: this.config.runner,
-        runnerCode: runner.then((files) => files.runner.text()),
-        waitMs: this.config.loadStallMs,
-        onMessage: (opened, data) => this.receive(opened, data),
-      });
-      frame.workers = new Map(); // name -> a worker record: { name, pending, ended, ... }
-      frame.states = new Map(); // id -> resolve, for state requests
-      try {
-        const { worker, ...files } = await rest;
-        send(frame.port, "toRunner", "setup", { files, script: worker, limits: this.limits });
-      } catch (err) {
-        frame.remove(err);
-        throw err;
-      }
-      this.isolated = frame.isolated;
-      return frame;
-    })();
-    this.frame.then(
-      (frame) => (this.opened = frame),
-      () => (this.frame = null), // a Retry opens it again
-    );
-    return this.frame;
-  }
-
-  // The runtime's files, fetched once by the page (counted for the progress event): { runner, rest }, each
-  // a Promise of Blobs by name; the runner's code on its own, so the frame can open before the rest come.
-  fetchFiles() {
-    if (this.files) return this.files;
-    const { urls, pyodideFiles, loadBytes, loadStallMs } = this.config;
-    const wanted = { worker: urls.worker, engine: urls.engine };
-    for (const name of pyodideFiles) wanted[name] = urls.pyodide + name;
-    let received = 0;
-    const progress = (bytes) => {
-      received += bytes;
-      this.dispatchEvent(new CustomEvent("progress", { detail: { received, expected: loadBytes } }));
-    };
-    const options = { stallMs: loadStallMs, onBytes: progress };
-    const files = { runner: fetchFiles({ runner: urls.runner }, options), rest: fetchFiles(wanted, options) };
-    Promise.all([files.runner, files.rest]).catch(() => this.files === files && (this.files = null));
-    this.files = files;
-    return files;
-  }
-
-  // A message from the runner frame (runtime/protocol.js fromRunner), for one of its workers or its states.
-  receive(frame, data) {
-    const worker = frame.workers?.get(data?.worker);
-    switch (data?.type) {
-      case "from":
-        return worker && this.settle(worker, data.message);
-      case "error":
-        return worker && this.end(worker, new Error(`the worker failed: ${data.message}`));
-      case "state":
-        frame.states?.get(data.id)?.({ taken: data.taken === true, finishing: data.finishing === true });
-        return frame.states?.delete(data.id);
-      case "read":
-        return this.read(frame, data);
-    }
-  }
-
-  // A worker reads a file synchronously (the stdlib's lazy archives): fetched here, where the service
-  // worker keeps them, if readArchive allows the URL.
-  async read(frame, { request, url }) {
-    try {
-      const bytes = await readArchive(String(url), this.config.urls.lazyStdlib);
-      send(frame.port, "toRunner", "read", { request, bytes }, [bytes]);
-    } catch (err) {
-      send(frame.port, "toRunner", "read", { request, error: String(err?.message ?? err) });
-    }
-  }
-
   // Start a runtime in a new worker; resolves to its record once it can run a task. makeSnapshot: start
   // in full and take the snapshot (worker.made); otherwise start from this.snapshot, or in full without
   // one. spare: prepared beside the next one, its readiness not reported (prepare reports it once next).
   async spawn({ makeSnapshot = false, spare = false } = {}) {
     if (!spare) this.freshIs("loading");
-    let worker = null;
     try {
-      const frame = await this.openFrame();
-      worker = { name: newId(), frame, pending: new Map(), ended: false, lastState: null };
-      frame.workers.set(worker.name, worker);
-      const id = newId();
-      let timer = null;
-      const stall = this.config.loadStallMs;
-      performance.mark("runtime: worker asked");
-      const moved = (data) => {
-        if (data?.step) mark(data.step === "started" ? "python started" : data.step, data.at);
-        clearTimeout(timer);
-        timer = setTimeout(() => this.end(worker, new Error(`nothing happened for ${stall / 1000} s`)), stall);
-      };
-      moved();
-      const loading = this.wait(worker, id, moved);
-      const snapshot = makeSnapshot ? null : this.snapshot;
-      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, snapshot, makeSnapshot };
-      if (frame.broken) this.end(worker, frame.broken);
-      else send(frame.port, "toRunner", "spawn", { worker: worker.name, load });
-      const reply = await loading.finally(() => {
-        clearTimeout(timer);
-        performance.mark("runtime: worker loaded");
-      });
-      worker.made = reply.snapshot;
-      worker.sharedWasm = reply.shared; // it instantiated the runner frame's compiled module
+      const worker = await this.workers.start({ snapshot: makeSnapshot ? null : this.snapshot, makeSnapshot });
       if (!worker.ended && !spare) this.freshIs("ready", worker);
       return worker;
     } catch (err) {
-      if (worker) this.end(worker);
       throw new Error(`The Python runtime could not load: ${err.message}.`);
     }
   }
@@ -285,7 +165,7 @@ export class RuntimeClient extends EventTarget {
     }
     clearTimeout(this.sparesTimer);
     this.sparesTimer = setTimeout(() => {
-      for (const unused of this.spares.splice(0)) unused.then((worker) => this.end(worker), () => {});
+      for (const unused of this.spares.splice(0)) unused.then((worker) => this.workers.end(worker), () => {});
     }, SPARE_IDLE_MS);
   }
 
@@ -300,14 +180,13 @@ export class RuntimeClient extends EventTarget {
   // labels.waiting() is called when the Check must wait for its runtime, labels.running() once it has it.
   check(source, labels) {
     // The grader refuses code that is not text or too long (engine/errors.py refusal).
-    return this.use("check", (worker, id) => send(worker.frame.port, "toRunner", "grade", { worker: worker.name, id, source }), labels);
+    return this.use("check", (worker, id) => this.workers.ask(worker, "grade", { id, source }), labels);
   }
 
   // Run the scratch pad ({ scratch, backward }: backward null to leave the learner's out); resolves to the
   // Run's result (engine/scratch.py), never rejects. The same fresh runtime, limit and Stop as a Check.
   run({ scratch, backward }, labels) {
-    const ask = (worker, id) => send(worker.frame.port, "toRunner", "run", { worker: worker.name, id, scratch, backward });
-    return this.use("run", ask, labels);
+    return this.use("run", (worker, id) => this.workers.ask(worker, "run", { id, scratch, backward }), labels);
   }
 
   // Stop the task under way: reason "timeout" (the time limit) or "stopped" (the Stop button).
@@ -318,18 +197,18 @@ export class RuntimeClient extends EventTarget {
     this.set("stopping");
     if (!task.worker) return task.cancel(); // still waiting for a runtime: the code never runs
     const { worker } = task;
-    if (!worker.ended) send(worker.frame.port, "toRunner", "interrupt", { worker: worker.name });
-    if (!this.isolated) return this.end(worker);
+    this.workers.ask(worker, "interrupt");
+    if (!this.workers.isolated) return this.workers.end(worker);
     // Ended after a grace period, unless Python has left the learner's code (its report is being
     // written, or on its way): then it has up to REPORT_MS. An interrupt taken but not yet out of the
     // learner's code gets a second grace (a busy machine); code that catches it is ended after that.
     const graceMs = this.config.stopGraceMs;
     const grace = async (waited) => {
-      const state = await this.workerState(worker, graceMs); // null: the frame did not answer, and is gone
+      const state = await this.workers.state(worker, graceMs); // null: the frame did not answer, and is gone
       if (worker.ended) return;
       const more = state && (state.finishing ? waited < REPORT_MS : state.taken && waited < 2 * graceMs);
       if (more) task.killTimer = setTimeout(() => grace(waited + graceMs), graceMs);
-      else this.end(worker);
+      else this.workers.end(worker);
     };
     task.killTimer = setTimeout(() => grace(graceMs), graceMs);
   }
@@ -367,7 +246,7 @@ export class RuntimeClient extends EventTarget {
       return failed("crash", `${err.message} Your code is still in the editor; press Retry to load Python again.`);
     } finally {
       clearTimeout(task.killTimer);
-      if (task.worker) this.end(task.worker);
+      if (task.worker) this.workers.end(task.worker);
       if (this.task === task) {
         this.task = null;
         if (this.state === "busy" || this.state === "stopping") this.set(dead === null ? "ready" : "dead", dead);
@@ -384,7 +263,7 @@ export class RuntimeClient extends EventTarget {
       // What the page keeps of the output is capped here too, whatever path it came by.
       const cap = this.limits.outputChars;
       const id = newId();
-      const answered = this.wait(worker, id, (data) => (task.output = (task.output + String(data.text)).slice(0, cap)));
+      const answered = this.workers.wait(worker, id, (data) => (task.output = (task.output + String(data.text)).slice(0, cap)));
       ask(worker, id);
       const { json, taken } = await answered;
       const report = JSON.parse(json);
@@ -403,7 +282,7 @@ export class RuntimeClient extends EventTarget {
       const output = { ...this.reports.shape.failed.output, text: task.output };
       if (task.reason) {
         const state = worker.lastState; // as the last grace period found it
-        const how = !this.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
+        const how = !this.workers.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
         const printed = task.output.length >= this.limits.outputChars;
         const message = stopMessage({ reason: task.reason, timeLimitMs, line: null, how, printed });
         return failed("timeout", message, { output });
@@ -412,59 +291,5 @@ export class RuntimeClient extends EventTarget {
     } finally {
       clearTimeout(limit);
     }
-  }
-
-  // Resolves to the worker's reply with this id; onMessage hears its messages on the way (output, progress).
-  wait(worker, id, onMessage) {
-    if (worker.ended) return Promise.reject(new Error("the runtime was ended"));
-    return new Promise((resolve, reject) => {
-      const done = (settle) => (value) => (worker.pending.delete(id), settle(value));
-      worker.pending.set(id, { resolve: done(resolve), reject: done(reject), onMessage });
-    });
-  }
-
-  // A worker's message (runtime/protocol.js fromWorker, passed on by the runner): to the request it answers.
-  settle(worker, data) {
-    const waiter = worker.pending.get(data?.id);
-    if (!waiter) return; // not a reply to anything asked
-    if (data.type === "output" || data.type === "progress") waiter.onMessage?.(data);
-    else if (data.type === "failed") waiter.reject(Object.assign(new Error(data.message), { line: data.line }));
-    else waiter.resolve(data);
-  }
-
-  // Resolves to { taken, finishing }: whether Python took the interrupt, whether it has left the learner's
-  // code for good. Null when the frame did not answer within waitMs: it is removed (out of memory, say).
-  async workerState(worker, waitMs) {
-    if (worker.ended) return worker.lastState;
-    const { frame } = worker;
-    const id = newId();
-    worker.lastState = await new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        frame.states.delete(id);
-        this.removeFrame(frame, new Error("the runtime stopped answering"));
-        resolve(null);
-      }, waitMs);
-      frame.states.set(id, (state) => (clearTimeout(timer), resolve(state)));
-      send(frame.port, "toRunner", "state", { worker: worker.name, id });
-    });
-    return worker.lastState;
-  }
-
-  // End a worker: whatever it runs stops at once; what waits on it is rejected.
-  end(worker, error = new Error("the runtime was ended")) {
-    if (worker.ended) return;
-    worker.ended = true;
-    if (worker.frame.workers.delete(worker.name) && !worker.frame.broken) {
-      send(worker.frame.port, "toRunner", "end", { worker: worker.name });
-    }
-    for (const waiter of worker.pending.values()) waiter.reject(error);
-    worker.pending.clear();
-  }
-
-  // Remove the runner frame and every worker in it; whatever waits on them hears error.
-  removeFrame(frame, error) {
-    if (frame.broken) return;
-    frame.remove(error);
-    for (const worker of [...frame.workers.values()]) this.end(worker, error);
   }
 }

@@ -13,6 +13,7 @@ from server import ROOT
 PROTOCOL = ROOT / "runtime/protocol.js"
 RUNTIME = {  # who sends on which channel: the page's client, the runner in its frame, the worker
     "runtime/page/client.js": "toRunner",
+    "runtime/page/workers.js": "toRunner",
     "runtime/runner/runner.js": "fromRunner toWorker",
     "runtime/worker/worker.js": "fromWorker",
 }
@@ -34,9 +35,11 @@ def messages() -> dict:
 
 def sent(path: str) -> list[tuple[str, str]]:
     """(channel, type) of every message a file sends: send(target, channel, type, ...), message(channel,
-    type, ...), and the worker's post(type, ...) (fromWorker)."""
+    type, ...), the client's workers.ask(worker, type, ...) (toRunner) and the worker's post(type, ...)
+    (fromWorker)."""
     text = (ROOT / path).read_text()
     found = re.findall(r'\b(?:send\(\s*[\w.]+,|message\()\s*"(\w+)",\s*"(\w+)"', text)
+    found += [("toRunner", kind) for kind in re.findall(r'\.ask\(\s*[\w.]+,\s*"(\w+)"', text)]
     found += [("fromWorker", kind) for kind in re.findall(r'\bpost\(\s*"(\w+)"', text)]
     return found
 
