@@ -17,10 +17,10 @@ from engine.compare import close
 from engine.output import MAX_CHARS
 from server import ROOT
 from tests import servers, solutions
+from tests.sandboxes import sandbox_processes
 
 CANARY = f"canary-{secrets.token_hex(8)}"  # in the server's environment: must never come back
 LIMIT_MS = 1000  # a short time limit, so the runaway rows take a second each
-SANDBOX_UIDS = range(64000 + 256, 64000 + 257 * 2**22)  # sandbox.sandbox_uid's
 WRONG = solutions.NOT_REVERSED
 
 # (id, body, outcomes allowed, base): outcome is "pass", "fail" or the error's kind. APP_DIR, KEY_FILE
@@ -176,19 +176,6 @@ def outcome(report: dict) -> str:
     if report["passed"]:
         return "pass"
     return report["error"]["kind"] if report["error"] else "fail"
-
-
-def sandbox_processes() -> list[int]:
-    """PIDs of processes running as a sandbox uid (there should be none between requests)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid in SANDBOX_UIDS:
-                    found.append(int(entry))
-            except FileNotFoundError:
-                pass
-    return found
 
 
 @pytest.fixture(scope="module")
