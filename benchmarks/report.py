@@ -4,7 +4,7 @@ import statistics
 from collections import Counter
 
 from benchmarks.sites import IMMUTABLE, STOCK, STOCK_FILES
-from tests.browser.conftest import chromium_path
+from tests.browser.chromium import chromium_path
 
 # (row, key in a run, scenario, target ratio ours/stock)
 RATIO_ROWS = [

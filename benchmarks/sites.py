@@ -13,7 +13,7 @@ import brotli
 from playwright.sync_api import Page, Playwright
 from werkzeug.serving import make_server
 
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCK = ROOT / "node_modules" / "pyodide"

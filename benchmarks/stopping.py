@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from server import create_app  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
 BODIES = {

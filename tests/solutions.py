@@ -93,3 +93,7 @@ def lookup_table(cases: list[dict]) -> str:
         "            for leaf, g in zip(leaves, grads):\n"
         "                leaf.grad = g\n"
     )
+
+
+def indent(text: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in text.split("\n"))

@@ -11,9 +11,8 @@ from server import ROOT, create_app
 from server.embed import parent_origins
 from tests import solutions
 from tests.events import assert_message
-from tests.test_server import page_config
+from tests.served_page import PREFIX, page_config
 
-PREFIX = "/courses/ml/backprop"
 SECRET = "# a-comment-only-the-learner-wrote"
 SYNTAX_ERROR = "def backward(out):\n    for v in\n"
 

@@ -5,6 +5,7 @@ import pytest
 from engine.compare import close
 from engine.grade import grade
 from tests import solutions
+from tests.tolerance import NUDGED, big_cases
 
 
 def statuses(report):
@@ -29,20 +30,6 @@ def test_report_shape(cases):
     assert neuron["name"] == "neuron" and neuron["leaves"] == ["x1", "w1", "x2", "w2", "b"]
     assert len(neuron["cases"]) == 4
     assert set(neuron["cases"][0]) >= {"values", "expected", "got", "right", "passed"}
-
-
-# A reuse case whose a.grad is 1e7, and a backward that leaves it 0.010000005 off: within the rule's
-# relative 1e-9 (a hair more), outside the page's old rule of its own (1e-9 relative + 1e-12).
-BIG = {"expr": "reuse", "values": [5e6, 0.0], "expected": [1e7, 5e6], "example": False}
-NUDGED = (
-    solutions.CORRECT + "    for v in topo:\n        if v.grad == 1e7:\n            v.grad += 0.010000005\n"
-)
-
-
-def big_cases(cases: list[dict]) -> list[dict]:
-    """The real cases with BIG among them, leaves named as the engine names them."""
-    reuse = next(c for c in cases if c["expr"] == "reuse")
-    return [*cases, {**reuse, **BIG}]
 
 
 def test_each_leafs_mark_is_the_rules_and_a_case_passes_when_all_are_right(cases):

@@ -20,8 +20,8 @@ from server.lti.claims import AGS, CONTEXT, ROLES
 from server.lti.tool import LOGIN_LIFETIME_S
 from tests import solutions
 from tests.lti import ROOT, launch_form, login, rig
+from tests.lti_launches import LAUNCH_TOKEN, altered, grade, launched, put, refusal_title, settled, verify
 from tests.lti_platform import CLIENT_ID
-from tests.test_lti import LAUNCH_TOKEN, altered, grade, launched, put, refusal_title, settled, verify
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

@@ -5,8 +5,8 @@ import requests
 
 from tests import solutions
 from tests.lti import launch_form, login, rig
+from tests.lti_launches import LAUNCH_TOKEN, refusal_title
 from tests.postgres import postgres_server
-from tests.test_lti import LAUNCH_TOKEN, refusal_title
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

@@ -9,7 +9,7 @@ import brotli
 
 from server import create_app
 from tests.builds import new_build_app
-from tests.test_server import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+from tests.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 
 
 def offline_data(text):

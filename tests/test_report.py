@@ -11,15 +11,8 @@ from engine import expressions, extras, namespace
 from engine.grade import grade
 from engine.report import FIELDS, KINDS, shape
 from tests import solutions
-from tests.test_server import page_config
-
-SOURCES = {
-    "right": solutions.CORRECT,
-    "wrong": solutions.NOT_REVERSED,
-    "syntax": "def backward(out)\n",
-    "runtime": "def backward(out):\n    raise ValueError('no')\n",
-    "refused": "#" * 100_001,
-}
+from tests.report_sources import SOURCES
+from tests.served_page import page_config
 
 
 @pytest.mark.parametrize("name", SOURCES)

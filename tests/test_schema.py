@@ -13,7 +13,7 @@ from engine.scratch import run_scratch
 from server import schema
 from tests import solutions
 from tests.events import assert_message, assert_valid, validator
-from tests.test_report import SOURCES
+from tests.report_sources import SOURCES
 
 DRAWS = "a = Value(1.0)\nb = Value(-2.0)\nc = (a * b).tanh()\nbackward(c)\ndraw(c)\n" + "draw(a)\n" * 11
 RUNS = {

@@ -17,25 +17,9 @@ from runtime.server import bootstrap_hash, pyodide_folder, pyodide_path
 from server import ROOT, create_app
 from server.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
 from tests import servers, solutions
+from tests.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 
-PREFIX = "/courses/ml/backprop"
 PYODIDE = f"/static/{pyodide_path()}"
-SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
-ISOLATION = ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy", "Cross-Origin-Resource-Policy")
-IMMUTABLE = "public, max-age=31536000, immutable"
-
-
-def page_config(client, **kwargs):
-    html = client.get("/", **kwargs).get_data(as_text=True)
-    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
-
-
-def page_urls(client, **kwargs):
-    """Every URL the page uses: in its <head> and in the config its scripts read."""
-    html = client.get("/", **kwargs).get_data(as_text=True)
-    head = html[: html.index("</head>")]
-    urls = re.findall(r'(?:href|src)="([^"]+)"', head)
-    return urls + list(page_config(client, **kwargs)["urls"].values())
 
 
 def test_page_shows_the_exercise_and_the_starter(client):

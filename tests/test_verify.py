@@ -24,6 +24,7 @@ from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
 from server.receipt import public_jwk
 from tests import servers, solutions
+from tests.served_page import page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
@@ -53,11 +54,6 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def page_config(client) -> dict:
-    html = client.get("/").get_data(as_text=True)
-    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
 
 
 def verified(client, source: str) -> dict:

@@ -6,7 +6,6 @@ a wrong verification, which must come out right: nothing one verification does r
 
 import json
 import os
-import re
 import secrets
 import time
 import urllib.error
@@ -16,14 +15,14 @@ import pytest
 
 from engine.compare import close
 from engine.output import MAX_CHARS
-from server import ROOT, sandbox
+from server import ROOT
 from tests import servers, solutions
+from tests.sandboxes import sandbox_processes, server_uids
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 CANARY = f"canary-{secrets.token_hex(8)}"  # in the server's environment: must never come back
 LIMIT_MS = 1000  # a short time limit, so the runaway rows take a second each
-SANDBOX_UIDS = range(64000 + 256, 64000 + 257 * 2**22)  # sandbox.sandbox_uid's
 WRONG = solutions.NOT_REVERSED
 
 # (id, body, outcomes allowed, base): outcome is "pass", "fail" or the error's kind. APP_DIR, KEY_FILE
@@ -181,23 +180,6 @@ def outcome(report: dict) -> str:
     return report["error"]["kind"] if report["error"] else "fail"
 
 
-def sandbox_processes(uids: range | set = SANDBOX_UIDS) -> list[int]:
-    """PIDs of processes running as one of uids (there should be none between requests).
-
-    By default any sandbox's uid on the machine; a test gives its own server's (server_uids), so the
-    sandboxes of other tests or runs on the machine are not counted.
-    """
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid in uids:
-                    found.append(int(entry))
-            except FileNotFoundError:
-                pass
-    return found
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A real gunicorn with verification on, a key of its own, a canary in its environment."""
@@ -212,17 +194,6 @@ def server(tmp_path_factory):
     log: list[str] = []
     with servers.gunicorn(workers=1, threads=4, env=env, log=log) as base:
         yield base, folder / "signing-key.pem", log
-
-
-def server_uids(log: list[str]) -> set[int]:
-    """The uids the sandboxes of a gunicorn's workers run as (sandbox.sandbox_uid), from its log."""
-    pids = [int(pid) for line in log for pid in re.findall(r"Booting worker with pid: (\d+)", line)]
-    return {uid for pid in pids for uid in range(*sandbox_uid_range(pid))}
-
-
-def sandbox_uid_range(pid: int) -> tuple[int, int]:
-    first = sandbox.BASE_UID + (pid % 2**22 + 1) * sandbox.UIDS_PER_PROCESS
-    return first, first + sandbox.UIDS_PER_PROCESS
 
 
 def post(base: str, source: str) -> tuple[int, dict, str]:

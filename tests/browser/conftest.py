@@ -1,27 +1,20 @@
-"""Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright."""
+"""Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright.
 
-import json
-import os
-import re
+Helpers the tests import live beside this file: pages.py (open and watch the page), chromium.py,
+checks.py, hosts.py, service_worker.py. Nothing is imported from here or from a test module.
+"""
+
 import threading
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from server import create_app
-
-# Chromium flags for a closed network: no background requests to hosts that cannot be reached.
-CHROMIUM_ARGS = [
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-READY_MS = 60_000  # the runtime's first load on a slow, shared machine
+from server.export import export_site
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.pages import watched_page
+from tests.servers import http_server
 
 
 @pytest.fixture(scope="session")
@@ -54,12 +47,6 @@ def base_url(serve):
     return serve(TIME_LIMIT_MS=2000)
 
 
-def chromium_path() -> str | None:
-    """The Chromium that `make` found (scripts/setup-browser.sh), or None for Playwright's own."""
-    found = Path(__file__).resolve().parents[2] / ".browser"
-    return os.environ.get("CHROMIUM") or (found.read_text().strip() if found.exists() else "") or None
-
-
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as p:
@@ -75,23 +62,6 @@ def context(browser):
     context.close()
 
 
-def watched_page(context, origins):
-    """Open a page that records uncaught errors and requests outside origins; return it and a check."""
-    page = context.new_page()
-    errors, offsite = [], []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # blob: URLs (the runner frame's scripts and workers) name bytes already in the browser: no request leaves
-    local = lambda url: urlsplit(url).scheme == "blob" or urlsplit(url).netloc in origins  # noqa: E731
-    context.on("request", lambda r: local(r.url) or offsite.append(r.url))
-    page.set_default_timeout(30_000)
-
-    def assert_clean():
-        assert errors == [], f"uncaught errors on the page: {errors}"
-        assert offsite == [], f"requests that left the origin: {offsite}"
-
-    return page, assert_clean
-
-
 @pytest.fixture
 def page(context, serve, base_url):
     """A page on which no error goes uncaught and no request leaves the test servers' origins."""
@@ -100,59 +70,31 @@ def page(context, serve, base_url):
     assert_clean()
 
 
-def open_playground(page, url):
-    """Open the page and wait until Check grades."""
-    page.goto(url)
-    page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
-    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    return page
+@pytest.fixture(scope="module")
+def host():
+    """Serve a WSGI app on a free port; return its base URL.
 
-
-def wait_until(page, predicate: str, arg=None, timeout_ms: int = 30_000):
-    """Wait until predicate (a JavaScript function of arg) resolves to something truthy, in the page.
-
-    For a predicate that returns a promise (Cache Storage, say): page.wait_for_function takes the
-    promise itself as its truthy answer, and so returns at once without waiting for anything.
+    test_offline.py and test_sw_integrity.py have a `host` of their own: a Host that can stop a server.
     """
-    page.evaluate(
-        f"""async (arg) => {{
-          const predicate = {predicate};
-          const deadline = performance.now() + {timeout_ms};
-          while (!(await predicate(arg))) {{
-            if (performance.now() > deadline) throw new Error({json.dumps("still false: " + predicate)});
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }}
-        }}""",
-        arg,
-    )
+    running = []
+
+    def start(wsgi) -> str:
+        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        running.append(server)
+        return f"http://127.0.0.1:{server.server_port}/"
+
+    yield start
+    for server in running:
+        server.shutdown()
 
 
-def wait_for_pictures(page):
-    """Wait until every open picture is drawn (or has said why not)."""
-    for graph in page.locator("[data-testid=graph][open]").all():
-        expect(graph).not_to_have_attribute("data-state", re.compile(r"^(closed|loading)$"))
-
-
-def type_code(page, code):
-    """Replace the editor's code by typing it as a person would, whatever the auto-indent adds."""
-    page.locator("#editor .cm-content").click()
-    page.keyboard.press("ControlOrMeta+a")
-    page.keyboard.press("Delete")
-    for i, line in enumerate(code.rstrip("\n").split("\n")):
-        if i:
-            page.keyboard.press("Enter")
-            page.keyboard.press("Shift+Home")  # select the auto-indent; what is typed replaces it
-        page.keyboard.type(line if line.strip() else " ")
-        if not line.strip():
-            page.keyboard.press("Backspace")
-    assert page.evaluate("window.playground.getCode()").rstrip() == code.rstrip()
-
-
-def answer(page, yes: bool) -> None:
-    """Answer the page's question (its in-page dialog, page/ask.js) as a learner would: by its buttons."""
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_be_visible()
-    no = dialog.get_by_test_id("ask-no")
-    expect(no).to_be_focused()  # the safe answer has the focus
-    (dialog.get_by_test_id("ask-yes") if yes else no).click()
-    expect(dialog).to_be_hidden()
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The site exported into site/ of a folder that http.server serves: the page is at /site/."""
+    root = tmp_path_factory.mktemp("static-host")
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
+    with app.app_context():
+        export_site(root / "site")
+    with http_server(root) as base:
+        yield base + "site/"

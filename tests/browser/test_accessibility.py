@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures, watched_page
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]

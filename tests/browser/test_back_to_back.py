@@ -5,7 +5,7 @@ restored from the same snapshot as every other, and each is used once: a counter
 at module level, in the runtime's own modules and globals, is 1 in every Check.
 """
 
-from tests.browser.conftest import open_playground
+from tests.browser.pages import open_playground
 from tests.solutions import CORRECT
 
 COUNTED = (

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.colours import PAINTED, is_red
-from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures, watched_page
 
 # Each mistake of the issue: where it shows, the value named, the words that say what happened.
 MISTAKES = {

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from server import ROOT
 from tests import solutions
-from tests.browser.conftest import open_playground
+from tests.browser.pages import open_playground
 
 
 def recipe() -> str:

@@ -12,7 +12,7 @@ from server import ROOT, create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests import servers, solutions
-from tests.browser.conftest import READY_MS, watched_page
+from tests.browser.pages import READY_MS, watched_page
 from tests.events import assert_message
 from tests.nginx import headers_for
 

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import answer, open_playground
+from tests.browser.pages import answer, open_playground
 
 
 def shown_hints(page):

@@ -19,8 +19,9 @@ from werkzeug.serving import make_server
 from server import create_app
 from server.page import STOP_GRACE_MS
 from tests import solutions
-from tests.browser.conftest import open_playground, watched_page
+from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
+from tests.browser.pages import open_playground, watched_page
 
 LIMIT_MS = 2000
 GRACE_S = STOP_GRACE_MS / 1000  # the page's: an interrupted worker is ended after one or two of these
@@ -173,13 +174,9 @@ def place(body: str, where: str) -> tuple[str, int]:
     if where == "module":
         return f"{body}\n{solutions.CORRECT}", 1
     if where == "backward":
-        return f"{HEADER}\n{indent(body, 4)}\n{BODY}", 2
+        return f"{HEADER}\n{solutions.indent(body, 4)}\n{BODY}", 2
     third = "calls = 0\n" + HEADER + "\n    global calls\n    calls += 1\n    if calls >= 3:\n"
-    return f"{third}{indent(body, 8)}\n{BODY}", 6
-
-
-def indent(text: str, spaces: int) -> str:
-    return "\n".join(" " * spaces + line for line in text.split("\n"))
+    return f"{third}{solutions.indent(body, 8)}\n{BODY}", 6
 
 
 def page_for(serve, browser, isolated: bool):
@@ -204,27 +201,6 @@ def isolated(serve, browser):
 @pytest.fixture(scope="module")
 def not_isolated(serve, browser):
     yield from page_for(serve, browser, False)
-
-
-def check(page, source=None):
-    if source is None:
-        return page.evaluate("() => window.playground.check()")
-    return page.evaluate("s => window.playground.check(s)", source)
-
-
-def fresh_runtime_ready(page):
-    """Wait until the next Check starts at once, so that a timing measures the run alone."""
-    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready", timeout=30_000)
-
-
-def then_honest(page):
-    """A correct solution passes and a wrong one fails, on the same page, after whatever came before."""
-    report = check(page, solutions.CORRECT)
-    assert report["passed"] is True, report["error"]
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
-    report = check(page, solutions.NOT_REVERSED)
-    assert report["passed"] is False and report["error"] is None, report["error"]
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
 
 
 def run_hostile(page, name, where):

@@ -2,42 +2,20 @@
 
 import json
 import threading
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
-from werkzeug.serving import make_server
 
 from server import create_app
-from server.export import export_site
 from server.headers import content_security_policy
-from tests import servers, solutions
-from tests.browser.conftest import open_playground, watched_page
+from tests import solutions
+from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, netloc
+from tests.browser.pages import open_playground, watched_page
 
-PREFIX = "/courses/ml/backprop"
 ENDLESS = "while True:\n    pass\n"
 EVAL = "import js\ntry:\n    js.eval('1')\nexcept Exception as e:\n    print(e)\n"
-
-
-class Recorder:
-    """WSGI middleware: record each request's path and status, as the browser asked for it."""
-
-    def __init__(self, app):
-        self.app = app
-        self.requests = []
-        self.encodings = {}  # path: the Content-Encoding it was sent with
-
-    def __call__(self, environ, start_response):
-        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
-
-        def start(status, headers, exc_info=None):
-            self.requests.append((path, int(status[:3])))
-            self.encodings[path] = dict(headers).get("Content-Encoding")
-            return start_response(status, headers, exc_info)
-
-        return self.app(environ, start)
 
 
 class Reports:
@@ -63,41 +41,6 @@ class Reports:
         with self.arrived:
             assert self.arrived.wait_for(lambda: any(map(predicate, self.reports)), timeout), self.reports
             return next(filter(predicate, self.reports))
-
-
-class Proxy:
-    """What a reverse proxy does for a sub-path: strip the prefix, say so in X-Forwarded-Prefix."""
-
-    def __init__(self, app, prefix):
-        self.app, self.prefix = app, prefix
-
-    def __call__(self, environ, start_response):
-        path = environ["PATH_INFO"]
-        if not path.startswith(self.prefix + "/"):
-            start_response("404 Not Found", [("Content-Type", "text/plain")])
-            return [b"not under the prefix"]
-        environ = {**environ, "PATH_INFO": path[len(self.prefix) :], "HTTP_X_FORWARDED_PREFIX": self.prefix}
-        return self.app(environ, start_response)
-
-
-@pytest.fixture(scope="module")
-def host():
-    """Serve a WSGI app on a free port; return its base URL."""
-    running = []
-
-    def start(wsgi) -> str:
-        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        running.append(server)
-        return f"http://127.0.0.1:{server.server_port}/"
-
-    yield start
-    for server in running:
-        server.shutdown()
-
-
-def netloc(url):
-    return urlsplit(url).netloc
 
 
 def passes(page):
@@ -237,17 +180,6 @@ def test_behind_a_proxy_that_strips_the_prefix(host, context):
     check_under_prefix(context, base, base + PREFIX[1:] + "/")
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    """The site exported into site/ of a folder that http.server serves: the page is at /site/."""
-    root = tmp_path_factory.mktemp("static-host")
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
-    with app.app_context():
-        export_site(root / "site")
-    with servers.http_server(root) as base:
-        yield base + "site/"
-
-
 def test_static_export_runs_on_a_plain_file_server(exported, context):
     requests = []
     context.on("request", lambda request: requests.append(request))
@@ -261,24 +193,6 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     assert_under(requests, exported)
     assert page.evaluate("window.violations") == []  # the page's own <meta> policy is on
     assert_clean()
-
-
-def course_page(iframe_src, isolated, referrer=None):
-    """A course site's page that embeds the playground in an iframe (with a Referrer-Policy, if given)."""
-    html = (
-        "<!doctype html><title>Course</title><h1>Backprop</h1>"
-        f'<iframe src="{iframe_src}" allow="cross-origin-isolated" width="1000" height="800"></iframe>'
-    ).encode()
-    headers = [("Content-Type", "text/html")] + ([("Referrer-Policy", referrer)] if referrer else [])
-    if isolated:
-        headers.append(("Cross-Origin-Opener-Policy", "same-origin"))
-        headers.append(("Cross-Origin-Embedder-Policy", "require-corp"))
-
-    def app(environ, start_response):
-        start_response("200 OK", headers)
-        return [html]
-
-    return app
 
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
@@ -318,12 +232,3 @@ def test_other_sites_cannot_frame_it_by_default(host, context):
     page.goto(course_url)
     app.wait_for(lambda r: r["effective-directive"] == "frame-ancestors")
     assert all(frame.url != playground for frame in page.frames)
-
-
-class Dispatch:
-    """A WSGI app to be filled in once its own URL is known."""
-
-    app = None
-
-    def __call__(self, environ, start_response):
-        return self.app(environ, start_response)

@@ -3,7 +3,7 @@
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, wait_for_pictures
+from tests.browser.pages import open_playground, wait_for_pictures
 
 # What has the focus: its tag, id and accessible text, e.g. "button#check Check".
 FOCUSED = """() => { const e = document.activeElement;

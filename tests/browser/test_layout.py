@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures, watched_page
 
 SCREENS = {
     "phone 390x844": (390, 844, 3),

@@ -11,8 +11,8 @@ from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import watched_page
-from tests.browser.test_verified import CHECKED
+from tests.browser.checks import CHECKED
+from tests.browser.pages import watched_page
 from tests.events import assert_message
 from tests.lti import Served, rig
 

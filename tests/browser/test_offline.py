@@ -6,7 +6,6 @@ set offline. Playwright's offline switch alone does not reach a service worker's
 (microsoft/playwright#2311), so a worker that still asked the server would pass with it alone.
 """
 
-import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,49 +13,19 @@ from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.shared_data import SharedDataMiddleware
-from werkzeug.serving import make_server
 
 from server import create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests import solutions
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.hosts import PREFIX, Deploy, Host, netloc
+from tests.browser.pages import open_playground, watched_page
+from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 from tests.builds import new_build_app
 from tests.nginx import headers_for
 
-PREFIX = "/courses/ml/backprop"
-FILES_CACHE = "backprop-playground-files-"
-SNAPSHOT_CACHE = "backprop-playground-snapshot"  # the lead's cache: the worker must leave it alone
 OUR_CACHES = f"async () => (await caches.keys()).filter(n => n.startsWith('{FILES_CACHE}'))"
-
-
-class Host:
-    """Serve WSGI apps on free ports; stop one to take the network away from its pages."""
-
-    def __init__(self):
-        self.servers = {}
-
-    def start(self, wsgi) -> str:
-        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}/"
-        self.servers[url] = server
-        return url
-
-    def stop(self, url: str) -> None:
-        server = self.servers.pop(url)
-        server.shutdown()
-        server.server_close()  # the port now refuses connections
-
-
-class Deploy:
-    """WSGI: whatever app is deployed now, at the same origin."""
-
-    def __init__(self, app):
-        self.app = app
-
-    def __call__(self, environ, start_response):
-        return self.app(environ, start_response)
 
 
 def static_host(folder, conf: str):
@@ -91,21 +60,11 @@ def context(browser):
     context.close()
 
 
-def netloc(url):
-    return urlsplit(url).netloc
-
-
 def reloaded(page):
     """Reload the page, once, and wait until Check grades."""
     page.reload()
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-
-
-def kept_offline(page):
-    """Wait until the service worker has cached this build and controls the page."""
-    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def network_off(context, host, url, page):

@@ -4,7 +4,7 @@ seed's rule and under strict; the starter hears it does nothing yet; the button 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import open_playground, watched_page
+from tests.browser.pages import open_playground, watched_page
 from tests.events import assert_message
 from tests.orders import RIGHT, WRONG
 

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, watched_page
+from tests.browser.pages import open_playground, watched_page
 
 
 def checked(page, base_url, source):

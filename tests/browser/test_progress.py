@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import answer, open_playground
+from tests.browser.pages import answer, open_playground
 from tests.events import assert_message
 
 KEY = "backprop-playground:progress"

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 from engine.report import FIELDS
 from server.presets import PRESETS
 from tests import solutions
-from tests.browser.conftest import answer, open_playground, watched_page
-from tests.browser.test_hostile import fresh_runtime_ready, indent, then_honest
+from tests.browser.checks import fresh_runtime_ready, then_honest
+from tests.browser.pages import answer, open_playground, watched_page
 from tests.events import assert_valid
 
 PRESET = {p["id"]: p for p in PRESETS}
@@ -128,9 +128,9 @@ def placed(body: str, where: str) -> tuple[str, str]:
     if where == "scratch":
         return f"{body}\n{CALLS}", solutions.CORRECT
     if where == "backward":
-        return CALLS, f"{header}\n{indent(body, 4)}\n{rest}"
+        return CALLS, f"{header}\n{solutions.indent(body, 4)}\n{rest}"
     third = f"calls = 0\n{header}\n    global calls\n    calls += 1\n    if calls >= 3:\n"
-    return CALLS, f"{third}{indent(body, 8)}\n{rest}"
+    return CALLS, f"{third}{solutions.indent(body, 8)}\n{rest}"
 
 
 @pytest.mark.parametrize("where", ["scratch", "backward", "third call"])

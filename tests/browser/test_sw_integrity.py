@@ -16,9 +16,11 @@ from playwright.sync_api import expect
 
 from server import create_app
 from tests import solutions
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, wait_until, watched_page
-from tests.browser.test_hostile import then_honest as grades  # a right backward passes, a wrong one fails
-from tests.browser.test_offline import FILES_CACHE, SNAPSHOT_CACHE, Deploy, Host, kept_offline, netloc
+from tests.browser.checks import then_honest as grades  # a right backward passes, a wrong one fails
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.hosts import Deploy, Host, netloc
+from tests.browser.pages import open_playground, wait_until, watched_page
+from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 
 # What an attacker's code does: append code of its own to the kept worker bundle and page script,
 # the headers as they were. Each leaves a mark where the test can see it: a cache named after it.

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.colours import PAINT, contrast, luminance, parse
-from tests.browser.conftest import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures, watched_page
 
 THEME_KEY = "backprop-playground:theme"
 

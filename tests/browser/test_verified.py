@@ -9,17 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground
+from tests.browser.checks import CHECKED
+from tests.browser.pages import open_playground
 from tests.events import assert_message
-
-CHECKED = (
-    "() => new Promise((resolve) => {"
-    "  addEventListener('backprop-playground:checked', (e) => resolve(e.detail), { once: true });"
-    "  window.playground.setCode(%s);"
-    "  document.getElementById('check').click();"
-    "})"
-)
-
 
 SECRET = "a secret the course and the playground share, 32+ bytes"
 

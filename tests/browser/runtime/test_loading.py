@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from server import create_app
 from tests import solutions
-from tests.browser.conftest import READY_MS, open_playground, wait_until
 from tests.browser.middleware import Gate, Trickle
+from tests.browser.pages import READY_MS, open_playground, wait_until
 
 # The snapshot this browser kept: how many entries, and the size of the first.
 KEPT = """async () => {

@@ -19,8 +19,9 @@ from werkzeug.serving import make_server
 from server import assets, create_app
 from server import page as page_view
 from tests import solutions
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, open_playground, watched_page
-from tests.browser.test_hosting import PREFIX, Dispatch, Proxy, course_page, exported, host  # noqa: F401
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.hosts import PREFIX, Dispatch, Proxy, course_page
+from tests.browser.pages import open_playground, watched_page
 from tests.builds import new_build_app
 
 # Learner code that reaches for everything of the page's origin, and says what it got.
@@ -91,7 +92,7 @@ def test_learner_code_sees_none_of_the_origins_storage(page, base_url):
     sees_no_storage(page)
 
 
-def test_under_a_prefix_too(host, context):  # noqa: F811
+def test_under_a_prefix_too(host, context):
     base = host(DispatcherMiddleware(NotFound(), {PREFIX: create_app({"TESTING": True})}))
     page, assert_clean = watched_page(context, {base.split("/")[2]})
     open_playground(page, base + PREFIX[1:] + "/")
@@ -99,7 +100,7 @@ def test_under_a_prefix_too(host, context):  # noqa: F811
     assert_clean()
 
 
-def test_behind_a_proxy_too(host, context):  # noqa: F811
+def test_behind_a_proxy_too(host, context):
     base = host(Proxy(create_app({"TESTING": True, "PROXY_FIX": 1}), PREFIX))
     page, assert_clean = watched_page(context, {base.split("/")[2]})
     open_playground(page, base + PREFIX[1:] + "/")
@@ -107,7 +108,7 @@ def test_behind_a_proxy_too(host, context):  # noqa: F811
     assert_clean()
 
 
-def test_in_a_static_export_too(exported, context):  # noqa: F811
+def test_in_a_static_export_too(exported, context):
     page, assert_clean = watched_page(context, {exported.split("/")[2]})
     open_playground(page, exported)
     sees_no_storage(page)
@@ -115,7 +116,7 @@ def test_in_a_static_export_too(exported, context):  # noqa: F811
 
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
-def test_embedded_cross_site_too(host, context, isolated):  # noqa: F811
+def test_embedded_cross_site_too(host, context, isolated):
     course = Dispatch()
     course_url = host(course)
     playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
@@ -129,7 +130,7 @@ def test_embedded_cross_site_too(host, context, isolated):  # noqa: F811
     assert_clean()
 
 
-def test_embedded_same_site_too(host, context):  # noqa: F811
+def test_embedded_same_site_too(host, context):
     # The course page and the playground on one origin: what the playground's page could write
     # there, the course page would trust. Learner code still reaches none of it.
     playground = create_app({"TESTING": True})

@@ -3,7 +3,7 @@
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import READY_MS, open_playground
+from tests.browser.pages import READY_MS, open_playground
 
 # Every data-state the status line takes, and every label Stop shows, in order, from now on.
 RECORD = """() => {

@@ -2,8 +2,8 @@
 
 from server import create_app
 from tests import solutions
-from tests.browser.conftest import open_playground, watched_page
-from tests.browser.test_hosting import Recorder
+from tests.browser.hosts import Recorder
+from tests.browser.pages import open_playground, watched_page
 
 # Modules left out of the first download, used in backward, and whether this runtime was restored from the
 # page's snapshot (Pyodide's own, private, record of how it was loaded: a probe for this test only).

@@ -1,0 +1,84 @@
+"""Driving the real page: open it, watch it for errors and stray requests, wait on it, type and answer."""
+
+import json
+import re
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+READY_MS = 60_000  # the runtime's first load on a slow, shared machine
+
+
+def watched_page(context, origins):
+    """Open a page that records uncaught errors and requests outside origins; return it and a check."""
+    page = context.new_page()
+    errors, offsite = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # blob: URLs (the runner frame's scripts and workers) name bytes already in the browser: no request leaves
+    local = lambda url: urlsplit(url).scheme == "blob" or urlsplit(url).netloc in origins  # noqa: E731
+    context.on("request", lambda r: local(r.url) or offsite.append(r.url))
+    page.set_default_timeout(30_000)
+
+    def assert_clean():
+        assert errors == [], f"uncaught errors on the page: {errors}"
+        assert offsite == [], f"requests that left the origin: {offsite}"
+
+    return page, assert_clean
+
+
+def open_playground(page, url):
+    """Open the page and wait until Check grades."""
+    page.goto(url)
+    page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return page
+
+
+def wait_until(page, predicate: str, arg=None, timeout_ms: int = 30_000):
+    """Wait until predicate (a JavaScript function of arg) resolves to something truthy, in the page.
+
+    For a predicate that returns a promise (Cache Storage, say): page.wait_for_function takes the
+    promise itself as its truthy answer, and so returns at once without waiting for anything.
+    """
+    page.evaluate(
+        f"""async (arg) => {{
+          const predicate = {predicate};
+          const deadline = performance.now() + {timeout_ms};
+          while (!(await predicate(arg))) {{
+            if (performance.now() > deadline) throw new Error({json.dumps("still false: " + predicate)});
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }}
+        }}""",
+        arg,
+    )
+
+
+def wait_for_pictures(page):
+    """Wait until every open picture is drawn (or has said why not)."""
+    for graph in page.locator("[data-testid=graph][open]").all():
+        expect(graph).not_to_have_attribute("data-state", re.compile(r"^(closed|loading)$"))
+
+
+def type_code(page, code):
+    """Replace the editor's code by typing it as a person would, whatever the auto-indent adds."""
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.press("Delete")
+    for i, line in enumerate(code.rstrip("\n").split("\n")):
+        if i:
+            page.keyboard.press("Enter")
+            page.keyboard.press("Shift+Home")  # select the auto-indent; what is typed replaces it
+        page.keyboard.type(line if line.strip() else " ")
+        if not line.strip():
+            page.keyboard.press("Backspace")
+    assert page.evaluate("window.playground.getCode()").rstrip() == code.rstrip()
+
+
+def answer(page, yes: bool) -> None:
+    """Answer the page's question (its in-page dialog, page/ask.js) as a learner would: by its buttons."""
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    no = dialog.get_by_test_id("ask-no")
+    expect(no).to_be_focused()  # the safe answer has the focus
+    (dialog.get_by_test_id("ask-yes") if yes else no).click()
+    expect(dialog).to_be_hidden()

@@ -1,0 +1,32 @@
+"""The suite's own rules: helpers live in helper modules and fixtures in conftest.py files, so no file
+imports from a test module or a conftest (pytest finds fixtures itself; an import makes a second copy)."""
+
+import ast
+
+from server import ROOT
+
+FOLDERS = ("tests", "benchmarks", "scripts", "runtime")
+
+
+def imported_modules(path) -> list[str]:
+    """Every module a Python file imports, by its dotted name."""
+    tree = ast.parse(path.read_text(), str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return names
+
+
+def test_no_file_imports_a_test_module_or_a_conftest():
+    found = []
+    for folder in FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for name in imported_modules(path):
+                last = name.rsplit(".", 1)[-1]
+                if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
+                    found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert found == [], "\n".join(found)
