@@ -110,12 +110,14 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Every test, in TEST_PROCESSES processes (pytest-xdist; each test file in one of them, so a file's
-# servers and pages are made once): the browser tests mostly wait on Chromium and Pyodide, so more
-# processes than cores. TEST_PROCESSES=0 runs them in this one process.
+# Every test: first all but those marked alone, in TEST_PROCESSES processes (pytest-xdist; each test
+# file in one of them, so a file's servers and pages are made once; the browser tests mostly wait on
+# Chromium and Pyodide, so more processes than cores); then those marked alone, by themselves (they
+# check what happens within a time limit, which a machine busy with other tests blurs).
 TEST_PROCESSES ?= 4
 test: setup lint
-	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile
+	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
+	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -m alone
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
 # process (about half a minute).

@@ -23,6 +23,10 @@ from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
 from tests.browser.pages import open_playground, watched_page
 
+# Alone (make test runs it after the rest, by itself): what a stop does within its grace period, and an
+# error reported before the time limit, are what these tests check, and a machine busy with other
+# tests' browsers blurs both.
+pytestmark = pytest.mark.alone
 LIMIT_MS = 2000
 GRACE_S = STOP_GRACE_MS / 1000  # the page's: an interrupted worker is ended after one or two of these
 HEADER, BODY = solutions.CORRECT.split("\n", 1)  # "def backward(out):", then its body
