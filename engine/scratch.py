@@ -20,6 +20,11 @@ from engine.watch import Watcher
 MAX_DRAWINGS = 10  # draw() calls drawn in one Run; more are counted
 
 
+def value_repr(value) -> str:
+    """micrograd's own repr of a Value, which a Run's print(x) shows: Value(data=2.0, grad=0.0)."""
+    return f"Value(data={value.data}, grad={value.grad})"
+
+
 def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
     """Run the scratch pad (after the learner's backward, unless None); return what it printed and drew.
 
@@ -36,7 +41,8 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
     sources = {"scratch": scratch, "editor": backward or ""}
 
     def work(side: LearnerSide) -> None:
-        engine = new_engine()
+        engine = new_engine()  # this Run's own copy: what is set on its Value here reaches no Check
+        engine["Value"].__repr__ = value_repr  # the one Value class, as the learner's backward sees it
         watcher = Watcher(engine)
 
         def draw(v) -> None:
@@ -46,7 +52,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
             if len(result["drawings"]) >= MAX_DRAWINGS:
                 result["cut_drawings"] += 1
                 return
-            result["drawings"].append(drawing(v, sys._getframe(1), watcher))
+            result["drawings"].append(drawing(v, sys._getframe(1), watcher, sources))
 
         namespace = dict(engine, __name__="__main__", draw=draw)
         del namespace["backward"]  # the engine's placeholder: backward is the learner's, or not there
@@ -58,7 +64,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
         except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Run
             if fatal(exc):
                 raise
-            result["error"] = learner_error(exc, sources, side)
+            result["error"] = learner_error(exc, sources, side, value_class=engine["Value"])
         finally:
             if watcher.dropped:
                 side.output.write(

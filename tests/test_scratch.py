@@ -4,7 +4,9 @@ import json
 
 import pytest
 
-from engine.drawing import MAX_CALLS
+from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
+from engine.errors import ENGINE_HINTS
+from engine.namespace import new_engine
 from engine.report import FIELDS
 from engine.scratch import MAX_DRAWINGS, run_scratch, runner
 from server.presets import PRESETS, STARTER
@@ -89,7 +91,7 @@ def test_values_are_named_by_their_one_variable_or_their_formula():
     (drawing,) = run_scratch(source, None)["drawings"]
     labels = [n["label"] for n in drawing["nodes"]]
     assert "b" in labels and "a" not in labels and "also" not in labels  # two names: neither is clear
-    assert drawing["label"] == labels[-1] and "·" in labels[-1]
+    assert "·" in labels[-1] and drawing["label"] == "a * b + Value(1.0)"  # the title: draw's argument
 
 
 def test_drawings_and_calls_are_capped():
@@ -114,3 +116,80 @@ def test_hostile_runs_end_with_a_clear_error():
 def test_the_starter_and_the_worker_entry_give_json():
     result = json.loads(runner()(STARTER, solutions.CORRECT))
     assert result["output"]["text"].startswith("a.grad = -2.0") and len(result["drawings"]) == 1
+
+
+def test_print_shows_a_value_as_micrograd_does():
+    source = "x = Value(2.0)\ny = x * x\nprint(x)\nbackward(y)\nprint([x, y])\n"
+    text = run_scratch(source, solutions.CORRECT)["output"]["text"]
+    assert text == "Value(data=2.0, grad=0.0)\n[Value(data=2.0, grad=4.0), Value(data=4.0, grad=1)]\n"
+    # The repr is the Run's engine's only: the graded engine's Value stays the seed's, plain.
+    assert "__repr__" not in new_engine()["Value"].__dict__
+    assert " object at 0x" in repr(new_engine()["Value"](1.0))
+
+
+OPERATIONS = [  # what the learner wrote, what Python says, the hint beside it
+    ("2*x", "TypeError: unsupported operand type(s) for *: 'int' and 'Value'", "number"),
+    ("x*2", "AttributeError: 'int' object has no attribute 'data'", "number"),
+    ("x + 1", "AttributeError: 'int' object has no attribute 'data'", "number"),
+    ("1 + x", "TypeError: unsupported operand type(s) for +: 'int' and 'Value'", "number"),
+    ("x + 1.5", "AttributeError: 'float' object has no attribute 'data'", "number"),
+    ("x += 1", "AttributeError: 'int' object has no attribute 'data'", "number"),
+    ("x - 1", "TypeError: unsupported operand type(s) for -: 'Value' and 'int'", "-"),
+    ("x - y", "TypeError: unsupported operand type(s) for -: 'Value' and 'Value'", "-"),
+    ("x -= 1", "TypeError: unsupported operand type(s) for -=: 'Value' and 'int'", "-"),
+    ("-x", "TypeError: bad operand type for unary -: 'Value'", "negation"),
+    ("x / 2", "TypeError: unsupported operand type(s) for /: 'Value' and 'int'", "/"),
+    ("x**2", "TypeError: unsupported operand type(s) for ** or pow(): 'Value' and 'int'", "**"),
+    ("x // 2", "TypeError: unsupported operand type(s) for //: 'Value' and 'int'", "operator"),
+    ("x + 'a'", "AttributeError: 'str' object has no attribute 'data'", "operator"),
+    ("x > 0", "TypeError: '>' not supported between instances of 'Value' and 'int'", "compare"),
+    ("math.tanh(x)", "TypeError: must be real number, not Value", "number wanted"),
+    ("x.backward()", "AttributeError: 'Value' object has no attribute 'backward'", "backward"),
+]
+
+
+@pytest.mark.parametrize(("code", "python", "hint"), OPERATIONS, ids=[o[0] for o in OPERATIONS])
+def test_an_operation_the_engine_lacks_says_what_to_write_instead(code, python, hint):
+    error = run_scratch(f"x = Value(2.0)\ny = Value(3.0)\n{code}\n", None)["error"]
+    assert error["message"] == f"{python}\n{ENGINE_HINTS[hint]}"  # Python's own words first, as it says them
+    assert (error["kind"], error["file"], error["line"]) == ("runtime", "scratch", 3)
+    assert error["traceback"].endswith(error["message"]) and f"    {code}" in error["traceback"]
+
+
+@pytest.mark.parametrize("method", ["relu", "exp"])
+def test_a_method_the_engine_lacks_is_named(method):
+    error = run_scratch(f"x = Value(2.0)\nx.{method}()\n", None)["error"]
+    python = f"AttributeError: 'Value' object has no attribute '{method}'"
+    assert error["message"] == f"{python}\n{ENGINE_HINTS['attribute'].format(name=method)}"
+    assert f"{method} is not in this exercise's engine" in error["message"]
+
+
+def test_an_operation_in_the_learners_backward_is_explained_too_and_other_errors_are_not():
+    broken = "def backward(out):\n    out.grad = 1.0\n    return out - 1\n"
+    error = run_scratch("backward(Value(2.0))\n", broken)["error"]
+    assert error["file"] == "editor" and error["message"].endswith(ENGINE_HINTS["-"])
+    for plain in ("x = Value(2.0)\nx.grad.foo\n", "[].data\n", "1 + 'a'\n", "raise TypeError('mine')\n"):
+        message = run_scratch(plain, None)["error"]["message"]
+        assert "\n" not in message and not any(hint in message for hint in ENGINE_HINTS.values()), plain
+
+
+def test_a_drawing_is_titled_by_the_text_of_draws_argument():
+    (deep,) = run_scratch(PRESET["deep"], solutions.ITERATIVE)["drawings"]
+    assert deep["label"] == "out" and deep["nodes"] is None  # too big to draw, still titled
+    source = "a = Value(2.0)\nb = Value(3.0)\ndraw(a + b); draw(\n    a *\n    b\n)\nd = draw\nd(a)\n"
+    titles = [d["label"] for d in run_scratch(source, None)["drawings"]]
+    assert titles == ["a + b", "a * b", "a"]
+    long = "(" + " + ".join(["a"] * MAX_LABEL_CHARS) + ")"
+    (drawing,) = run_scratch(f"a = Value(1.0)\ndraw({long})\n", None)["drawings"]
+    assert drawing["label"] == drawing["nodes"][-1]["label"] != long  # too long a title: the value's label
+    made_by_exec = "big = Value(1.0)\nfor _ in range(300):\n    big = big + big\nexec('draw(big)')\n"
+    (made,) = run_scratch(made_by_exec, None)["drawings"]
+    assert made["label"] is None and made["nodes"] is None  # no text of the learner's for it: numbered
+
+
+@pytest.mark.parametrize("preset", PRESET)
+def test_every_preset_drawing_has_its_argument_as_title(preset):
+    lines = PRESET[preset].splitlines()
+    drawings = run_scratch(PRESET[preset], solutions.ITERATIVE)["drawings"]
+    expected = [lines[d["line"] - 1].split("draw(", 1)[1].split(")", 1)[0] for d in drawings]
+    assert [d["label"] for d in drawings] == expected and all(expected)
