@@ -115,7 +115,7 @@ function section(expr, { openPicture, order }) {
     if ((expr.mistake || expr.diagnosis?.length) && state !== "pass") node.append(whyBox(expr));
   }
   if (expr.graph || expr.size) node.append(picture(expr, openPicture && !expr.passed));
-  node.append(...caseTables(expr, { fold: expr.passed || tooDeep(expr) })); // a lesson's table: no ✗ in sight
+  node.append(...caseTables(expr, { fold: expr.passed || tooDeep(expr) })); // a lesson's table: no cross in sight
   return node;
 }
 

@@ -22,7 +22,7 @@ export function badgeText(node) {
 
 // Width of a value's box: wide enough for its label and badge, and every grad it shows in any step.
 function boxWidth(node, numbers) {
-  const mark = node.wrong ? 2 : 0; // "✗ " before the label
+  const mark = node.wrong ? 2 : 0; // the cross (graph-svg.js) before the label, two characters wide
   const badge = badgeText(node).length;
   const header = (mark + boxLabel(node).length) * CHAR + (badge ? badge * CHAR + 14 : 0);
   const longest = Math.max(...numbers.map((x) => short(x).length));

@@ -61,8 +61,12 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
   }
   group.append(svg("rect", { class: "box", x: left, y: top, width, height, rx: 4 }));
   const line = (i) => top + PAD.y + LINE * i + 11;
-  const label = svg("text", { class: "label", x: left + PAD.x, y: line(0) });
-  if (node.wrong) label.append(svg("tspan", { class: "mark" }, "✗ "));
+  // A wrong value's cross is drawn, not a character: no font needed (the layout keeps 2 characters for it).
+  if (node.wrong) {
+    const [x0, y0, size] = [left + PAD.x + 1, line(0) - 9, 8];
+    group.append(svg("path", { class: "mark", d: `M${x0} ${y0}l${size} ${size}M${x0 + size} ${y0}l${-size} ${size}` }));
+  }
+  const label = svg("text", { class: "label", x: left + PAD.x + (node.wrong ? 2 * CHAR : 0), y: line(0) });
   label.append(svg("tspan", {}, boxLabel(node)));
   group.append(label);
   const badge = badgeText(node);

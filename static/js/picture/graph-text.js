@@ -30,7 +30,7 @@ export function stepText(graph, step, states, graded = true) {
   }
   if (step > n) {
     const wrong = graph.nodes.filter((v) => v.wrong).length;
-    const verdict = !graded ? "the grads as they were when drawn" : wrong ? `${wrong} of ${graph.nodes.length} grads wrong (✗)` : "every grad right";
+    const verdict = !graded ? "the grads as they were when drawn" : wrong ? `${wrong} of ${graph.nodes.length} grads wrong (marked with a cross)` : "every grad right";
     // Grads that no call gave: the code set them itself after the calls.
     const set = graph.nodes.filter((v) => grads[v.id] !== states[n][v.id]).map((v) => v.label);
     const direct = set.length && n ? `; then your code set ${list(set)} directly` : "";
@@ -64,7 +64,7 @@ export function textAlternative(name, graph, notesOf, states, graded = true) {
   );
   const body = el("tbody");
   for (const v of graph.nodes) {
-    const verdict = v.expected === null ? "unknown" : v.wrong ? "✗ wrong" : "✓ right";
+    const verdict = v.expected === null ? "unknown" : v.wrong ? "wrong" : "right";
     const calls = v.children.length ? (v.calls.length ? v.calls.map((c) => `#${c}`).join(", ") : "never") : "— (a leaf)";
     body.append(
       el(
@@ -106,7 +106,7 @@ export function legend(graph, notesOf) {
   return el(
     "p",
     { class: "graph-legend" },
-    ...(wrong ? [el("span", { class: "key-wrong", text: "✗ and a thick outline: your final grad is wrong" })] : []),
+    ...(wrong ? [el("span", { class: "key-wrong", text: "a cross and a thick outline: your final grad is wrong" })] : []),
     ...(flagged ? [el("span", { class: "key-flag", text: "dashed outline: see the note (hover)" })] : []),
     el("span", { text: "#n: when its _backward ran" }),
     el("span", { class: "key-active", text: "blue: the call at this step" }),
