@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from engine.errors import ENGINE_HINTS
 from engine.report import FIELDS
 from server.presets import PRESETS
 from tests import solutions
@@ -187,6 +188,17 @@ def test_the_results_say_when_they_are_for_an_earlier_version(scratch_page):
     expect(stale).to_be_hidden()
 
 
+def copied_link(page, code: str, scratch: str) -> str:
+    """Put code in the editor and type scratch into the scratch pad, press "Copy link"; return the link."""
+    page.evaluate("s => window.playground.setCode(s)", code)
+    page.locator("#scratch .cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type(scratch)
+    page.click("#share")
+    expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
+    return page.evaluate("navigator.clipboard.readText()")
+
+
 def test_a_share_link_round_trips_and_asks_first(browser, serve):
     url = serve(TIME_LIMIT_MS=2000)
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
@@ -195,13 +207,7 @@ def test_a_share_link_round_trips_and_asks_first(browser, serve):
     padding = "#" * (20_000 - len(solutions.CORRECT) - 30)
     shared = "# ünïcödé: ∂L/∂w, 😀\n" + solutions.CORRECT + padding + "\n"
     assert len(shared) >= 19_990
-    page.evaluate("s => window.playground.setCode(s)", shared)
-    page.locator("#scratch .cm-content").click()
-    page.keyboard.press("ControlOrMeta+a")
-    page.keyboard.type("print('shared π')")
-    page.click("#share")
-    expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
-    link = page.evaluate("navigator.clipboard.readText()")
+    link = copied_link(page, shared, "print('shared π')")
     assert re.search(r"#code/1/[A-Za-z0-9_-]+$", link) and len(link) < 8000  # deflated
     # Another learner, with code of their own, opens it: asked first; declining keeps theirs.
     page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
@@ -288,4 +294,59 @@ def test_a_share_link_carries_the_code_only_and_points_at_the_public_page(browse
     expect(page.get_by_test_id("shared-code")).to_be_hidden()  # the same code as kept here: nothing to ask
     assert page.evaluate("window.playground.getCode()") == mine and "?" not in page.url
     context.close()
+    assert_clean()
+
+
+def test_a_run_prints_a_value_as_micrograd_does_and_says_what_to_write_instead(scratch_page):
+    page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    result = run(page, "x = Value(2.0)\nprint(x)\ny = 2*x\n")
+    expect(page.get_by_test_id("run-output")).to_contain_text("Value(data=2.0, grad=0.0)")
+    error = page.get_by_test_id("run-error")
+    python = "TypeError: unsupported operand type(s) for *: 'int' and 'Value'"
+    expect(error).to_contain_text(f"{python}\n{ENGINE_HINTS['number']}")  # Python's words, then the hint
+    expect(error).to_contain_text("write Value(2.0) * x instead of 2 * x")
+    expect(error).to_contain_text("Line 3 of the scratch pad")
+    assert result["error"]["message"] == f"{python}\n{ENGINE_HINTS['number']}"
+
+
+def test_the_deep_chain_example_is_titled_by_its_variable(scratch_page):
+    page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.ITERATIVE)  # one that reaches draw(out)
+    load_preset(page, "deep")
+    fresh_runtime_ready(page)
+    page.click("#run")
+    expect(page.get_by_test_id("run-status")).to_contain_text("Ran in")
+    drawing = page.get_by_test_id("drawing")
+    expect(drawing).to_have_count(1)
+    expect(drawing.locator("> summary")).to_have_text("draw(out), line 9")
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+
+
+def test_a_share_link_in_a_fresh_browser_loads_without_a_question(browser, serve):
+    url = serve(TIME_LIMIT_MS=2000)
+    sharer = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page, assert_clean = watched_page(sharer, serve.origins)
+    open_playground(page, url)
+    link = copied_link(page, solutions.NOT_REVERSED, "print('from a friend')")
+    sharer.close()
+    assert_clean()
+    fresh = browser.new_context()  # no code of the learner's own: nothing to lose, nothing to ask
+    page, assert_clean = watched_page(fresh, serve.origins)
+    page.goto(link)
+    page.wait_for_function("() => window.playground !== undefined")
+    expect(page.get_by_test_id("share-status")).to_contain_text("The link's code is in the editor")
+    expect(page.get_by_test_id("shared-code")).to_be_hidden()
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED
+    scratch = page.evaluate("() => document.querySelector('#scratch .cm-content').textContent")
+    assert scratch == "print('from a friend')" and "#code/" not in page.url
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "none")  # nothing ran
+    # Now the code is theirs (kept in this browser): the next link asks before it replaces it.
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    page.goto("about:blank")
+    page.goto(link)
+    expect(page.get_by_test_id("shared-code")).to_be_visible()
+    assert page.evaluate("window.playground.getCode()") == solutions.CORRECT
+    fresh.close()
     assert_clean()

@@ -120,7 +120,8 @@ export function startPage({ config, runtime }) {
   );
   const runScratch = (pad, source) =>
     pad ? pad.run(source) : runtime.reports.failed("crash", noScratchPad, { task: "run", started: performance.now() });
-  const sharing = { page: config.publicPage, sourceChars: config.sourceChars };
+  const starters = { code: [config.starter], scratch: [config.scratch.starter, ...config.scratch.presets.map((p) => p.code)] };
+  const sharing = { page: config.publicPage, sourceChars: config.sourceChars, starters };
   scratchPad.then((pad) => pad && setupShare({ code: editor, scratch: pad.scratch, ...sharing }));
 
   checkButton.addEventListener("click", () => check());

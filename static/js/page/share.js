@@ -1,8 +1,9 @@
 // Share links: "Copy link" puts the code and the scratch pad in the URL's fragment, deflated and
 // versioned (#code/1/<base64url>), so it never reaches any server. The link is the public page's
 // address with that fragment only: never this page's query (a course's learner token) nor a launch's
-// address. Opening such a link shows the shared code and asks before it replaces the learner's own;
-// declining keeps theirs. Nothing runs by itself. A link is read only up to what two sources of the
+// address. Opening such a link puts the shared code in where the learner has no code of their own to lose
+// (the starter, an example, nothing, or the shared code itself); otherwise it shows the shared code and
+// asks before it replaces theirs, and declining keeps it. Nothing runs by itself. A link is read only up to what two sources of the
 // longest code that runs can take, inflated as it streams: a larger one is refused before it is parsed.
 
 import { $ } from "../shared/dom.js";
@@ -83,8 +84,9 @@ export async function decode(hash, sourceChars) {
 
 // Wire "Copy link", and offer the code of the link the page was opened with.
 // code: the main editor ({ getCode, setCode, focus }); scratch: the scratch pad's ({ getCode, setCode });
-// page: the public page's URL (config.publicPage); sourceChars: the longest code that runs.
-export function setupShare({ code, scratch, page, sourceChars }) {
+// page: the public page's URL (config.publicPage); sourceChars: the longest code that runs; starters:
+// { code: [...], scratch: [...] }, the code each editor holds that is not the learner's own.
+export function setupShare({ code, scratch, page, sourceChars, starters }) {
   const status = $("share-status");
   $("share").addEventListener("click", async () => {
     const url = new URL(page || location.pathname, location.href);
@@ -102,10 +104,15 @@ export function setupShare({ code, scratch, page, sourceChars }) {
       }
     }
   });
-  return offerShared({ code, scratch, sourceChars });
+  return offerShared({ code, scratch, sourceChars, starters });
 }
 
-async function offerShared({ code, scratch, sourceChars }) {
+// Whether an editor holds code of the learner's own that the shared code would replace.
+const trimmed = (text) => text.replace(/\s+$/, "");
+const ownCode = (current, shared, starters) =>
+  trimmed(current) !== "" && trimmed(current) !== trimmed(shared) && !starters.some((s) => trimmed(s) === trimmed(current));
+
+async function offerShared({ code, scratch, sourceChars, starters }) {
   let shared;
   try {
     shared = await decode(location.hash, sourceChars);
@@ -116,6 +123,13 @@ async function offerShared({ code, scratch, sourceChars }) {
   if (!shared) return null;
   const clear = () => history.replaceState(null, "", location.pathname + location.search);
   if (shared.code === code.getCode() && shared.scratch === scratch.getCode()) return clear(); // nothing to ask
+  if (!ownCode(code.getCode(), shared.code, starters.code) && !ownCode(scratch.getCode(), shared.scratch, starters.scratch)) {
+    code.setCode(shared.code); // no code of their own to lose: no question
+    scratch.setCode(shared.scratch);
+    clear();
+    $("share-status").textContent = "The link's code is in the editor and the scratch pad. Nothing runs until you press Check or Run.";
+    return true;
+  }
   const box = $("shared");
   $("shared-what").textContent =
     `${count(shared.code.split("\n").length)} lines for the editor and ${count(shared.scratch.split("\n").length)} for ` +
