@@ -6,6 +6,7 @@ page.evaluate, which the DevTools protocol does outside the page's policy: the p
 no bypass_csp context is needed.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,11 @@ def scratch_pad_drawn(page):
         text.evaluate("d => (d.open = true)")
 
 
+def wrapping_off(page):
+    page.get_by_role("checkbox", name="Wrap long lines").uncheck()  # every editor scrolls sideways instead
+    expect(page.locator("#editor .cm-content")).not_to_have_class(re.compile(r"\bcm-lineWrapping\b"))
+
+
 def asking(page):
     """Reset's question open (page/ask.js); closed again after axe has looked, keeping the code."""
     page.get_by_role("button", name="Reset").click()
@@ -93,6 +99,7 @@ STATES = [
     error,
     correct,
     scratch_pad_drawn,
+    wrapping_off,
     asking,
     asked,
 ]

@@ -155,3 +155,22 @@ def test_without_codemirror_the_textarea_edits_saves_and_checks(page, base_url):
     page.reload()
     expect(editor).to_have_attribute("data-editor", "failed")
     expect(page.get_by_role("textbox", name=EDITOR_NAME)).to_have_value(solutions.CORRECT.rstrip("\n"))
+
+
+def test_the_plain_textarea_wraps_as_the_learner_chose(page, base_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.route(CODE_MIRROR, lambda route: route.abort("blockedbyclient"))
+    page.goto(base_url)
+    expect(page.locator("#editor")).to_have_attribute("data-editor", "failed")
+    textarea = page.get_by_role("textbox", name=EDITOR_NAME)
+    sideways = "t => t.scrollWidth > t.clientWidth"
+    assert not textarea.evaluate(sideways), "the starter's comment is cut off"
+    wrap = page.get_by_role("checkbox", name="Wrap long lines")
+    wrap.uncheck()
+    expect(textarea).to_have_attribute("wrap", "off")
+    assert textarea.evaluate(sideways)
+    page.route(re.compile(r"/assets/[^/]+\.js$"), lambda route: route.abort("blockedbyclient"))
+    page.reload()  # no bundle at all: the inline script alone restores the choice
+    expect(textarea).to_have_attribute("wrap", "off")
+    expect(wrap).not_to_be_checked()
+    assert textarea.evaluate(sideways)

@@ -46,6 +46,10 @@ def test_tab_reaches_every_control_in_order(page, base_url):
     assert tab(page).startswith("a# Skip to the editor")
     assert tab(page) == "button#theme Dark theme"
     assert tab(page).startswith("summary# The exercise in full")
+    assert tab(page) == "input#wrap "  # "Wrap long lines", for every editor on the page
+    page.keyboard.press("Space")
+    expect(page.get_by_role("checkbox", name="Wrap long lines")).not_to_be_checked()
+    page.keyboard.press("Space")
     assert tab(page) == "div# Your backward(out) function"
     tab(page)  # in the editor, Tab indents and the focus stays
     expect(editor_content(page)).to_be_focused()

@@ -132,3 +132,76 @@ def test_only_failing_expressions_open_their_picture(page, base_url):
     # The graded expressions fail: the extras wait, folded, for the next step.
     extras = page.get_by_test_id("extras").locator("details.extras-list")
     assert extras.evaluate("d => d.open") is False
+
+
+# Each character of an element's text: the character, and the left and top of its box.
+CHARACTERS = """(element) => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let node; (node = walker.nextNode()); ) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getClientRects()[0];
+      if (box) found.push({ char: node.data[i], left: box.left, top: box.top });
+    }
+  }
+  return found;
+}"""
+SCROLLS_SIDEWAYS = "s => s.scrollWidth > s.clientWidth"
+COMMENT = "# Set out.grad to 1"  # a line of the starter's comment, too long for a phone
+
+
+def rows(page, line):
+    """The line's characters by the row they are shown on, top to bottom."""
+    found = {}
+    for char in line.evaluate(CHARACTERS):
+        top = next((t for t in found if abs(t - char["top"]) < 2), char["top"])
+        found.setdefault(top, []).append(char)
+    return [found[top] for top in sorted(found)]
+
+
+def phone(browser, serve, **options):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3, **options)
+    return context, *watched_page(context, serve.origins)
+
+
+def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(browser, serve, base_url):
+    context, page, assert_clean = phone(browser, serve)
+    try:
+        open_playground(page, base_url)
+        scroller = page.locator("#editor .cm-scroller")
+        line = page.locator("#editor .cm-line", has_text=COMMENT)
+        wrap = page.get_by_role("checkbox", name="Wrap long lines")
+        expect(wrap).to_be_checked()
+        assert not scroller.evaluate(SCROLLS_SIDEWAYS), "the editor scrolls sideways with wrapping on"
+        shown = rows(page, line)
+        assert len(shown) >= 2, "the comment is not wrapped"
+        first, continued = shown[0], shown[1][0]
+        text = first[len("    # ")]  # the comment's first word, after its indentation and "# "
+        assert text["char"] == "S"
+        assert abs(continued["left"] - text["left"]) <= 1, (
+            f"the comment goes on at {continued['left']} px, its text starts at {text['left']} px"
+        )
+        assert continued["left"] > first[0]["left"] + 20, "the continuation starts at the left edge"
+        for editor in ("#scratch", "#engine-code"):  # every editor follows the one setting
+            assert not page.locator(f"{editor} .cm-scroller").evaluate(SCROLLS_SIDEWAYS), editor
+
+        wrap.click()
+        expect(wrap).not_to_be_checked()
+        assert scroller.evaluate(SCROLLS_SIDEWAYS), "with wrapping off, a long line scrolls sideways"
+        assert len(rows(page, line)) == 1
+        assert page.locator("#scratch .cm-scroller").evaluate(SCROLLS_SIDEWAYS)
+        no_sideways_scroll(page, "wrapping off")  # the editor scrolls, the page does not
+
+        page.reload()
+        open_playground(page, base_url)
+        expect(wrap).not_to_be_checked()  # kept
+        assert scroller.evaluate(SCROLLS_SIDEWAYS)
+        wrap.press("Space")  # and back on, by keyboard
+        expect(wrap).to_be_checked()
+        assert not scroller.evaluate(SCROLLS_SIDEWAYS)
+        assert_clean()
+    finally:
+        context.close()

@@ -146,9 +146,11 @@ def test_the_next_learner_on_a_shared_browser_never_sees_the_previous_ones_code(
     expect(page.locator("#progress")).to_contain_text("Passed on attempt 1")
     stored = page.evaluate("Object.keys(localStorage).map((k) => localStorage.getItem(k)).join('\\n')")
     assert "Dora" in stored  # kept for her, under her launch's learner
+    page.get_by_role("checkbox", name="Wrap long lines").uncheck()  # her choice, kept for her too
 
     page = launched_window(lti_page, lms, "learner-e")  # the next learner, same browser
     expect(page.locator("#progress")).to_contain_text("No Checks yet.")
+    expect(page.get_by_role("checkbox", name="Wrap long lines")).to_be_checked()  # not Dora's choice
     assert "Dora" not in page.evaluate("window.playground.getCode()")
     stored = page.evaluate("Object.keys(localStorage).map((k) => localStorage.getItem(k)).join('\\n')")
     assert "Dora" not in stored  # removed from this browser, not only hidden

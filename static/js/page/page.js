@@ -16,6 +16,7 @@ import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { counted, verifyPass } from "./verify.js";
+import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 
 const STORAGE_KEY = NAMES.storage.code;
@@ -42,13 +43,16 @@ export function startPage({ config, runtime }) {
   unfoldOnWideScreens($("statement-more"));
   // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
   // that has loaded; where it never does, the textarea stays the editor (plain-editor.js).
+  const wrapEditors = setupWrap($("wrap"), $("code")); // "Wrap long lines", for every editor
   const editor = plainEditor($("editor"), read(STORAGE_KEY), {
     onChange: (code) => (save(code), markStale(code)),
     onCheck: () => check(),
   });
   const codeMirror = import("./editor.js");
   codeMirror.then(
-    ({ createEditor, createViewer }) => {
+    (module) => {
+      const { createEditor, createViewer } = module;
+      wrapEditors(module); // before any editor is made: each is made as the learner chose
       editor.upgrade(createEditor);
       // The read-only engine after the editor is up: until then its plain text is shown.
       setTimeout(() => {

@@ -1,15 +1,15 @@
 // This browser's local storage, which may be blocked (private mode, a sandboxed iframe):
 // a blocked read gives null, a blocked write false, and the page works on without them.
 //
-// In a page a course's LMS launched, the learner's own keys (code, scratch pad, hints, progress) are
-// kept under the launch's learner: `<key>@<learner>`, the learner an id the server makes that names
-// nobody (config.lti.learner; templates/index.html restores the code under the same key). On a shared
-// browser (a lab machine) the next learner the LMS launches never reads them, and once this module
-// loads in a launch for another learner, the other learners' are removed.
+// In a page a course's LMS launched, the learner's own keys (code, scratch pad, hints, progress, wrapping
+// in the editors) are kept under the launch's learner: `<key>@<learner>`, the learner an id the server
+// makes that names nobody (config.lti.learner; templates/index.html restores the code and the wrapping
+// under the same keys). On a shared browser (a lab machine) the next learner the LMS launches never reads
+// them, and once this module loads in a launch for another learner, the other learners' are removed.
 
 import NAMES from "./names.json" with { type: "json" };
 
-const LEARNERS = [NAMES.storage.code, NAMES.storage.scratch, NAMES.storage.hints, NAMES.storage.progress];
+const LEARNERS = [NAMES.storage.code, NAMES.storage.scratch, NAMES.storage.hints, NAMES.storage.progress, NAMES.storage.wrap];
 
 function launchedLearner() {
   try {
