@@ -44,6 +44,7 @@ def editor_content(page):
 def test_tab_reaches_every_control_in_order(page, base_url):
     open_playground(page, base_url)
     assert tab(page).startswith("a# Skip to the editor")
+    assert tab(page).startswith("a# Skip to the results")
     assert tab(page) == "button#theme Dark theme"
     assert tab(page).startswith("summary# The exercise in full")
     assert tab(page) == "input#wrap "  # "Wrap long lines", for every editor on the page
@@ -82,6 +83,33 @@ def test_the_editor_says_how_to_leave_it(page, base_url):
     page.keyboard.press("Escape")
     page.keyboard.press("Shift+Tab")
     expect(page.locator("summary").first).to_be_focused()
+
+
+def test_a_check_from_the_editor_keeps_the_learner_s_place_and_the_results_are_one_link_away(page, base_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)  # the results below the fold
+    page.evaluate(WATCH_LIVE_REGIONS)
+    editor_content(page).click()
+    page.keyboard.press("ControlOrMeta+End")
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).not_to_be_in_viewport(ratio=1)
+    page.keyboard.press("ControlOrMeta+Enter")
+    expect(verdict).to_have_attribute("data-status", "fail")
+    expect(verdict).to_be_in_viewport(ratio=1)  # scrolled to, on a phone
+    expect(editor_content(page)).to_be_focused()  # still typing where they were
+    page.keyboard.type("# on")
+    assert page.evaluate("window.playground.getCode()").endswith("# on")
+    wait_for_pictures(page)
+    changes = [c for c in page.evaluate("window.liveChanges") if not c.startswith("runtime-status")]
+    assert len(changes) == 1 and changes[0].startswith("verdict: "), changes  # heard once
+    page.evaluate("scrollTo(0, 0)")
+    page.keyboard.press("Escape")
+    page.locator(".skip").first.focus()
+    assert tab(page).startswith("a# Skip to the results")
+    page.keyboard.press("Enter")
+    expect(verdict).to_be_focused()
+    expect(verdict).to_be_in_viewport(ratio=1)
 
 
 def test_focus_stays_on_check_or_stop_while_checking(page, base_url):

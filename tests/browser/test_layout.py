@@ -205,3 +205,31 @@ def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(bro
         assert_clean()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_after_a_check_on_a_phone_the_verdict_is_in_view(browser, serve, base_url, motion):
+    context, page, assert_clean = phone(browser, serve, reduced_motion=motion)
+    try:
+        open_playground(page, base_url)
+        page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)  # a whole function
+        verdict = page.get_by_test_id("verdict")
+        in_view = "v => { const r = v.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight }"
+        assert not verdict.evaluate(in_view), "the verdict was in view before the Check: nothing to show"
+        # Whether the verdict is in view once the task that shows it is over (a smooth scroll has only begun).
+        verdict.evaluate(
+            f"""v => new MutationObserver((_, watch) => {{
+                  watch.disconnect();
+                  window.inViewWhenShown = ({in_view})(v);
+                }}).observe(v, {{ attributes: true, attributeFilter: ['data-status'] }})"""
+        )
+        check = page.get_by_role("button", name="Check")
+        check.click()
+        expect(verdict).to_have_attribute("data-status", "fail")
+        page.wait_for_function(in_view, arg=verdict.element_handle())
+        # With less motion asked for, no smooth scroll: in view at once.
+        assert page.evaluate("window.inViewWhenShown") is (motion == "reduce")
+        expect(check).to_be_focused()  # the focus stays where it was
+        assert_clean()
+    finally:
+        context.close()

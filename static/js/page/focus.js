@@ -1,5 +1,6 @@
 // Keyboard focus that is never dropped on <body>: when the control that has it is disabled or hidden
-// (Check while a check runs, Stop when it ends), it moves to the first usable fallback.
+// (Check while a check runs, Stop when it ends), it moves to the first usable fallback. Skip links, and
+// what a Check brings into sight.
 
 const usable = (el) => el && !el.disabled && !el.hidden && el.getClientRects().length > 0;
 const element = (item) => (typeof item === "function" ? item() : item);
@@ -26,4 +27,13 @@ export function skipTo(link, focus) {
     event.preventDefault();
     focus();
   });
+}
+
+// Scroll element into the window where it is not all in it already (nearest: the least movement), smoothly
+// unless the learner's system asks for less motion. The focus does not move.
+export function bringIntoView(element) {
+  const { top, bottom } = element.getBoundingClientRect();
+  if (top >= 0 && bottom <= innerHeight) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  element.scrollIntoView({ block: "nearest", behavior: still ? "instant" : "smooth" });
 }

@@ -4,7 +4,7 @@ import { startEvents } from "../hosting/events.js";
 import { $ } from "../shared/dom.js";
 import { ask } from "./ask.js";
 import { showStopping, whileBusy } from "./busy.js";
-import { keepFocus, skipTo } from "./focus.js";
+import { bringIntoView, keepFocus, skipTo } from "./focus.js";
 import { setupHints, setupSolution } from "./hints.js";
 import { plainEditor } from "./plain-editor.js";
 import { unfoldOnWideScreens } from "./statement.js";
@@ -63,7 +63,9 @@ export function startPage({ config, runtime }) {
     () => editor.stayPlain(),
   );
   const createViewer = (...args) => codeMirror.then((module) => module.createViewer(...args));
-  skipTo(document.querySelector(".skip"), () => editor.focus());
+  const [skipToEditor, skipToResults] = document.querySelectorAll(".skip");
+  skipTo(skipToEditor, () => editor.focus());
+  skipTo(skipToResults, () => $("verdict").focus());
 
   // Replace the learner's code once they agree (an in-page dialog): Reset, and "Put it in the editor".
   const replaceCode = async (code, question) => {
@@ -103,6 +105,9 @@ export function startPage({ config, runtime }) {
         const report = await runtime.check(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
+        // The verdict in sight (a phone shows the editor and Check, the results below them); the focus stays
+        // where it was, in the editor or on Check: the verdict is a live region, so it is heard all the same.
+        bringIntoView(panels.verdict);
         editor.markLine(report.error?.line ?? null);
         checked = code;
         markStale(editor.getCode());
