@@ -77,7 +77,7 @@ def test_the_editor_says_how_to_leave_it(page, base_url):
     note = page.locator(f"#{described}")
     expect(note).to_be_visible()
     expect(note).to_contain_text("press Esc, then Tab")
-    page.locator(".skip").focus()
+    page.get_by_role("link", name="Skip to the editor").focus()
     page.keyboard.press("Enter")  # the skip link puts the keyboard in the editor itself
     expect(editor_content(page)).to_be_focused()
     page.keyboard.press("Escape")
