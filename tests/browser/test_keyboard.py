@@ -82,7 +82,7 @@ def test_the_editor_says_how_to_leave_it(page, base_url):
     expect(editor_content(page)).to_be_focused()
     page.keyboard.press("Escape")
     page.keyboard.press("Shift+Tab")
-    expect(page.locator("summary").first).to_be_focused()
+    expect(page.get_by_role("checkbox", name="Wrap long lines")).to_be_focused()  # just before the editor
 
 
 def test_a_check_from_the_editor_keeps_the_learner_s_place_and_the_results_are_one_link_away(page, base_url):

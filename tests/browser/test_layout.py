@@ -225,11 +225,11 @@ def test_after_a_check_on_a_phone_the_verdict_is_in_view(browser, serve, base_ur
         expect(verdict).to_have_attribute("data-status", "fail")
         page.wait_for_function(in_view, arg=verdict.element_handle())
         positions = page.evaluate("scrolledTo")
-        # A smooth scroll passes through many positions; with less motion asked for, it jumps there at once.
+        # A smooth scroll passes through positions on its way; with less motion asked for, it jumps.
         if motion == "reduce":
             assert len(set(positions)) == 1, f"scrolled through {positions}"
         else:
-            assert len(set(positions)) > 2, f"scrolled through {positions}"
+            assert len(set(positions)) > 1, f"scrolled through {positions}"
         expect(check).to_be_focused()  # the focus stays where it was
         assert_clean()
     finally:
