@@ -114,7 +114,7 @@ lint: $(VENV)/.test-installed
 # file in one of them, so a file's servers and pages are made once; the browser tests mostly wait on
 # Chromium and Pyodide, so more processes than cores); then those marked alone, by themselves (they
 # check what happens within a time limit, which a machine busy with other tests blurs).
-TEST_PROCESSES ?= 4
+TEST_PROCESSES ?= 3
 test: setup lint
 	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
 	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -m alone
