@@ -13,7 +13,7 @@ from werkzeug.serving import make_server
 from server import create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
-from tests.browser.pages import watched_page
+from tests.browser.pages import TIME_LIMIT_MS, watched_page
 from tests.servers import http_server
 
 
@@ -44,7 +44,7 @@ def serve():
 
 @pytest.fixture(scope="session")
 def base_url(serve):
-    return serve(TIME_LIMIT_MS=2000)
+    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -93,7 +93,7 @@ def host():
 def exported(tmp_path_factory):
     """The site exported into site/ of a folder that http.server serves: the page is at /site/."""
     root = tmp_path_factory.mktemp("static-host")
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS})
     with app.app_context():
         export_site(root / "site")
     with http_server(root) as base:

@@ -12,7 +12,7 @@ from server import ROOT, create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests import servers, solutions
-from tests.browser.pages import READY_MS, watched_page
+from tests.browser.pages import READY_MS, TIME_LIMIT_MS, watched_page
 from tests.events import assert_message
 from tests.nginx import headers_for
 
@@ -73,7 +73,7 @@ def sites(serve, tmp_path_factory):
         "isolated": isolated,
         "other": other,
         "allowed": allowed,
-        "playground": serve(FRAME_ANCESTORS=allowed, TIME_LIMIT_MS=2000),
+        "playground": serve(FRAME_ANCESTORS=allowed, TIME_LIMIT_MS=TIME_LIMIT_MS),
     }
 
 
@@ -190,7 +190,7 @@ def test_a_site_that_is_not_allowed_is_told_so_in_the_frame_and_hears_nothing(si
 def export_folder(sites, tmp_path_factory):
     """The site exported with the same frame-ancestors the host sends: the page is at /site/."""
     root = tmp_path_factory.mktemp("exported")
-    app = create_app({"TESTING": True, "FRAME_ANCESTORS": sites["allowed"], "TIME_LIMIT_MS": 2000})
+    app = create_app({"TESTING": True, "FRAME_ANCESTORS": sites["allowed"], "TIME_LIMIT_MS": TIME_LIMIT_MS})
     with app.app_context():
         export_site(root / "site", location="/site/")
     return root

@@ -12,7 +12,7 @@ from server import create_app
 from server.headers import content_security_policy
 from tests import solutions
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, netloc
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 
 ENDLESS = "while True:\n    pass\n"
 EVAL = "import js\ntry:\n    js.eval('1')\nexcept Exception as e:\n    print(e)\n"
@@ -67,7 +67,7 @@ def reporting_app(policy, **config):
 
 
 def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
-    app = reporting_app(content_security_policy("'self'"), TIME_LIMIT_MS=2000)
+    app = reporting_app(content_security_policy("'self'"), TIME_LIMIT_MS=TIME_LIMIT_MS)
     url = host(app)
     page, assert_clean = page_with_violations(context, {netloc(url)})
     open_playground(page, url)
@@ -169,13 +169,13 @@ def check_under_prefix(context, base, page_url):
 
 
 def test_mounted_under_a_prefix(host, context):
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000})
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS})
     base = host(DispatcherMiddleware(NotFound(), {PREFIX: app}))
     check_under_prefix(context, base, base + PREFIX[1:] + "/")
 
 
 def test_behind_a_proxy_that_strips_the_prefix(host, context):
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000, "PROXY_FIX": 1})
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS, "PROXY_FIX": 1})
     base = host(Proxy(app, PREFIX))
     check_under_prefix(context, base, base + PREFIX[1:] + "/")
 

@@ -113,13 +113,13 @@ def test_a_check_from_the_editor_keeps_the_learner_s_place_and_the_results_are_o
 
 
 def test_focus_stays_on_check_or_stop_while_checking(page, base_url):
-    open_playground(page, base_url)  # the time limit is 2 s
+    open_playground(page, base_url)  # the time limit is pages.TIME_LIMIT_MS
     check, stop = page.get_by_role("button", name="Check"), page.locator("#stop")
     page.evaluate("s => window.playground.setCode(s)", "while True:\n    pass\n")
     check.focus()
     page.keyboard.press("Enter")
     expect(stop).to_be_focused()  # Check is disabled while it runs: the keyboard is on Stop
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error", timeout=15_000)
     expect(check).to_be_focused()  # Stop is hidden when it ends: back on Check
     page.keyboard.press("Space")  # again, and stopped by keyboard
     expect(stop).to_be_focused()

@@ -4,7 +4,7 @@ seed's rule and under strict; the starter hears it does nothing yet; the button 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.events import assert_message
 from tests.orders import RIGHT, WRONG
 
@@ -42,7 +42,7 @@ def seed_page(browser, serve, base_url):
 
 @pytest.fixture(scope="module")
 def strict_page(browser, serve):
-    context, page, assert_clean = opened(browser, serve, serve(TIME_LIMIT_MS=2000, VERDICT="strict"))
+    context, page, assert_clean = opened(browser, serve, serve(TIME_LIMIT_MS=TIME_LIMIT_MS, VERDICT="strict"))
     yield page
     context.close()
     assert_clean()

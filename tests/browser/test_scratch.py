@@ -10,7 +10,7 @@ from engine.report import FIELDS
 from server.presets import PRESETS
 from tests import solutions
 from tests.browser.checks import fresh_runtime_ready, then_honest
-from tests.browser.pages import answer, open_playground, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, answer, open_playground, watched_page
 from tests.events import assert_valid
 
 PRESET = {p["id"]: p for p in PRESETS}
@@ -25,7 +25,7 @@ def scratch_page(serve, browser):
     """One playground page for the module's Runs, the learner's right backward in its editor."""
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
-    open_playground(page, serve(TIME_LIMIT_MS=2000))
+    open_playground(page, serve(TIME_LIMIT_MS=TIME_LIMIT_MS))
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     yield page
     context.close()
@@ -200,7 +200,7 @@ def copied_link(page, code: str, scratch: str) -> str:
 
 
 def test_a_share_link_round_trips_and_asks_first(browser, serve):
-    url = serve(TIME_LIMIT_MS=2000)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
@@ -279,7 +279,7 @@ def test_a_share_link_too_large_is_refused_before_it_is_parsed(scratch_page, cha
 
 
 def test_a_share_link_carries_the_code_only_and_points_at_the_public_page(browser, serve):
-    url = serve(TIME_LIMIT_MS=2000)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url + "?learner=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl")
@@ -324,7 +324,7 @@ def test_the_deep_chain_example_is_titled_by_its_variable(scratch_page):
 
 
 def test_a_share_link_in_a_fresh_browser_loads_without_a_question(browser, serve):
-    url = serve(TIME_LIMIT_MS=2000)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
     sharer = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(sharer, serve.origins)
     open_playground(page, url)

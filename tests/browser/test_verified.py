@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.checks import CHECKED
-from tests.browser.pages import open_playground
+from tests.browser.pages import TIME_LIMIT_MS, open_playground
 from tests.events import assert_message
 
 SECRET = "a secret the course and the playground share, 32+ bytes"
@@ -19,7 +19,9 @@ SECRET = "a secret the course and the playground share, 32+ bytes"
 @pytest.fixture(scope="module")
 def verifying_url(serve, tmp_path_factory):
     key = tmp_path_factory.mktemp("key") / "signing-key.pem"
-    return serve(TIME_LIMIT_MS=2000, VERIFY=True, SIGNING_KEY_FILE=str(key), LEARNER_TOKEN_SECRET=SECRET)
+    return serve(
+        TIME_LIMIT_MS=TIME_LIMIT_MS, VERIFY=True, SIGNING_KEY_FILE=str(key), LEARNER_TOKEN_SECRET=SECRET
+    )
 
 
 def checked(page, source: str) -> dict:

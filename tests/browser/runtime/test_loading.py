@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from server import create_app
 from tests import solutions
 from tests.browser.middleware import Gate, Trickle
-from tests.browser.pages import READY_MS, open_playground, wait_until
+from tests.browser.pages import READY_MS, TIME_LIMIT_MS, open_playground, wait_until
 
 # The snapshot this browser kept: how many entries, and the size of the first.
 KEPT = """async () => {
@@ -21,7 +21,7 @@ KEPT = """async () => {
 
 def hosted(serve, wrap=None, **config) -> str:
     """Serve the playground, its WSGI app wrapped in a middleware; return its URL."""
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": 2000, **config})
+    app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS, **config})
     if wrap is not None:
         app.wsgi_app = wrap(app.wsgi_app)
     return serve.wsgi(app)

@@ -21,7 +21,7 @@ from server import page as page_view
 from tests import solutions
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, course_page
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.builds import new_build_app
 
 # Learner code that reaches for everything of the page's origin, and says what it got.
@@ -222,7 +222,7 @@ def start_of(page):
 
 
 def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=2000)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     page.wait_for_function(KEPT)
@@ -244,7 +244,7 @@ def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browse
 
 
 def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=2000)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     expect(page.locator("html")).to_have_attribute("data-offline", "kept")
