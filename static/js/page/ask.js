@@ -15,21 +15,30 @@ function showOnce(question, { yes, no }) {
     $("ask-text").textContent = question;
     $("ask-yes").textContent = yes;
     $("ask-no").textContent = no;
-    const answer = (value) => () => dialog.close(value);
+    let done = false;
+    // The answer counts when it is clicked, before the dialog's "close" event (a task later), so whatever
+    // it changes (the editor's code, say) has changed by the time the click is over.
+    const finish = (yes) => {
+      if (done) return;
+      done = true;
+      $("ask-yes").removeEventListener("click", onYes);
+      $("ask-no").removeEventListener("click", onNo);
+      dialog.removeEventListener("close", onClose);
+      if (back?.isConnected && typeof back.focus === "function") back.focus();
+      resolve(yes);
+    };
+    const answer = (value) => () => {
+      dialog.close(value);
+      finish(value === "yes");
+    };
     const onYes = answer("yes");
     const onNo = answer("no");
     $("ask-yes").addEventListener("click", onYes);
     $("ask-no").addEventListener("click", onNo);
-    dialog.addEventListener(
-      "close",
-      () => {
-        $("ask-yes").removeEventListener("click", onYes);
-        $("ask-no").removeEventListener("click", onNo);
-        if (back?.isConnected && typeof back.focus === "function") back.focus();
-        resolve(dialog.returnValue === "yes"); // Esc closes it with no value: "no"
-      },
-      { once: true },
-    );
+    // Esc closes it with no value: "no". A close event that finds the dialog open again belongs to the
+    // question before, answered by a click.
+    const onClose = () => dialog.open || finish(dialog.returnValue === "yes");
+    dialog.addEventListener("close", onClose);
     dialog.returnValue = "";
     dialog.showModal();
     $("ask-no").focus(); // the safe answer first: Enter keeps the learner's work
