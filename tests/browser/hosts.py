@@ -6,6 +6,9 @@ from urllib.parse import urlsplit
 
 from werkzeug.serving import make_server
 
+from server import create_app
+from tests.browser.pages import watched_page
+
 PREFIX = "/courses/ml/backprop"
 
 
@@ -101,3 +104,23 @@ def course_page(iframe_src, isolated, referrer=None):
         return [html]
 
     return app
+
+
+def embedded_cross_site(host, context, isolated: bool):
+    """A course site's page embedding the playground from another site (which lets it frame the page),
+    opened in context: (the page, the playground's frame once its runtime is ready, assert_clean)."""
+    course = Dispatch()
+    course_url = host(course)
+    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
+    course.app = course_page(playground, isolated)
+    page, assert_clean = watched_page(context, {netloc(course_url), netloc(playground)})
+    page.goto(course_url)
+    return page, ready_frame(page, playground), assert_clean
+
+
+def ready_frame(page, url: str):
+    """The playground's frame at url in page, once its runtime is ready."""
+    frame = page.frame(url=url)
+    frame.wait_for_function("() => window.playground !== undefined")
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return frame

@@ -11,7 +11,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from server import create_app
 from server.headers import content_security_policy
 from tests import solutions
-from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, netloc
+from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 
 ENDLESS = "while True:\n    pass\n"
@@ -197,15 +197,7 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
 def test_embedded_in_a_course_page(host, context, isolated):
-    course = Dispatch()
-    course_url = host(course)
-    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
-    course.app = course_page(playground, isolated)
-    page, assert_clean = watched_page(context, {netloc(course_url), netloc(playground)})
-    page.goto(course_url)
-    frame = page.frame(url=playground)
-    frame.wait_for_function("() => window.playground !== undefined")
-    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    page, frame, assert_clean = embedded_cross_site(host, context, isolated)
     report = frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     assert report["passed"] is True
     # Only a cross-origin isolated course page lets the iframe interrupt; elsewhere Stop restarts.

@@ -20,7 +20,7 @@ from server import assets, create_app
 from server import page as page_view
 from tests import solutions
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
-from tests.browser.hosts import PREFIX, Dispatch, Proxy, course_page
+from tests.browser.hosts import PREFIX, Dispatch, Proxy, course_page, embedded_cross_site, ready_frame
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.builds import new_build_app
 
@@ -117,15 +117,7 @@ def test_in_a_static_export_too(exported, context):
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
 def test_embedded_cross_site_too(host, context, isolated):
-    course = Dispatch()
-    course_url = host(course)
-    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
-    course.app = course_page(playground, isolated)
-    page, assert_clean = watched_page(context, {course_url.split("/")[2], playground.split("/")[2]})
-    page.goto(course_url)
-    frame = page.frame(url=playground)
-    frame.wait_for_function("() => window.playground !== undefined")
-    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    _, frame, assert_clean = embedded_cross_site(host, context, isolated)
     sees_no_storage(frame)
     assert_clean()
 
@@ -140,10 +132,7 @@ def test_embedded_same_site_too(host, context):
     site.app = DispatcherMiddleware(embedding, {"/playground": playground})
     page, assert_clean = watched_page(context, {base.split("/")[2]})
     page.goto(base + "course")
-    frame = page.frame(url=base + "playground/")
-    frame.wait_for_function("() => window.playground !== undefined")
-    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    sees_no_storage(frame)
+    sees_no_storage(ready_frame(page, base + "playground/"))
     assert_clean()
 
 
