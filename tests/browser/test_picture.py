@@ -107,14 +107,19 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
     expect(reuse.locator("svg .active")).to_have_count(0)
 
 
-@pytest.fixture
-def routed_page(browser, serve, base_url):
-    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
-    context = browser.new_context(service_workers="block")
+def page_in_own_context(browser, serve, **options):
+    """Yield a watched page in a browser context of its own made with options; check and close it after."""
+    context = browser.new_context(**options)
     page, assert_clean = watched_page(context, serve.origins)
     yield page
     assert_clean()
     context.close()
+
+
+@pytest.fixture
+def routed_page(browser, serve):
+    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
+    yield from page_in_own_context(browser, serve, service_workers="block")
 
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
@@ -287,13 +292,11 @@ def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_read
 
 
 @pytest.fixture
-def phone(browser, serve, base_url):
+def phone(browser, serve):
     """A 390 px phone that taps."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page, assert_clean = watched_page(context, serve.origins)
-    yield page
-    assert_clean()
-    context.close()
+    yield from page_in_own_context(
+        browser, serve, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
 
 
 def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers(phone, base_url):
