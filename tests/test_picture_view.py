@@ -46,6 +46,11 @@ def test_centring_puts_the_point_in_the_middle_within_what_scrolls():
         "left": 600,  # the right end, no further
         "top": 0,
     }
+    # A box wider than the view: its left edge (its name) in view, 12 px in, not its middle.
+    assert view(f"v.centredScroll({{ x: 500, y: 100, width: 600, height: 40 }}, {size}, 1, {box})") == {
+        "left": 188,
+        "top": 0,
+    }
 
 
 def test_an_arrow_key_moves_to_the_nearest_value_that_way():

@@ -206,16 +206,16 @@ def assert_readable(graph, what):
 
 
 def in_view(element, scroller) -> bool:
-    """Whether element is all in the scroller's view; one bigger than the view: its middle."""
+    """Whether element is all in the scroller's view; one bigger than the view: its left or top edge."""
     box, view = element.bounding_box(), scroller.bounding_box()
-    if box["width"] > view["width"] or box["height"] > view["height"]:
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        return view["x"] <= x <= view["x"] + view["width"] and view["y"] <= y <= view["y"] + view["height"]
-    return (
-        view["x"] <= box["x"]
-        and box["x"] + box["width"] <= view["x"] + view["width"]
-        and view["y"] <= box["y"]
-        and box["y"] + box["height"] <= view["y"] + view["height"]
+
+    def seen(start, extent, view_start, view_extent):
+        if extent > view_extent:  # where its name is
+            return view_start <= start <= view_start + view_extent
+        return view_start <= start and start + extent <= view_start + view_extent
+
+    return seen(box["x"], box["width"], view["x"], view["width"]) and seen(
+        box["y"], box["height"], view["y"], view["height"]
     )
 
 
@@ -250,7 +250,8 @@ def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, b
     expect(tangle.locator(".graph-zoom-level")).to_have_text(re.compile(r"drag, or use the arrow keys"))
     expect(first).to_have_attribute("tabindex", "0")  # the value in the Tab order
     label = graph_of(report, "tangle")["nodes"][mistake]["label"]
-    expect(tangle.get_by_test_id("graph-note")).to_contain_text(f"{label} = ")  # its note, shown unasked
+    named = re.compile(rf"^{re.escape(label)}( = .+)?: data ")  # its note, shown unasked
+    expect(tangle.get_by_test_id("graph-note")).to_have_text(named)
     # The arrow keys move from value to value, the view following.
     first.focus()
     seen = set()
@@ -325,9 +326,16 @@ def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers
     expect(reuse.locator(".graph-legend")).to_contain_text("tap or focus the value to read it")
 
 
+# How far a cell's own text starts from the cell's left edge: what comes before it on its line.
+LED = """c => { const r = document.createRange(); r.setStart(c.firstChild, 0); r.setEnd(c.firstChild, 1);
+  return r.getBoundingClientRect().left - c.getBoundingClientRect().left; }"""
+
+
 def test_the_text_table_is_whole_on_a_phone(page, base_url):
     page.set_viewport_size({"width": 390, "height": 844})
     checked(page, base_url, solutions.NOT_REVERSED)
+    # The tangle is one of the graphs that tell orders apart, folded away while the graded ones fail.
+    page.locator("[data-testid=extras] details.extras-list").evaluate("d => (d.open = true)")
     for name in ("neuron", "tangle"):
         graph = opened(page, name)
         graph.locator("details.graph-text").evaluate("d => (d.open = true)")
@@ -343,7 +351,8 @@ def test_the_text_table_is_whole_on_a_phone(page, base_url):
         expect(notes.first).to_be_visible()
         # Each cell says which column it is in, to the eye; the table keeps its headers for screen readers.
         key = notes.first.evaluate("c => getComputedStyle(c, '::before').content")
-        assert "notes" in key, key
+        assert "notes" in key or "attr(data-key)" in key, key
+        assert notes.first.evaluate(LED) > 20  # and its text starts after that name, on the same line
         expect(table.get_by_role("columnheader", name="notes")).to_have_count(1)
 
 

@@ -96,7 +96,7 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
 
 // A value in words, with its grad at the step shown; at the last step (final), whether it is right.
 export function valueText(node, grad, final) {
-  const what = node.formula ? `${node.label} = ${node.formula}` : node.label;
+  const what = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : node.label;
   const verdict = !final ? " at this step" : node.expected === null ? "" : node.wrong ? `, wrong: expected ${node.expected}` : ", right";
   return `${what}: data ${node.data}, grad ${grad}${verdict}`;
 }

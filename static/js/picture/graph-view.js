@@ -21,13 +21,17 @@ export function focusOf(graph, { mistake = null, diagnosis = [] } = {}) {
   return wrong.length ? Math.max(...wrong) : graph.out;
 }
 
-// The scroll position that puts `point` (drawing units) in the middle of a view of `view` px, when the
-// drawing is `size` units and shown at `scale`; clamped to what can be scrolled to.
-export function centredScroll(point, size, scale, view) {
-  const clamp = (x, most) => Math.max(0, Math.min(Math.round(x), Math.max(0, Math.round(most))));
+// The scroll position that puts `box` (its centre x, y and its width, height, in drawing units) in the
+// middle of a view of `view` px, when the drawing is `size` units and shown at `scale`; a box wider or
+// taller than the view shows from its left or top edge (where its name is), `margin` px in. Clamped to
+// what can be scrolled to.
+export function centredScroll({ x, y, width = 0, height = 0 }, size, scale, view, margin = 12) {
+  const clamp = (at, most) => Math.max(0, Math.min(Math.round(at), Math.max(0, Math.round(most))));
+  const start = (centre, extent, seen) =>
+    extent * scale > seen - 2 * margin ? (centre - extent / 2) * scale - margin : centre * scale - seen / 2;
   return {
-    left: clamp(point.x * scale - view.width / 2, size.width * scale - view.width),
-    top: clamp(point.y * scale - view.height / 2, size.height * scale - view.height),
+    left: clamp(start(x, width, view.width), size.width * scale - view.width),
+    top: clamp(start(y, height, view.height), size.height * scale - view.height),
   };
 }
 

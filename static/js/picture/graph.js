@@ -157,7 +157,7 @@ export function renderGraph(container, { name, graph, diagnosis, mistake = null,
 
   show(last);
   container.replaceChildren(root);
-  const { left, top } = centredScroll(centres.get(selected), laid, zoom.scale(), { width: scroller.clientWidth, height: scroller.clientHeight });
+  const { left, top } = centredScroll(laid.values.get(selected), laid, zoom.scale(), { width: scroller.clientWidth, height: scroller.clientHeight });
   scroller.scrollLeft = left;
   scroller.scrollTop = top;
   return {
