@@ -57,8 +57,11 @@ def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_value
     assert left < times < aa.bounding_box()["x"] < out.bounding_box()["x"]
     named = re.compile(r"^Graph of reuse: 5 values.*Wrong grads: a and b\.")
     expect(reuse.get_by_role("group", name=named)).to_be_visible()
-    a_named = re.compile(r"^a: data 3, grad 0, wrong: expected 4$")  # each value a button, named in words
+    # Each value a button, named by its box's text as shown (what a speech user says), then the verdict.
+    a_named = re.compile(r"^a, data 3, grad 0, expected 4: wrong$")
     expect(reuse.get_by_role("button", name=a_named)).to_be_visible()
+    ab_named = re.compile(r"^a·b, #1, data −6, grad 1, expected 1: right$")  # its badge too
+    expect(ab).to_have_attribute("aria-label", ab_named)
 
 
 def test_the_text_alternative_lists_every_value_and_call_in_full(page, base_url):
@@ -102,6 +105,8 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
     reuse.get_by_role("button", name="Previous call").click()
     expect(step).to_have_text("Call 2 of 3: a·a passed nothing on (a·a.grad was 0)")
     expect(ab.locator(".row.grad")).to_have_text(re.compile(r"grad\s*0"))
+    at_call_2 = re.compile(r"^a·b, #1, data −6, grad 0, expected 1: grad at this step$")
+    expect(ab).to_have_attribute("aria-label", at_call_2)
     reuse.get_by_role("button", name="Last").click()
     expect(step).to_contain_text("After the last call")
     expect(reuse.locator("svg .active")).to_have_count(0)

@@ -1,7 +1,7 @@
 // Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
 
 import { short } from "../shared/format.js";
-import { CHAR, FONT, KEY, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
+import { CHAR, FONT, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
 let drawn = 0; // numbers each picture's arrowhead marker, so ids stay unique on the page
@@ -45,7 +45,7 @@ function drawOp(node, { x, y, width, height }) {
 
 // One value's box; returns its group and the text that shows its grad, to change per step. The box
 // is a button (graph.js moves the focus between them, one in the Tab order): focused or tapped, it
-// shows its note under the picture; its name is valueText's, which graph.js keeps to the step shown.
+// shows its note under the picture; its name is valueName's, which graph.js keeps to the step shown.
 function drawValue(node, { x, y, width, height }, notes, graded) {
   const left = x - width / 2;
   const top = y - height / 2;
@@ -69,7 +69,7 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
   }
   const label = svg("text", { class: "label", x: left + PAD.x + (node.wrong ? 2 * CHAR : 0), y: line(0) });
   label.append(svg("tspan", {}, boxLabel(node)));
-  group.append(label);
+  group.append(label, " "); // a space between the texts (not drawn), so the box's words read apart
   const badge = badgeText(node);
   if (badge) {
     const w = badge.length * CHAR + 8;
@@ -79,19 +79,33 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
       svg("rect", { x: left + width - PAD.x - w + 4, y: line(0) - 11, width: w, height: 14, rx: 7 }),
       svg("text", { x: left + width - PAD.x - w / 2 + 4, y: line(0), "text-anchor": "middle" }, badge),
     );
-    group.append(pill);
+    group.append(pill, " ");
   }
+  // A row's key is its text's own (muted) and its number a tspan ending at the box's right edge, like
+  // the badge: every row and the badge then reach the same right edge, so a box partly panned out of
+  // view to the left keeps the words of its rows with their numbers (its name, valueName, has both).
   const row = (i, key, value, cls) => {
-    const text = svg("text", { class: `row ${cls}`, x: left + PAD.x, y: line(i) });
-    const number = svg("tspan", { x: left + PAD.x + KEY * CHAR }, value);
-    text.append(svg("tspan", { class: "key" }, key), number);
-    group.append(text);
+    const text = svg("text", { class: `row ${cls}`, x: left + PAD.x, y: line(i) }, key);
+    const number = svg("tspan", { class: "number", x: left + width - PAD.x, "text-anchor": "end" }, value);
+    text.append(" ", number);
+    group.append(text, " ");
     return number;
   };
   row(1, "data", short(node.data), "data");
   const grad = row(2, "grad", short(node.grad), "grad");
   if (graded) row(3, "expected", short(node.expected), "expected");
   return { group, grad };
+}
+
+// A value's accessible name: its box's text as shown (label, call badge, the rounded numbers), so a
+// learner who speaks what they see reaches it, then in words whether its grad is right (at the last
+// step, final) and what it is (its formula, or its whole label where the box cuts it).
+export function valueName(node, grad, final, graded = true) {
+  const shown = [boxLabel(node), badgeText(node), `data ${short(node.data)}`, `grad ${short(grad)}`];
+  if (graded) shown.push(`expected ${short(node.expected)}`);
+  const verdict = !final ? "grad at this step" : node.expected === null ? "" : node.wrong ? "wrong" : "right";
+  const whole = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : boxLabel(node) !== node.label ? node.label : "";
+  return shown.filter(Boolean).join(", ") + (verdict ? `: ${verdict}` : "") + (whole ? `; ${whole}` : "");
 }
 
 // A value in words, with its grad at the step shown; at the last step (final), whether it is right.

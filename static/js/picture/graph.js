@@ -4,7 +4,7 @@
 import { el } from "../shared/dom.js";
 import { short } from "../shared/format.js";
 import { layoutGraph } from "./graph-layout.js";
-import { drawGraph, valueText } from "./graph-svg.js";
+import { drawGraph, valueName, valueText } from "./graph-svg.js";
 import { legend, stepText, summary, textAlternative } from "./graph-text.js";
 import { centredScroll, focusOf, neighbour } from "./graph-view.js";
 import { zoomable } from "./graph-zoom.js";
@@ -135,7 +135,7 @@ export function renderGraph(container, { name, graph, diagnosis, mistake = null,
     const changed = new Set(call ? call.changes.map((c) => c.node) : []);
     for (const [id, { group, grad }] of drawing.values) {
       grad.textContent = short(grads[id]);
-      group.setAttribute("aria-label", valueText(graph.nodes[id], grads[id], step === last));
+      group.setAttribute("aria-label", valueName(graph.nodes[id], grads[id], step === last, graded));
       group.dataset.grad = String(grads[id]);
       group.classList.toggle("active", call?.node === id);
       group.classList.toggle("changed", changed.has(id));
