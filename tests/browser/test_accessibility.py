@@ -82,7 +82,7 @@ def wrapping_off(page):
 
 def asking(page):
     """Reset's question open (page/ask.js); closed again after axe has looked, keeping the code."""
-    page.get_by_role("button", name="Reset").click()
+    page.get_by_role("button", name="Reset", exact=True).click()
     expect(page.get_by_role("dialog")).to_be_visible()
     expect(page.get_by_test_id("ask-no")).to_be_focused()
 

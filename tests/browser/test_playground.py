@@ -148,12 +148,12 @@ def test_reset_asks_first(page, base_url):
     open_playground(page, base_url)
     starter = page.evaluate("window.playground.getCode()")
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
-    page.get_by_role("button", name="Reset").click()
+    page.get_by_role("button", name="Reset", exact=True).click()
     answer(page, yes=False)
     assert page.evaluate("window.playground.getCode()") == solutions.CORRECT
     # A question asked in the same moment as the answer to the one before is a question of its own:
     # the first one's closing does not answer it.
-    page.get_by_role("button", name="Reset").click()
+    page.get_by_role("button", name="Reset", exact=True).click()
     page.evaluate("() => ['ask-no', 'reset'].forEach((id) => document.getElementById(id).click())")
     answer(page, yes=True)
     assert page.evaluate("window.playground.getCode()") == starter  # changed by the time the click is over

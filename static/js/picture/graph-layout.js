@@ -3,12 +3,13 @@
 import { graphlib, layout } from "@dagrejs/dagre";
 import { short } from "../shared/format.js";
 
-export const CHAR = 7.3; // px: the width of one character of the boxes' 12px monospace text
+export const FONT = 12; // px: the size of every text in a drawing, in its own units (graph-zoom.js scales it)
+export const CHAR = 7.3; // px: the width of one character of that monospace text
 export const LINE = 15; // px between the lines of a box
 export const PAD = { x: 8, y: 6 };
-export const KEY = 9; // characters: the "expected" column before the numbers
+export const KEY = 9; // characters: the widest key, "expected ", before a row's number
 const OP = { "+": [34, 24], "*": [34, 24], tanh: [46, 24] }; // ellipse sizes (width, height)
-const MAX_LABEL = 16; // characters shown in a box; the table and the tooltip give the whole label
+const MAX_LABEL = 16; // characters shown in a box; the table and the value's note give the whole label
 
 export function boxLabel(node) {
   return node.label.length > MAX_LABEL ? `${node.label.slice(0, MAX_LABEL - 1)}…` : node.label;

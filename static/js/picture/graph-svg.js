@@ -1,7 +1,7 @@
 // Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
 
 import { short } from "../shared/format.js";
-import { CHAR, KEY, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
+import { CHAR, FONT, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
 let drawn = 0; // numbers each picture's arrowhead marker, so ids stay unique on the page
@@ -27,7 +27,7 @@ function pathOf(points, shift = 0) {
 }
 
 function drawEdge(edge, marker) {
-  const group = svg("g", { class: "edge", "data-parent": edge.parent, "data-child": edge.child ?? "out" });
+  const group = svg("g", { class: "edge", "data-parent": edge.parent, "data-child": edge.child ?? "out", "aria-hidden": "true" });
   // An input used twice (a·a) gets two lines side by side, as it is passed on twice.
   for (let i = 0; i < edge.count; i++) {
     const shift = (i - (edge.count - 1) / 2) * 5;
@@ -37,16 +37,15 @@ function drawEdge(edge, marker) {
 }
 
 function drawOp(node, { x, y, width, height }) {
-  const group = svg("g", { class: "op", "data-op-of": node.id });
-  group.append(
-    svg("ellipse", { cx: x, cy: y, rx: width / 2, ry: height / 2 }),
-    svg("text", { x, y: y + 4, "text-anchor": "middle" }, node.op),
-    svg("title", {}, `${node.op}: makes ${node.label}`),
-  );
+  // Hidden from screen readers: each value's name gives its formula.
+  const group = svg("g", { class: "op", "data-op-of": node.id, "aria-hidden": "true" });
+  group.append(svg("ellipse", { cx: x, cy: y, rx: width / 2, ry: height / 2 }), svg("text", { x, y: y + 4, "text-anchor": "middle" }, node.op));
   return group;
 }
 
-// One value's box; returns its group and the text that shows its grad, to change per step.
+// One value's box; returns its group and the text that shows its grad, to change per step. The box
+// is a button (graph.js moves the focus between them, one in the Tab order): focused or tapped, it
+// shows its note under the picture; its name is valueName's, which graph.js keeps to the step shown.
 function drawValue(node, { x, y, width, height }, notes, graded) {
   const left = x - width / 2;
   const top = y - height / 2;
@@ -55,6 +54,8 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
     "data-node": node.id,
     "data-wrong": String(Boolean(node.wrong)),
     "data-flagged": String(notes.length > 0),
+    role: "button",
+    tabindex: "-1",
   });
   if (notes.length) {
     group.append(svg("rect", { class: "flag", x: left - 4, y: top - 4, width: width + 8, height: height + 8, rx: 7 }));
@@ -68,7 +69,7 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
   }
   const label = svg("text", { class: "label", x: left + PAD.x + (node.wrong ? 2 * CHAR : 0), y: line(0) });
   label.append(svg("tspan", {}, boxLabel(node)));
-  group.append(label);
+  group.append(label, " "); // a space between the texts (not drawn), so the box's words read apart
   const badge = badgeText(node);
   if (badge) {
     const w = badge.length * CHAR + 8;
@@ -78,26 +79,40 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
       svg("rect", { x: left + width - PAD.x - w + 4, y: line(0) - 11, width: w, height: 14, rx: 7 }),
       svg("text", { x: left + width - PAD.x - w / 2 + 4, y: line(0), "text-anchor": "middle" }, badge),
     );
-    group.append(pill);
+    group.append(pill, " ");
   }
+  // A row's key is its text's own (muted) and its number a tspan ending at the box's right edge, like
+  // the badge: every row and the badge then reach the same right edge, so a box partly panned out of
+  // view to the left keeps the words of its rows with their numbers (its name, valueName, has both).
   const row = (i, key, value, cls) => {
-    const text = svg("text", { class: `row ${cls}`, x: left + PAD.x, y: line(i) });
-    const number = svg("tspan", { x: left + PAD.x + KEY * CHAR }, value);
-    text.append(svg("tspan", { class: "key" }, key), number);
-    group.append(text);
+    const text = svg("text", { class: `row ${cls}`, x: left + PAD.x, y: line(i) }, key);
+    const number = svg("tspan", { class: "number", x: left + width - PAD.x, "text-anchor": "end" }, value);
+    text.append(" ", number);
+    group.append(text, " ");
     return number;
   };
   row(1, "data", short(node.data), "data");
   const grad = row(2, "grad", short(node.grad), "grad");
   if (graded) row(3, "expected", short(node.expected), "expected");
-  group.append(svg("title", {}, tooltip(node, notes)));
   return { group, grad };
 }
 
-function tooltip(node, notes) {
-  const what = node.formula ? `${node.label} = ${node.formula}` : node.label;
-  const right = node.expected === null ? "" : node.wrong ? ` — wrong, expected ${node.expected}` : " — right";
-  return [`${what}: data ${node.data}, grad ${node.grad}${right}`, ...notes].join("\n");
+// A value's accessible name: its box's text as shown (label, call badge, the rounded numbers), so a
+// learner who speaks what they see reaches it, then in words whether its grad is right (at the last
+// step, final) and what it is (its formula, or its whole label where the box cuts it).
+export function valueName(node, grad, final, graded = true) {
+  const shown = [boxLabel(node), badgeText(node), `data ${short(node.data)}`, `grad ${short(grad)}`];
+  if (graded) shown.push(`expected ${short(node.expected)}`);
+  const verdict = !final ? "grad at this step" : node.expected === null ? "" : node.wrong ? "wrong" : "right";
+  const whole = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : boxLabel(node) !== node.label ? node.label : "";
+  return shown.filter(Boolean).join(", ") + (verdict ? `: ${verdict}` : "") + (whole ? `; ${whole}` : "");
+}
+
+// A value in words, with its grad at the step shown; at the last step (final), whether it is right.
+export function valueText(node, grad, final) {
+  const what = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : node.label;
+  const verdict = !final ? " at this step" : node.expected === null ? "" : node.wrong ? `, wrong: expected ${node.expected}` : ", right";
+  return `${what}: data ${node.data}, grad ${grad}${verdict}`;
 }
 
 // Draw the graph; return the SVG and the parts each step changes.
@@ -106,7 +121,8 @@ export function drawGraph(laid, graph, notesOf, label, graded = true) {
   const root = svg("svg", {
     class: "graph-svg",
     viewBox: `0 0 ${laid.width} ${laid.height}`,
-    role: "img",
+    "font-size": FONT,
+    role: "group",
     "aria-label": label,
   });
   const defs = svg("defs");

@@ -56,27 +56,26 @@ export function summary(name, graph, graded = true) {
 export function textAlternative(name, graph, notesOf, states, graded = true) {
   const checked = (cells) => (graded ? cells : []); // a drawing has no expected grads
   const head = ["value", "formula", "data", "your grad", ...checked(["expected grad", "right?"]), "_backward calls", "notes"];
+  // On a narrow box each row stacks into a block (graph.css), each cell led by its column's name (data-key,
+  // shown with no alternative text: screen readers keep the table's roles and headers instead).
   const table = el(
     "table",
-    { class: "graph-table" },
+    { class: "graph-table", role: "table" },
     el("caption", { text: `The values of ${name}, in the order they were made` }),
-    el("thead", {}, el("tr", {}, ...head.map((t) => el("th", { scope: "col", text: t })))),
+    el("thead", { role: "rowgroup" }, el("tr", { role: "row" }, ...head.map((t) => el("th", { scope: "col", role: "columnheader", text: t })))),
   );
-  const body = el("tbody");
+  const body = el("tbody", { role: "rowgroup" });
+  const cell = (column, text, attrs = {}) => el("td", { role: "cell", "data-key": head[column], text, ...attrs });
   for (const v of graph.nodes) {
     const verdict = v.expected === null ? "unknown" : v.wrong ? "wrong" : "right";
     const calls = v.children.length ? (v.calls.length ? v.calls.map((c) => `#${c}`).join(", ") : "never") : "— (a leaf)";
+    const cells = [v.formula ?? "", full(v.data), full(v.grad), ...checked([full(v.expected), verdict]), calls, notesOf(v.id).join(" ")];
     body.append(
       el(
         "tr",
-        { "data-node": v.id, "data-wrong": String(Boolean(v.wrong)) },
-        el("th", { scope: "row", text: v.label }),
-        el("td", { text: v.formula ?? "" }),
-        el("td", { text: full(v.data) }),
-        el("td", { class: "grad", text: full(v.grad) }),
-        ...checked([el("td", { text: full(v.expected) }), el("td", { text: verdict })]),
-        el("td", { text: calls }),
-        el("td", { text: notesOf(v.id).join(" ") }),
+        { role: "row", "data-node": v.id, "data-wrong": String(Boolean(v.wrong)) },
+        el("th", { scope: "row", role: "rowheader", text: v.label }),
+        ...cells.map((text, i) => cell(i + 1, text, i === 2 ? { class: "grad" } : {})),
       ),
     );
   }
@@ -93,7 +92,7 @@ export function textAlternative(name, graph, notesOf, states, graded = true) {
     "details",
     { class: "graph-text" },
     el("summary", { text: "The graph as text: every value and every call" }),
-    // Focusable, so a keyboard can scroll the table sideways where it is wider than the screen.
+    // Focusable, so a keyboard can scroll the table sideways where a wide box still cannot hold it.
     el("div", { class: "graph-table-wrap", tabindex: "0", role: "group", "aria-label": `The values of ${name}, as a table` }, table),
     ...callPart,
   );
@@ -107,7 +106,7 @@ export function legend(graph, notesOf) {
     "p",
     { class: "graph-legend" },
     ...(wrong ? [el("span", { class: "key-wrong", text: "a cross and a thick outline: your final grad is wrong" })] : []),
-    ...(flagged ? [el("span", { class: "key-flag", text: "dashed outline: see the note (hover)" })] : []),
+    ...(flagged ? [el("span", { class: "key-flag", text: "dashed outline: a note; tap or focus the value to read it" })] : []),
     el("span", { text: "#n: when its _backward ran" }),
     el("span", { class: "key-active", text: "blue: the call at this step" }),
     el("span", { class: "key-changed", text: "yellow: what it changed" }),

@@ -1,63 +1,80 @@
-// Zoom and pan for a picture: fitted to its box at first (never enlarged), then zoomed in steps up to
-// twice its size, where its text is 24 px; panned by dragging, by the scroll bars or with the arrow
-// keys once the picture has the focus (+, - and 0 zoom there too).
+// Zoom and pan for a picture. It opens at the readable size, where its text is as big as the page's
+// body text (FONT in the drawing's units times readableScale), and zooms in steps up to twice that; it
+// never shows smaller, so on a narrow screen a big graph is panned, never shrunk to unreadable: by
+// dragging, by the scroll bars, by the arrow keys on the focused picture (+, - and 0 zoom there too) or
+// by moving the focus from value to value (graph.js).
 
 import { el } from "../shared/dom.js";
+import { FONT } from "./graph-layout.js";
+import { ZOOMS, readableScale } from "./graph-view.js";
 
-const STEPS = [0.5, 0.75, 1, 1.5, 2]; // zoom levels above the fitted size; at 1 the labels are 12 px
+const TEXT = {
+  zoomIn: "Zoom in",
+  zoomOut: "Zoom out",
+  reset: "Reset zoom",
+  whole: "Text at page size (100 %); the whole picture is in view",
+  part: "Text at page size (100 %); drag, or use the arrow keys, to see the rest",
+  zoomed: (percent) => `Shown at ${percent} %`,
+  group: (name) => `Zoom the picture of ${name}`,
+};
 
-// scroller holds svg, whose natural size is width × height; returns the controls to show above it.
+// The scale at which the drawing's text is as big as the page's body text, on this page now.
+export function readable() {
+  return readableScale(parseFloat(getComputedStyle(document.body).fontSize), FONT);
+}
+
+// scroller holds svg, whose natural size is width × height; returns the controls to show above it and
+// scale(), the drawing's scale now.
 export function zoomable(scroller, svg, { width, height }, name) {
-  let scale = null; // null: fitted to the box
-  const fitted = () => Math.min(1, scroller.clientWidth / width);
-  const current = () => scale ?? fitted();
+  let level = 0; // an index into ZOOMS
+  const scale = () => readable() * ZOOMS[level];
   const readout = el("span", { class: "graph-zoom-level" }); // a live region from the first zoom on: see zoomTo
   const button = (text, action) => {
     const b = el("button", { type: "button", text });
     b.addEventListener("click", () => b.getAttribute("aria-disabled") !== "true" && action());
     return b;
   };
-  const zoomIn = button("Zoom in", () => zoomTo(STEPS.find((s) => s > current() + 1e-3) ?? current()));
-  const zoomOut = button("Zoom out", () => {
-    const smaller = STEPS.findLast((s) => s < current() - 1e-3);
-    zoomTo(smaller === undefined || smaller <= fitted() ? null : smaller);
-  });
-  const fit = button("Fit to the box", () => zoomTo(null));
+  const zoomIn = button(TEXT.zoomIn, () => zoomTo(Math.min(level + 1, ZOOMS.length - 1)));
+  const zoomOut = button(TEXT.zoomOut, () => zoomTo(Math.max(level - 1, 0)));
+  const reset = button(TEXT.reset, () => zoomTo(0));
 
   function zoomTo(next) {
     // Keep the middle of what is in view in the middle.
-    readout.setAttribute("aria-live", "polite"); // say the new size; not before, when fitting it is no news
-    const before = current();
+    readout.setAttribute("aria-live", "polite"); // say the new size; not before, when opening it is no news
+    const before = scale();
     const middleX = (scroller.scrollLeft + scroller.clientWidth / 2) / before;
     const middleY = (scroller.scrollTop + scroller.clientHeight / 2) / before;
-    scale = next;
+    level = next;
     show();
-    scroller.scrollLeft = middleX * current() - scroller.clientWidth / 2;
-    scroller.scrollTop = middleY * current() - scroller.clientHeight / 2;
+    scroller.scrollLeft = middleX * scale() - scroller.clientWidth / 2;
+    scroller.scrollTop = middleY * scale() - scroller.clientHeight / 2;
   }
 
   function show() {
-    svg.style.width = scale === null ? "100%" : `${Math.round(width * scale)}px`;
-    svg.style.maxWidth = scale === null ? `${width}px` : "none";
-    scroller.dataset.zoomed = String(scale !== null);
-    const percent = Math.round(current() * 100);
-    const text = scale === null ? `Fitted to the box (${percent} %)` : `Shown at ${percent} %`;
+    svg.style.width = `${Math.round(width * scale())}px`;
+    const whole = width * scale() <= scroller.clientWidth + 1 && height * scale() <= scroller.clientHeight + 1;
+    scroller.dataset.zoomed = String(level > 0);
+    scroller.dataset.whole = String(whole);
+    const text = level ? TEXT.zoomed(Math.round(ZOOMS[level] * 100)) : whole ? TEXT.whole : TEXT.part;
     if (readout.textContent !== text) readout.textContent = text;
-    zoomIn.setAttribute("aria-disabled", String(current() >= STEPS.at(-1) - 1e-3));
-    zoomOut.setAttribute("aria-disabled", String(scale === null));
-    fit.setAttribute("aria-disabled", String(scale === null));
+    zoomIn.setAttribute("aria-disabled", String(level === ZOOMS.length - 1));
+    for (const b of [zoomOut, reset]) b.setAttribute("aria-disabled", String(level === 0));
   }
 
   // Drag to pan, when there is anywhere to go.
   let drag = null;
   scroller.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 || (scroller.scrollWidth <= scroller.clientWidth && scroller.scrollHeight <= scroller.clientHeight)) return;
-    drag = { x: event.clientX, y: event.clientY, left: scroller.scrollLeft, top: scroller.scrollTop };
-    scroller.setPointerCapture(event.pointerId);
-    scroller.classList.add("dragging");
+    if (event.button !== 0 || event.pointerType === "touch") return; // a finger scrolls the box natively
+    if (scroller.scrollWidth <= scroller.clientWidth && scroller.scrollHeight <= scroller.clientHeight) return;
+    drag = { x: event.clientX, y: event.clientY, left: scroller.scrollLeft, top: scroller.scrollTop, id: event.pointerId };
   });
   scroller.addEventListener("pointermove", (event) => {
     if (!drag) return;
+    if (!scroller.hasPointerCapture(drag.id)) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4) return; // a click, so far
+      scroller.setPointerCapture(drag.id);
+      scroller.classList.add("dragging");
+    }
     scroller.scrollLeft = drag.left - (event.clientX - drag.x);
     scroller.scrollTop = drag.top - (event.clientY - drag.y);
   });
@@ -68,19 +85,13 @@ export function zoomable(scroller, svg, { width, height }, name) {
   scroller.addEventListener("pointerup", stop);
   scroller.addEventListener("pointercancel", stop);
   scroller.addEventListener("keydown", (event) => {
-    const action = { "+": zoomIn, "=": zoomIn, "-": zoomOut, 0: fit }[event.key];
+    const action = { "+": zoomIn, "=": zoomIn, "-": zoomOut, 0: reset }[event.key];
     if (!action || event.ctrlKey || event.metaKey || event.altKey) return;
     event.preventDefault();
     action.click();
   });
-  new ResizeObserver(() => show()).observe(scroller); // the fitted percentage follows the box
+  new ResizeObserver(() => show()).observe(scroller); // whether it is all in view follows the box
   show();
-  return el(
-    "div",
-    { class: "graph-controls", role: "group", "aria-label": `Zoom the picture of ${name}` },
-    zoomIn,
-    zoomOut,
-    fit,
-    readout,
-  );
+  const controls = el("div", { class: "graph-controls", role: "group", "aria-label": TEXT.group(name) }, zoomIn, zoomOut, reset, readout);
+  return { controls, scale };
 }

@@ -66,7 +66,7 @@ export function picture(expr, open = !expr.passed, { testid = "graph", title = `
     body.replaceChildren(note("Loading the picture…"));
     try {
       const { renderGraph } = await loadGraph();
-      renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [], graded });
+      renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [], mistake: expr.mistake ?? null, graded });
       root.dataset.state = "ready";
     } catch (err) {
       console.error("graph picture:", err);
