@@ -8,11 +8,12 @@ import traceback
 
 from engine.output import PrintedTooMuch
 from engine.report import MAX_TEXT, cap, error
+from engine.words import N_, _, ngettext, number
 
 FILENAME = "<editor>"  # the learner's backward, as tracebacks name it
 SCRATCH_FILE = "<scratch>"  # the scratch pad's code
 FILES = {FILENAME: "editor", SCRATCH_FILE: "scratch"}  # the report's name for each (report.FILES)
-PLACES = {"editor": "your backward's editor", "scratch": "scratch pad"}  # where a Run's line is
+PLACES = {"editor": N_("your backward's editor"), "scratch": N_("scratch pad")}  # where a Run's line is
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 ENGINE_FILE = "engine/value.py"  # the engine's code, as tracebacks name it (namespace.py)
 
@@ -57,12 +58,17 @@ def fatal(exc: BaseException) -> bool:
     return not isinstance(exc, Exception) or isinstance(exc, MemoryError)
 
 
-def refusal(source: object, what: str = "Your code") -> str | None:
-    """Say why source is not run at all, or None when it may run; what names it ("The scratch pad")."""
+def refusal(source: object, what: str = N_("Your code")) -> str | None:
+    """Say why source is not run at all, or None when it may run; what names it (N_("The scratch pad"))."""
     if not isinstance(source, str):
-        return f"{what} must be text, not {type(source).__name__}."
+        return _("{what} must be text, not {type}.", what=_(what), type=type(source).__name__)
     if len(source) > MAX_SOURCE:
-        return f"{what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
+        return _(
+            "{what} is {size} characters; the limit is {limit}.",
+            what=_(what),
+            size=number(len(source)),
+            limit=number(MAX_SOURCE),
+        )
     return None
 
 
@@ -72,7 +78,7 @@ def describe(exc: BaseException) -> str:
     try:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc)
     except Exception:  # noqa: BLE001 - a learner's __str__ may raise anything
-        detail = "<the exception's message could not be printed>"
+        detail = _("<the exception's message could not be printed>")
     return f"{name}: {cap(detail)}" if detail else name  # cut before joining: the message may be huge
 
 
@@ -132,16 +138,28 @@ def hint_for(exc: BaseException, value_class: type) -> str | None:
 def learner_traceback(frames: list[tuple[str, int, str]], sources: dict[str, str]) -> str:
     """Write the learner's frames, each with its line of their code; a frame repeated more than
     three times is said once, as Python does. With two sources, each line names its editor."""
-    out = ["Traceback (your code only):"] if frames else []
+    out = [_("Traceback (your code only):")] if frames else []
     repeats = 0
     for i, (file, lineno, name) in enumerate(frames):
         repeats = repeats + 1 if i and frames[i] == frames[i - 1] else 0
         if repeats >= 3:
             if i + 1 == len(frames) or frames[i + 1] != frames[i]:
-                out.append(f"  [Previous line repeated {repeats - 2} more times]")
+                out.append(
+                    "  "
+                    + ngettext(
+                        "[Previous line repeated {n} more time]",
+                        "[Previous line repeated {n} more times]",
+                        repeats - 2,
+                    )
+                )
             continue
-        where = f"{PLACES[file]}, line {lineno}" if len(sources) > 1 else f"line {lineno}"
-        out.append(f"  {where}" + ("" if name == "<module>" else f", in {name}"))
+        line = number(lineno, "d")
+        where = (
+            _("{place}, line {line}", place=_(PLACES[file]), line=line)
+            if len(sources) > 1
+            else _("line {line}", line=line)
+        )
+        out.append(f"  {where}" + ("" if name == "<module>" else _(", in {function}", function=name)))
         lines = sources.get(file, "").splitlines()
         if 0 < lineno <= len(lines):
             out.append("    " + cap(lines[lineno - 1].strip(), 200))

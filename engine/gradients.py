@@ -14,6 +14,7 @@ from engine.namespace import new_engine
 from engine.output import CappedOutput
 from engine.report import text
 from engine.watch import Built, Watcher
+from engine.words import _
 
 AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
 OUTSIDE = " (raised outside your code, while the grader read what it left behind)"
@@ -68,7 +69,7 @@ def load(source: str, side: LearnerSide) -> tuple[dict, dict | None]:
         return engine, learner_error(exc, {"editor": source}, side)
     backward = namespace.get("backward")
     if not callable(backward):
-        return engine, report.error("runtime", "Your code defines no function backward(out).")
+        return engine, report.error("runtime", _("Your code defines no function backward(out)."))
     engine["backward"] = backward
     return engine, None
 
@@ -120,8 +121,11 @@ def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float] 
             if fatal(exc):
                 raise
             err = learner_error(exc, {"editor": source})  # a __float__ of theirs, or no line at all
-            err["message"] = (
-                f"The gradient of {name} is {text(grad)}, which is not a number: {err['message']}"
+            err["message"] = _(
+                "The gradient of {value} is {grad}, which is not a number: {error}",
+                value=name,
+                grad=text(grad),
+                error=err["message"],
             )
             if err["line"] is None:
                 err["traceback"] = ""

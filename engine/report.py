@@ -8,13 +8,15 @@ there from shape(), which the page's config carries: no other code states a fiel
 
 import math
 
+from engine.words import N_
+
 # Every error kind, with the heading the page shows above its message.
-KINDS = {
-    "syntax": "Syntax error",
-    "runtime": "Your code raised an error",
-    "timeout": "Stopped",
-    "crash": "The runtime crashed",
-    "output": "Printed too much",
+KINDS = {  # English here: the page says each in the learner's language (the catalogue has them)
+    "syntax": N_("Syntax error"),
+    "runtime": N_("Your code raised an error"),
+    "timeout": N_("Stopped"),
+    "crash": N_("The runtime crashed"),
+    "output": N_("Printed too much"),
 }
 # The fields of each object in a report (docs/page-contract.md lists the same, and server/schema.py
 # makes the JSON Schema that tests hold real reports to, from these).

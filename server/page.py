@@ -15,7 +15,7 @@ from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
-from server import ROOT, presets
+from server import ROOT, i18n, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import frame_refused, parent_origins, refused_framer
 from server.first_paint import READ_SNAPSHOT, RESTORE
@@ -85,15 +85,24 @@ def page_config() -> dict:
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
+        "language": i18n.choice(),  # the page's language, what chose it, the others it speaks
+        "catalogue": i18n.catalogue(),  # its messages, for the page's scripts and the grader (server/i18n.py)
     }
     config["snapshotKey"] = snapshot_key(config)  # names the snapshot a browser keeps of this build
     return config
 
 
 def snapshot_key(config: dict) -> str:
-    """Name what a snapshot holds: Pyodide's files, the engine, the runner, its worker, the cases."""
+    """Name what a snapshot holds: Pyodide, the engine, the runner, its worker, the cases, the language."""
     urls = config["urls"]
-    held = [urls["pyodide"], urls["engine"], urls["runner"], urls["worker"], config["cases"]]
+    held = [
+        urls["pyodide"],
+        urls["engine"],
+        urls["runner"],
+        urls["worker"],
+        config["cases"],
+        config["catalogue"],
+    ]
     return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -101,7 +110,8 @@ def expressions(cases: list[dict]) -> list[dict]:
     """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
     names = dict.fromkeys(case["expr"] for case in cases)
     extra = {case["expr"]: case["extra"] for case in cases}
-    return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
+    with i18n.speaking():
+        return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
 
 
 def verify_url() -> str | None:

@@ -20,7 +20,7 @@ function mark(step, at) {
 }
 
 export class Workers {
-  // config: the page's (urls, pyodideFiles, loadBytes, loadStallMs, runner, cases); onBytes(received,
+  // config: the page's (urls, pyodideFiles, loadBytes, loadStallMs, runner, cases, catalogue); onBytes(received,
   // expected) hears the files' progress.
   constructor(config, limits, onBytes) {
     this.config = config;
@@ -130,7 +130,7 @@ export class Workers {
     moved();
     try {
       const loading = this.wait(worker, id, moved);
-      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, snapshot, makeSnapshot };
+      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, catalogue: this.config.catalogue, snapshot, makeSnapshot };
       if (frame.broken) this.end(worker, frame.broken);
       else send(frame.port, "toRunner", "spawn", { worker: worker.name, load });
       const reply = await loading.finally(() => {
