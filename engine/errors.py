@@ -179,7 +179,7 @@ def learner_error(
         kind, message = "output", str(exc)
     else:
         kind = "syntax" if isinstance(exc, SyntaxError) else "runtime"
-        message = describe(exc) + (note if line is None else "")
+        message = describe(exc) + (_(note) if line is None and note else "")
         if side is not None:
             message += side.note(message)
         hint = value_class is not None and engine_hint(exc, value_class)

@@ -14,10 +14,10 @@ from engine.namespace import new_engine
 from engine.output import CappedOutput
 from engine.report import text
 from engine.watch import Built, Watcher
-from engine.words import _
+from engine.words import N_, _
 
-AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
-OUTSIDE = " (raised outside your code, while the grader read what it left behind)"
+AFTER_BACKWARD = N_(" (after your backward returned, reading the leaves' .grad)")
+OUTSIDE = N_(" (raised outside your code, while the grader read what it left behind)")
 # The exception that ended the last Check, with the frames (and all the learner's code built) it holds:
 # kept until the next Check, so its report is not held up by freeing millions of objects (seconds in
 # the browser, whose runtime is thrown away after the Check anyway).

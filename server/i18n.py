@@ -20,7 +20,7 @@ from pathlib import Path
 from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import read_mo
 from flask import Flask, current_app, g, request
-from flask_babel import Babel
+from flask_babel import Babel, format_number
 
 from engine import words
 from server import ROOT
@@ -135,7 +135,11 @@ def choice() -> dict:
     return {
         "current": lang,
         "by": by,
-        "available": [{"code": code, "name": name_of(code)} for code in languages()],
+        # a static export is one language, rendered once: nothing to switch to there
+        "available": [
+            {"code": code, "name": name_of(code)}
+            for code in ([lang] if g.get("relative_urls") else languages())
+        ],
     }
 
 
@@ -151,3 +155,4 @@ def name_of(code: str) -> str:
 def init_app(app: Flask) -> None:
     """Translate the templates and the server's messages into the page's language."""
     Babel(app, locale_selector=select_locale, default_translation_directories=";".join(directories(app)))
+    app.jinja_env.globals["format_number"] = format_number  # 1,000 in English, 1.000 in German

@@ -7,7 +7,17 @@ import uuid
 from urllib.parse import urlsplit
 
 import jwt
-from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
@@ -24,6 +34,9 @@ from server.page import page_config, render_page
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 CONTEXT = "https://purl.imsglobal.org/spec/lti/claim/context"
+PRESENTATION = (
+    "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"  # its locale: the page's language
+)
 RESOURCE_LINK = "https://purl.imsglobal.org/spec/lti/claim/resource_link"
 DEPLOYMENT = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
@@ -243,6 +256,10 @@ def launch() -> Response:
         )
     try:
         check_claims(data)
+        presentation = data.get(PRESENTATION)
+        g.launch_locale = (
+            presentation.get("locale") if isinstance(presentation, dict) else None
+        )  # server/i18n.py
     except ClaimError as exc:
         return refuse(400, "The launch could not be read", str(exc))
     if message.is_deep_link_launch():

@@ -1,6 +1,7 @@
 // Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
 
 import { short } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 import { CHAR, KEY, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -96,7 +97,7 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
 
 function tooltip(node, notes) {
   const what = node.formula ? `${node.label} = ${node.formula}` : node.label;
-  const right = node.expected === null ? "" : node.wrong ? ` — wrong, expected ${node.expected}` : " — right";
+  const right = node.expected === null ? "" : node.wrong ? t(" — wrong, expected {expected}", { expected: node.expected }) : t(" — right");
   return [`${what}: data ${node.data}, grad ${node.grad}${right}`, ...notes].join("\n");
 }
 
