@@ -2,7 +2,7 @@
 // Made from the shapes Python publishes (engine/report.py, in the page's config as `report`), so the
 // page states no field or kind of its own. A task is "check" (a report) or "run" (a scratch pad Run).
 
-import { number, t } from "../shared/i18n.js";
+import { number, t } from "../../static/js/shared/i18n.js";
 
 export class Reports {
   constructor(shape) {

@@ -1,7 +1,7 @@
 // What the learner is told about code that was stopped: by the time limit or by Stop, and how it
 // ended (interrupted at a line, caught the interrupt, busy, slow to report, stopped answering, ended).
 
-import { number, t } from "../shared/i18n.js";
+import { number, t } from "../../static/js/shared/i18n.js";
 
 // reason: "timeout" | "stopped"; line: where Python was interrupted, if known; how: a key below;
 // printed: whether the code printed past the output cap (then printing took time too).
