@@ -17,9 +17,9 @@ DIR ?= export
 WORKERS ?= 4
 # What serving needs: the runtime's packages and the built files (and with verification on, the sandbox).
 VERIFY_ON := $(filter 1 true True yes on,$(PLAYGROUND_VERIFY))
-SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(MO) $(if $(VERIFY_ON),.sandbox)
 # The message catalogues (docs/translating.md): each language's .po compiled to the .mo the server reads.
 MO := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(MO) $(if $(VERIFY_ON),.sandbox)
 
 .PHONY: messages setup serve-setup run production export test test-fast test-setup lint bench load-check clean
 .DELETE_ON_ERROR:
