@@ -18,30 +18,31 @@ MAX_SOURCE = 100_000  # characters: more is refused before it runs
 ENGINE_FILE = "engine/value.py"  # the engine's code, as tracebacks name it (namespace.py)
 
 # What a Run says beside Python's own message when the code asks the seed's engine for what it does not
-# have: each one sentence, in the learner's terms, with what to write instead (engine_hint picks one).
+# have: each one sentence, in the learner's terms, with what to write instead (engine_hint picks one and
+# says it in the learner's language).
 ENGINE_HINTS = {
-    "number": (
+    "number": N_(
         "This engine's Value has only +, * and tanh, and both sides of + and * must be Values: "
         "write Value(2.0) * x instead of 2 * x, and x + Value(1.0) instead of x + 1."
     ),
-    "-": (
+    "-": N_(
         "This engine's Value has no subtraction: write x + Value(-1.0) instead of x - 1, "
         "and x + Value(-1.0) * y instead of x - y."
     ),
-    "negation": "This engine's Value has no negation: write Value(-1.0) * x instead of -x.",
-    "/": (
+    "negation": N_("This engine's Value has no negation: write Value(-1.0) * x instead of -x."),
+    "/": N_(
         "This engine's Value has no division: multiply by the inverse instead (x * Value(0.5), not x / 2); "
         "dividing by a Value is not in this exercise's engine."
     ),
-    "**": "This engine's Value has no powers: write x * x instead of x**2.",
-    "operator": "This engine's Value has only +, * and tanh(), and both sides of + and * must be Values.",
-    "compare": "A Value is not a number: compare its data (x.data > 0), not the Value (x > 0).",
-    "number wanted": "A Value is not a number: use x.tanh() on a Value, or math on its number, x.data.",
-    "backward": (
+    "**": N_("This engine's Value has no powers: write x * x instead of x**2."),
+    "operator": N_("This engine's Value has only +, * and tanh(), and both sides of + and * must be Values."),
+    "compare": N_("A Value is not a number: compare its data (x.data > 0), not the Value (x > 0)."),
+    "number wanted": N_("A Value is not a number: use x.tanh() on a Value, or math on its number, x.data."),
+    "backward": N_(
         "Here backward is your own function, not a method of Value: "
         "write backward(x) instead of x.backward()."
     ),
-    "attribute": (
+    "attribute": N_(
         "This engine's Value has only data, grad, _prev, _backward and tanh(), with + and * between "
         "Values: {name} is not in this exercise's engine."
     ),
@@ -97,7 +98,8 @@ def engine_hint(exc: BaseException, value_class: type) -> str | None:
     """What to write instead, when exc says the code asked a Value of the seed's engine for an operation
     it does not have (2 * x, x - 1, x**2, x.relu()...); None for any other error."""
     try:
-        return hint_for(exc, value_class)
+        hint = hint_for(exc, value_class)
+        return None if hint is None else _(hint, name=exc.name if type(exc) is AttributeError else "")
     except Exception:  # noqa: BLE001 - the learner's own exception may break anything asked of it
         return None
 
@@ -109,7 +111,7 @@ def hint_for(exc: BaseException, value_class: type) -> str | None:
         if isinstance(exc.obj, value_class):
             if exc.name == "backward":  # x.backward(), as in micrograd: here backward(x)
                 return ENGINE_HINTS["backward"]
-            return ENGINE_HINTS["attribute"].format(name=exc.name)  # x.relu(), x.exp()
+            return ENGINE_HINTS["attribute"]  # x.relu(), x.exp(): {name} filled as it is said
         innermost = list(traceback.walk_tb(exc.__traceback__))[-1][0].f_code
         in_op = innermost.co_filename == ENGINE_FILE and innermost.co_name in ("__add__", "__mul__")
         if not in_op or exc.name != "data":

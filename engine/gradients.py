@@ -152,5 +152,5 @@ def compute(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
             first = first or err
         return first
 
-    err, fatal_err, output, _ = within({"editor": source}, work, sink, stopping)
+    err, fatal_err, output, _ms = within({"editor": source}, work, sink, stopping)
     return {"got": got, "error": fatal_err or err, "output": output}

@@ -16,7 +16,7 @@ from engine.gradients import within
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
 from engine.watch import Watcher
-from engine.words import N_, ngettext
+from engine.words import N_, _, ngettext
 
 MAX_DRAWINGS = 10  # draw() calls drawn in one Run; more are counted
 
@@ -49,7 +49,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
         def draw(v) -> None:
             """Draw the graph that ends at v, as it is now (the picture appears below the scratch pad)."""
             if not isinstance(v, engine["Value"]):
-                raise TypeError(f"draw() takes a Value, not {type(v).__name__}")
+                raise TypeError(_("draw() takes a Value, not {type}", type=type(v).__name__))
             if len(result["drawings"]) >= MAX_DRAWINGS:
                 result["cut_drawings"] += 1
                 return
@@ -78,7 +78,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
                     + "\n"
                 )
 
-    _, err, result["output"], result["ms"] = within(sources, work, sink, stopping, outside="")
+    _grades, err, result["output"], result["ms"] = within(sources, work, sink, stopping, outside="")
     result["error"] = err or result["error"]
     return result
 

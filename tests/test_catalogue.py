@@ -33,11 +33,13 @@ ENGINE_SPEAKERS = [
     "report.py",
     "scratch.py",
 ]
-# The page's scripts, every one whose strings a learner may see.
+# The page's scripts, every one whose strings a learner may see: the page's own and the runtime's side of
+# it (runtime/page: its status, timeout and crash reports). The runner frame and the worker say nothing to
+# the learner themselves: what they report, the page says.
 JS_SPEAKERS = sorted(
     p.relative_to(ROOT).as_posix()
-    for folder in ("boot", "page", "picture", "runtime")
-    for p in (ROOT / "static/js" / folder).glob("*.js")
+    for folder in ("static/js/boot", "static/js/page", "static/js/picture", "runtime/page")
+    for p in (ROOT / folder).glob("*.js")
 )
 # Not moved into the catalogue yet: each file's sentences said in English in every language. The list
 # only shrinks; a file not named here fails for any sentence outside a t() call.
@@ -53,8 +55,8 @@ NOT_YET = {
     "static/js/picture/graph-zoom.js",
     "static/js/picture/graph.js",
     "static/js/picture/picture.js",
-    "static/js/runtime/client.js",
-    "static/js/runtime/frame.js",
+    "runtime/page/client.js",
+    "runtime/page/frame.js",
 }
 
 
@@ -87,6 +89,9 @@ def in_catalogue(text: str, ids: set[str]) -> bool:
 # --- Python: every sentence a literal in a call of _(), ngettext() or N_() ----------------------------
 
 
+MATCHING = ("compile", "search", "match", "fullmatch", "startswith", "endswith")  # re's and str's
+
+
 def bare_sentences_py(path: Path) -> list[str]:
     """The sentence-like string literals of a module that are not a catalogue call's argument."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -104,6 +109,10 @@ def bare_sentences_py(path: Path) -> list[str]:
             inside.update(id(n) for n in node.values)
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("TypeError", "ValueError"):
             inside.update(id(n) for n in ast.walk(node))  # Python's own kind of message, as Python words it
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in MATCHING:
+            inside.update(id(n) for n in ast.walk(node))  # Python's own words, matched, never said
+        if isinstance(node, ast.Compare):
+            inside.update(id(n) for n in ast.walk(node))  # text == f"bad operand type...": matched
     found = []
     for node in ast.walk(tree):
         if id(node) in inside or id(node) in docstrings:
