@@ -15,8 +15,8 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.conftest import open_playground, wait_for_pictures
-from tests.browser.test_accessibility import serious_violations
+from tests.browser.axe import serious_violations
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, wait_for_pictures
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results" / "language"
@@ -33,7 +33,7 @@ NOT_YET = re.compile(
     r"value|label|data|grad|made from|op|call|node|calls|changed|#|\d+ \.grad.*|Show a hint|"
     r"\d+ hints, revealed one at a time\.|Run|This graph has \d+ values; too many to draw\.|"
     r"#n: when its _backward ran|blue: the call at this step|yellow: what it changed|"
-    r"✗ and a thick outline: your final grad is wrong|dashed outline: see the note \(hover\))$"
+    r"a cross and a thick outline: your final grad is wrong|dashed outline: see the note \(hover\))$"
 )
 # Not messages: the worked examples' numbers, and Python's own exception texts (as Python says them).
 DATA = re.compile(r"^((\w+(\.grad)? = [-\d.e]+)(, )?)+$|^[A-Z]\w*(Error|Exception): ")
@@ -60,7 +60,7 @@ def pseudo_catalogue(folder: Path) -> None:
 def pseudo_url(serve, tmp_path_factory):
     folder = tmp_path_factory.mktemp("pseudo")
     pseudo_catalogue(folder)
-    return serve(TIME_LIMIT_MS=2000, TRANSLATION_DIRECTORIES=[str(folder)]) + "?lang=eo"
+    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS, TRANSLATION_DIRECTORIES=[str(folder)]) + "?lang=eo"
 
 
 # Every visible text, aria-label and title on the page that is not code, a number or the learner's own:
