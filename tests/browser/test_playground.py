@@ -154,7 +154,9 @@ def test_reset_asks_first(page, base_url):
     # A question asked in the same moment as the answer to the one before is a question of its own:
     # the first one's closing does not answer it.
     page.get_by_role("button", name="Reset").click()
-    page.evaluate("() => { document.getElementById('ask-no').click(); document.getElementById('reset').click(); }")
+    page.evaluate(
+        "() => { document.getElementById('ask-no').click(); document.getElementById('reset').click(); }"
+    )
     answer(page, yes=True)
     assert page.evaluate("window.playground.getCode()") == starter  # changed by the time the click is over
     page.reload()
