@@ -48,7 +48,7 @@ export function showLoad(runtime) {
       const total = Math.max(received, expected);
       if (!received) bar.removeAttribute("value"); // indeterminate until the first bytes
       else [bar.max, bar.value] = [total, received];
-      bytes.textContent = total ? `${megabytes(received)} of ${megabytes(total)} MB` : "";
+      bytes.textContent = total ? t("{received} of {total} MB", { received: megabytes(received), total: megabytes(total) }) : "";
     },
   };
   return view;

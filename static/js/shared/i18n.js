@@ -45,6 +45,14 @@ export const N_ = (message) => message;
 // A number as the learner's locale writes it: 1,234.5 in English, 1.234,5 in German.
 export const number = (n, options) => Number(n).toLocaleString(language, options);
 
+// A URL of the server's with the page's language in its ?lang=: what the server answers (a refusal, the
+// grade's way to the course, /verify's report) is in the language the page speaks, whatever chose it.
+export function inPageLanguage(url) {
+  const withLanguage = new URL(url, location.href);
+  withLanguage.searchParams.set("lang", language);
+  return withLanguage.href;
+}
+
 // A C plural expression (the catalogue's Plural-Forms) parsed into n -> index: never evaluated as code
 // (the page's CSP forbids eval), the same grammar as engine/words.py's.
 export function pluralRule(header) {
