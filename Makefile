@@ -82,7 +82,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $
 # After changing a message: extract every message again (babel.cfg) into messages.pot and merge it into
 # each language's .po, where a new or changed message waits (empty or fuzzy) for its translation.
 messages: $(VENV)/.installed
-	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --project="backprop playground" -o translations/messages.pot .
+	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --project="backprop playground" -o translations/messages.pot .
 	$(BIN)/pybabel -q update -i translations/messages.pot -d translations --no-wrap --ignore-obsolete
 
 # The Chromium the browser tests drive: its path, or empty for Playwright's own.

@@ -156,3 +156,4 @@ def init_app(app: Flask) -> None:
     """Translate the templates and the server's messages into the page's language."""
     Babel(app, locale_selector=select_locale, default_translation_directories=";".join(directories(app)))
     app.jinja_env.globals["format_number"] = format_number  # 1,000 in English, 1.000 in German
+    app.jinja_env.globals["page_language"] = select_locale  # <html lang> of the pages besides the exercise

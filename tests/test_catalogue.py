@@ -6,6 +6,7 @@ and a messages.pot that `make messages` has not brought up to date.
 """
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from engine import words
-from server import create_app, i18n
+from server import create_app, i18n, presets
 
 ROOT = Path(__file__).resolve().parent.parent
 POT = ROOT / "translations" / "messages.pot"
@@ -33,6 +34,18 @@ ENGINE_SPEAKERS = [
     "report.py",
     "scratch.py",
 ]
+# The server's modules that answer a learner: the LTI launch's refusals and grade line, /verify's refusals
+# and errors, the page's config, a refused frame. Their logs are for whoever hosts it, in English; so are
+# (HOSTING) the reasons a check of the LMS's launch gives, inside a translated sentence, what /verify says
+# to a script that posts no JSON (the page always does), and why the server does not start.
+SERVER_SPEAKERS = ["server/lti/views.py", "server/verify.py", "server/page.py", "server/embed.py"]
+HOSTING = {
+    "server/lti/views.py": {"a claim of the wrong kind: ", "the LMS's keys could not be had: "},
+    "server/verify.py": {
+        'Send JSON {"source": "<your code>"}, with the code as text.',
+        "PLAYGROUND_VERIFY=1, but no sandbox can start, so no learner code will run here: ",
+    },
+}
 # The page's scripts, every one whose strings a learner may see: the page's own and the runtime's side of
 # it (runtime/page: its status, timeout and crash reports). The runner frame and the worker say nothing to
 # the learner themselves: what they report, the page says.
@@ -65,7 +78,9 @@ def sentence(text: str) -> bool:
 # --- Python: every sentence a literal in a call of _(), ngettext() or N_() ----------------------------
 
 
+PY_CALLS = ("_", "ngettext", "N_", "gettext")  # the engine's (engine/words.py) and Flask-Babel's
 MATCHING = ("compile", "search", "match", "fullmatch", "startswith", "endswith")  # re's and str's
+LOGGED = ("debug", "info", "warning", "error", "exception")  # a logger's
 
 
 def bare_sentences_py(path: Path) -> list[str]:
@@ -74,7 +89,7 @@ def bare_sentences_py(path: Path) -> list[str]:
     inside: set[int] = set()
     docstrings: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "ngettext", "N_"):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in PY_CALLS:
             for arg in node.args:
                 inside.update(id(n) for n in ast.walk(arg))
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
@@ -87,6 +102,8 @@ def bare_sentences_py(path: Path) -> list[str]:
             inside.update(id(n) for n in ast.walk(node))  # Python's own kind of message, as Python words it
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in MATCHING:
             inside.update(id(n) for n in ast.walk(node))  # Python's own words, matched, never said
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in LOGGED:
+            inside.update(id(n) for n in ast.walk(node))  # the server's log: for whoever hosts it, in English
         if isinstance(node, ast.Compare):
             inside.update(id(n) for n in ast.walk(node))  # text == f"bad operand type...": matched
     found = []
@@ -106,6 +123,17 @@ def bare_sentences_py(path: Path) -> list[str]:
 def test_every_sentence_of_the_engine_is_a_catalogue_call(name):
     found = [s for s in bare_sentences_py(ROOT / "engine" / name) if not s.startswith("<") or " " in s]
     assert found == [], f"engine/{name} says these outside _()/ngettext()/N_(): {found}"
+
+
+@pytest.mark.parametrize("name", SERVER_SPEAKERS)
+def test_every_sentence_the_server_says_to_a_learner_is_a_catalogue_call(name):
+    found = [s for s in bare_sentences_py(ROOT / name) if s not in HOSTING.get(name, set())]
+    assert found == [], f"{name} says these outside gettext()/N_(): {found}"
+
+
+def test_every_example_of_the_scratch_pad_is_titled_by_a_message():
+    ids = {m.id for m in read_po(POT.open("rb")) if isinstance(m.id, str)}
+    assert [p["title"] for p in presets.PRESETS if p["title"] not in ids] == []
 
 
 # --- JavaScript: every sentence a literal in t(), tn() or N_() ----------------------------------------
@@ -275,6 +303,7 @@ def test_messages_pot_holds_every_message_the_code_marks(tmp_path):
         + ["-k", "N_", "-k", "t", "-k", "tn:1,2", "-o", str(out), "."],
         cwd=ROOT,
         check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # babel.cfg's server.comments.extract
     )
     fresh = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(out.open("rb")) if m.id}
     kept = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(POT.open("rb")) if m.id}
