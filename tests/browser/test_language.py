@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.axe import serious_violations
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, wait_for_pictures
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, wait_for_pictures, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results" / "language"
@@ -174,3 +174,39 @@ def test_the_learner_switches_language_and_the_choice_is_kept(page, base_url):
     page.wait_for_url(re.compile(r"lang=en"))
     page.wait_for_function("() => window.playground !== undefined")
     expect(page.locator("h1")).to_have_text("Run backpropagation in the right order")
+
+
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const seen = (el) => el.checkVisibility() && !el.closest(".visually-hidden") && el.getClientRects().length;
+  const said = "button, select, label, summary, h1, h2, .site, [data-testid=verdict]";
+  const controls = document.querySelectorAll(said);
+  const cut = [...controls].filter(seen).filter((el) => {
+    const box = el.getBoundingClientRect();
+    return box.left < 0 || box.right > width + 0.5 || el.scrollWidth > el.clientWidth + 1;
+  });
+  const sideways = document.documentElement.scrollWidth > width;
+  return { sideways, cut: cut.map((el) => el.outerHTML.slice(0, 80)) };
+}"""
+
+
+@pytest.mark.parametrize("screen", [(390, 844, 3), (683, 450, 2)], ids=["phone", "200 % zoom"])
+def test_the_german_page_fits_a_phone_and_200_percent_zoom(browser, serve, base_url, screen):
+    """German words are longer: nothing is cut off or squeezed, the masthead's tools go below its line."""
+    width, height, scale = screen
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
+    page, assert_clean = watched_page(context, serve.origins)
+    open_playground(page, base_url + "?lang=de")
+    site, tools = page.locator(".site").bounding_box(), page.locator(".masthead .tools").bounding_box()
+    assert site["width"] >= 0.45 * width  # the site's line is not squeezed into a column beside the tools
+    assert tools["x"] >= 0 and tools["x"] + tools["width"] <= width
+    assert page.evaluate(CUT_OFF) == {"sideways": False, "cut": []}
+    page.locator("#statement-more").evaluate("d => (d.open = true)")
+    page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
+    page.locator("details").evaluate_all("ds => ds.forEach(d => (d.open = true))")
+    wait_for_pictures(page)
+    assert page.evaluate(CUT_OFF) == {"sideways": False, "cut": []}
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"de-{width}-wrong.png", full_page=True)
+    context.close()
+    assert_clean()
