@@ -16,7 +16,14 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.axe import serious_violations
-from tests.browser.pages import TIME_LIMIT_MS, answer, open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import (
+    TIME_LIMIT_MS,
+    answer,
+    open_playground,
+    tab,
+    wait_for_pictures,
+    watched_page,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results" / "language"
@@ -217,3 +224,30 @@ def test_the_german_page_fits_a_phone_and_200_percent_zoom(browser, serve, base_
     page.screenshot(path=SHOTS / f"de-{width}-wrong.png", full_page=True)
     context.close()
     assert_clean()
+
+
+def test_the_keyboard_walks_the_german_page_in_german(page, base_url):
+    open_playground(page, base_url + "?lang=de")
+    assert tab(page) == "a# Zum Editor springen"
+    assert tab(page) == "a# Zu den Ergebnissen springen"
+    assert tab(page).startswith("select#language ")
+    assert tab(page) == "button#theme Dunkles Design"
+    assert tab(page).startswith("summary# Die ganze Übung")
+    assert tab(page) == "input#wrap "
+    expect(page.get_by_role("checkbox", name="Lange Zeilen umbrechen")).to_be_focused()
+    assert tab(page) == "div# Deine Funktion backward(out)"
+    page.keyboard.press("Escape")  # Esc, then Tab leaves the editor, as the German note under it says
+    expect(page.locator("#editor-keys")).to_contain_text("drücke Esc, dann Tab")
+    assert [tab(page) for _ in range(3)] == [
+        "button#check Prüfen",
+        "button#reset Zurücksetzen",
+        "button#share Link kopieren",
+    ]
+    assert tab(page, "Shift+Tab") == "button#reset Zurücksetzen"
+    page.keyboard.press("Enter")  # Zurücksetzen: the in-page question, in German, its safe answer focused
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Deinen Code durch den Startcode ersetzen?")
+    expect(dialog.get_by_role("button", name="Meinen Code behalten")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_role("button", name="Zurücksetzen")).to_be_focused()
