@@ -17,9 +17,11 @@ DIR ?= export
 WORKERS ?= 4
 # What serving needs: the runtime's packages and the built files (and with verification on, the sandbox).
 VERIFY_ON := $(filter 1 true True yes on,$(PLAYGROUND_VERIFY))
-SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(if $(VERIFY_ON),.sandbox)
+# The message catalogues (docs/translating.md): each language's .po compiled to the .mo the server reads.
+MO := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(MO) $(if $(VERIFY_ON),.sandbox)
 
-.PHONY: setup serve-setup run production export test test-fast test-setup lint bench load-check clean
+.PHONY: messages setup serve-setup run production export test test-fast test-setup lint bench load-check clean
 .DELETE_ON_ERROR:
 
 # Everything, for the tests.
@@ -72,6 +74,16 @@ $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
 	@echo "make: compressing Pyodide's files, once (about a minute on two cores: brotli at its best)"
 	$(COMPRESS) $(PYODIDE_DIR)
 	touch $@
+
+# A language's catalogue compiled (fuzzy and empty messages left out: they are said in English).
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
+	$(BIN)/pybabel -q compile -i $< -o $@
+
+# After changing a message: extract every message again (babel.cfg) into messages.pot and merge it into
+# each language's .po, where a new or changed message waits (empty or fuzzy) for its translation.
+messages: $(VENV)/.installed
+	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --project="backprop playground" -o translations/messages.pot .
+	$(BIN)/pybabel -q update -i translations/messages.pot -d translations --no-wrap --ignore-obsolete
 
 # The Chromium the browser tests drive: its path, or empty for Playwright's own.
 .browser: $(VENV)/.test-installed scripts/setup-browser.sh

@@ -4,13 +4,14 @@ from engine import report
 from engine.compare import same
 from engine.report import text
 from engine.trace import Trace
+from engine.words import _, fill, ngettext, number
 
 
 def fmt(x: object) -> str:
     """Write a grad briefly, whatever the learner's code put there."""
     if type(x) in (int, float):
         try:
-            return f"{x:g}"
+            return number(x, "g")
         except OverflowError:
             pass
     return text(x)
@@ -18,7 +19,7 @@ def fmt(x: object) -> str:
 
 def times(n: int) -> str:
     """Say how many times, in words for the small counts."""
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+    return ngettext("once", "{n} times", n) if n != 2 else _("twice")
 
 
 def diagnose(trace: Trace, names: list[str]) -> list[dict]:
@@ -35,9 +36,13 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
     if out in first:  # out's gradient when it passed it on (had it never run, "never" says so below)
         seed = first[out]["grad"]
         if same(seed, 0.0):
-            say("out-grad", out, "out.grad was 0 when out passed its gradient on: set out.grad = 1 first.")
+            say("out-grad", out, _("out.grad was 0 when out passed its gradient on: set out.grad = 1 first."))
         elif not same(seed, 1.0):
-            say("out-grad", out, f"out.grad was {fmt(seed)} when out passed its gradient on, not 1.")
+            say(
+                "out-grad",
+                out,
+                _("out.grad was {grad} when out passed its gradient on, not 1.", grad=fmt(seed)),
+            )
     arriving = [0] * len(trace.values)  # contributions from the consumers that ran at all
     for node, kids in enumerate(trace.children):
         for k in kids if trace.runs[node] else ():
@@ -45,32 +50,53 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
     for node, call in first.items():
         uses, received = trace.uses[node], call["received"]
         if received < arriving[node]:  # a consumer ran after it: "never" speaks for those that did not
-            got = (
-                "before it had received any of it"
-                if not received
-                else f"after {received} of {uses} contributions"
-            )
-            say("early", node, f"{names[node]} (used {times(uses)}) passed its gradient on {got}.")
+            if not received:
+                message = _(
+                    "{value} (used {times}) passed its gradient on before it had received any of it.",
+                    value=names[node],
+                    times=times(uses),
+                )
+            else:
+                message = ngettext(
+                    "{value} (used {times}) passed its gradient on after {received} of {n} contribution.",
+                    "{value} (used {times}) passed its gradient on after {received} of {n} contributions.",
+                    uses,
+                    value=names[node],
+                    times=times(uses),
+                    received=number(received),
+                )
+            say("early", node, message)
     for node, runs in enumerate(trace.runs):
         if runs > 1:
             say(
                 "repeated",
                 node,
-                f"{names[node]}: its _backward ran {times(runs)}; each run passes its gradient on again.",
+                _(
+                    "{value}: its _backward ran {times}; each run passes its gradient on again.",
+                    value=names[node],
+                    times=times(runs),
+                ),
             )
     for node, kids in enumerate(trace.children):
         if kids and not trace.runs[node]:
             inputs = ", ".join(names[k] for k in dict.fromkeys(kids))
-            say("never", node, f"{names[node]}: its _backward never ran, so {inputs} got nothing from it.")
+            message = _("{value}: its _backward never ran, so {inputs} got nothing from it.")
+            say("never", node, message.replace("{value}", names[node]).replace("{inputs}", inputs))
     for node, value in enumerate(trace.values):
         if node != out and not same(value.grad, trace.given[node]):
-            what = "the leaf " if not trace.children[node] else ""
-            say(
-                "direct",
-                node,
-                f"The gradient of {what}{names[node]} was changed directly (it is {fmt(value.grad)}, "
-                f"the _backward calls gave it {fmt(trace.given[node])}).",
+            message = (
+                _(
+                    "The gradient of the leaf {value} was changed directly (it is {grad}, the _backward "
+                    "calls gave it {given})."
+                )
+                if not trace.children[node]
+                else _(
+                    "The gradient of {value} was changed directly (it is {grad}, the _backward calls gave it "
+                    "{given})."
+                )
             )
+            params = {"value": names[node], "grad": fmt(value.grad), "given": fmt(trace.given[node])}
+            say("direct", node, fill(message, params))
     return found
 
 
@@ -90,14 +116,18 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             return report.mistake(
                 "nothing",
                 None,
-                "Your backward does nothing yet: no _backward() ran and out.grad is still 0. Set "
-                "out.grad = 1, then call _backward() on every value, from out back to the leaves.",
+                _(
+                    "Your backward does nothing yet: no _backward() ran and out.grad is still 0. Set "
+                    "out.grad = 1, then call _backward() on every value, from out back to the leaves."
+                ),
             )
         return report.mistake(
             "never",
             trace.out,
-            "No _backward() ran, so no gradient went further than out. After setting out.grad = 1, call "
-            "_backward() on every value, starting with out.",
+            _(
+                "No _backward() ran, so no gradient went further than out. After setting out.grad = 1, call "
+                "_backward() on every value, starting with out."
+            ),
         )
     if first["out-grad"]:
         return report.mistake("out-grad", trace.out, first["out-grad"]["message"])
@@ -105,10 +135,12 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
         return report.mistake(
             "reversed",
             trace.out,
-            "Your backward calls _backward() from the leaves towards out: out passed its gradient on "
-            "last, when every other value had already passed on what they had (nothing yet). A list "
-            "with each value after its inputs is the right order gone through backwards: reverse it "
-            "(for v in reversed(topo)), so out goes first.",
+            _(
+                "Your backward calls _backward() from the leaves towards out: out passed its gradient on "
+                "last, when every other value had already passed on what they had (nothing yet). A list "
+                "with each value after its inputs is the right order gone through backwards: reverse it "
+                "(for v in reversed(topo)), so out goes first."
+            ),
         )
     if found_ := first["direct"]:
         node = found_["node"]
@@ -116,67 +148,85 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
         return report.mistake(
             "direct",
             node,
-            f"Your code changes .grad itself: {names[node]}.grad is {fmt(value.grad)}, but the _backward() "
-            f"calls gave it {fmt(trace.given[node])}. Set out.grad = 1 and no other gradient by hand: each "
-            "_backward() adds (+=) a share to its inputs' gradients, and a value used several times needs "
-            "every share.",
+            fill(
+                _(
+                    "Your code changes .grad itself: {value}.grad is {grad}, but the _backward() calls gave "
+                    "it {given}. Set out.grad = 1 and no other gradient by hand: each _backward() adds (+=) "
+                    "a share to its inputs' gradients, and a value used several times needs every share."
+                ),
+                {"value": names[node], "grad": fmt(value.grad), "given": fmt(trace.given[node])},
+            ),
         )
     if found_ := first["repeated"]:
         node = found_["node"]
         more = sum(runs > 1 for runs in trace.runs) - 1
-        also = f" (and {more} more value{'s' if more > 1 else ''})" if more else ""
+        also = ngettext(" (and {n} more value)", " (and {n} more values)", more) if more else ""
+        said = _(
+            "The _backward() of {value} ran {times}{also}, and each run passes its gradient on again. Call "
+            "_backward() once per value: remember the values you have visited, in a set."
+        )
         return report.mistake(
             "repeated",
             node,
-            f"The _backward() of {names[node]} ran {times(trace.runs[node])}{also}, and each run passes "
-            "its gradient on again. Call _backward() once per value: remember the values you have "
-            "visited, in a set.",
+            fill(said, {"value": names[node], "times": times(trace.runs[node]), "also": also}),
         )
     if found_ := first["early"]:
         node = found_["node"]
         call = next(c for c in trace.calls if c["node"] == node)
         near, far = trace.steps[node]
         paths = (
-            f" Here {names[node]} reaches out by paths of {steps(near)} and of {steps(far)}: an order "
-            "that takes values as it meets them from out (level by level, say) runs it after the short "
-            "path only."
+            fill(
+                _(
+                    " Here {value} reaches out by paths of {near} and of {far}: an order that takes values "
+                    "as it meets them from out (level by level, say) runs it after the short path only."
+                ),
+                {"value": names[node], "near": steps(near), "far": steps(far)},
+            )
             if near < far
             else ""
         )
-        return report.mistake(
-            "early",
-            node,
-            f"{names[node]} passed its gradient on before it had all of it ({call['received']} of its "
-            f"{trace.uses[node]} shares had come). Every value made from {names[node]} must run its "
-            "_backward() first: a list with each value after its inputs (a depth-first search), gone "
-            f"through backwards, does that.{paths}",
+        said = ngettext(
+            "{value} passed its gradient on before it had all of it ({received} of its {n} share had "
+            "come). Every value made from {value} must run its _backward() first: a list with each value "
+            "after its inputs (a depth-first search), gone through backwards, does that.{paths}",
+            "{value} passed its gradient on before it had all of it ({received} of its {n} shares had "
+            "come). Every value made from {value} must run its _backward() first: a list with each value "
+            "after its inputs (a depth-first search), gone through backwards, does that.{paths}",
+            trace.uses[node],
+            received=number(call["received"]),
         )
+        return report.mistake("early", node, fill(said, {"value": names[node], "paths": paths}))
     if found_ := first["never"]:
         node = found_["node"]
         twin = next((k for k in range(len(trace.values)) if k != node and twin_of(trace, k, node)), None)
         twice = next((u for u, kids in enumerate(trace.children) if kids.count(node) > 1), None)
         if twin is not None:
-            why = (
-                f" {names[node]} has the same data as {names[twin]}, which did run: remember the values "
-                "you visited by the values themselves (a set of them), not by their data."
+            why = fill(
+                _(
+                    " {value} has the same data as {twin}, which did run: remember the values you visited by "
+                    "the values themselves (a set of them), not by their data."
+                ),
+                {"value": names[node], "twin": names[twin]},
             )
         elif twice is not None:
-            why = (
-                f" {names[twice]} lists {names[node]} twice in its _prev: where you count what a value "
-                "waits for, count its uses and take them off one use at a time, or count and take off "
-                "its users."
+            why = fill(
+                _(
+                    " {user} lists {value} twice in its _prev: where you count what a value waits for, count "
+                    "its uses and take them off one use at a time, or count and take off its users."
+                ),
+                {"user": names[twice], "value": names[node]},
             )
         else:
-            why = " Does your walk reach every value, through every value's _prev?"
+            why = _(" Does your walk reach every value, through every value's _prev?")
         return report.mistake("never", node, found_["message"] + why)
     return report.mistake(
-        "wrong", None, "The gradients are wrong, though every _backward() ran once, in order."
+        "wrong", None, _("The gradients are wrong, though every _backward() ran once, in order.")
     )
 
 
 def steps(n: float) -> str:
     """Say a path's length."""
-    return "one step" if n == 1 else f"{n:g} steps"
+    return ngettext("one step", "{n} steps", n) if n == int(n) else _("{n} steps", n=number(n, "g"))
 
 
 def twin_of(trace: Trace, k: int, node: int) -> bool:
@@ -203,8 +253,10 @@ def leaves_first(trace: Trace) -> bool:
 
 def too_deep(trace: Trace, limit: int) -> dict:
     """Explain a RecursionError on a deep graph."""
-    message = (
-        f"This graph is {len(trace.values):,} values deep. A recursive search needs a frame per value, "
-        f"more than Python allows ({limit:,}): keep a stack of your own in a loop instead."
+    message = _(
+        "This graph is {size} values deep. A recursive search needs a frame per value, more than Python "
+        "allows ({limit}): keep a stack of your own in a loop instead.",
+        size=number(len(trace.values)),
+        limit=number(limit),
     )
     return report.finding("recursion", None, message)

@@ -8,39 +8,41 @@ import traceback
 
 from engine.output import PrintedTooMuch
 from engine.report import MAX_TEXT, cap, error
+from engine.words import N_, _, ngettext, number
 
 FILENAME = "<editor>"  # the learner's backward, as tracebacks name it
 SCRATCH_FILE = "<scratch>"  # the scratch pad's code
 FILES = {FILENAME: "editor", SCRATCH_FILE: "scratch"}  # the report's name for each (report.FILES)
-PLACES = {"editor": "your backward's editor", "scratch": "scratch pad"}  # where a Run's line is
+PLACES = {"editor": N_("your backward's editor"), "scratch": N_("scratch pad")}  # where a Run's line is
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 ENGINE_FILE = "engine/value.py"  # the engine's code, as tracebacks name it (namespace.py)
 
 # What a Run says beside Python's own message when the code asks the seed's engine for what it does not
-# have: each one sentence, in the learner's terms, with what to write instead (engine_hint picks one).
+# have: each one sentence, in the learner's terms, with what to write instead (engine_hint picks one and
+# says it in the learner's language).
 ENGINE_HINTS = {
-    "number": (
+    "number": N_(
         "This engine's Value has only +, * and tanh, and both sides of + and * must be Values: "
         "write Value(2.0) * x instead of 2 * x, and x + Value(1.0) instead of x + 1."
     ),
-    "-": (
+    "-": N_(
         "This engine's Value has no subtraction: write x + Value(-1.0) instead of x - 1, "
         "and x + Value(-1.0) * y instead of x - y."
     ),
-    "negation": "This engine's Value has no negation: write Value(-1.0) * x instead of -x.",
-    "/": (
+    "negation": N_("This engine's Value has no negation: write Value(-1.0) * x instead of -x."),
+    "/": N_(
         "This engine's Value has no division: multiply by the inverse instead (x * Value(0.5), not x / 2); "
         "dividing by a Value is not in this exercise's engine."
     ),
-    "**": "This engine's Value has no powers: write x * x instead of x**2.",
-    "operator": "This engine's Value has only +, * and tanh(), and both sides of + and * must be Values.",
-    "compare": "A Value is not a number: compare its data (x.data > 0), not the Value (x > 0).",
-    "number wanted": "A Value is not a number: use x.tanh() on a Value, or math on its number, x.data.",
-    "backward": (
+    "**": N_("This engine's Value has no powers: write x * x instead of x**2."),
+    "operator": N_("This engine's Value has only +, * and tanh(), and both sides of + and * must be Values."),
+    "compare": N_("A Value is not a number: compare its data (x.data > 0), not the Value (x > 0)."),
+    "number wanted": N_("A Value is not a number: use x.tanh() on a Value, or math on its number, x.data."),
+    "backward": N_(
         "Here backward is your own function, not a method of Value: "
         "write backward(x) instead of x.backward()."
     ),
-    "attribute": (
+    "attribute": N_(
         "This engine's Value has only data, grad, _prev, _backward and tanh(), with + and * between "
         "Values: {name} is not in this exercise's engine."
     ),
@@ -57,12 +59,17 @@ def fatal(exc: BaseException) -> bool:
     return not isinstance(exc, Exception) or isinstance(exc, MemoryError)
 
 
-def refusal(source: object, what: str = "Your code") -> str | None:
-    """Say why source is not run at all, or None when it may run; what names it ("The scratch pad")."""
+def refusal(source: object, what: str = N_("Your code")) -> str | None:
+    """Say why source is not run at all, or None when it may run; what names it (N_("The scratch pad"))."""
     if not isinstance(source, str):
-        return f"{what} must be text, not {type(source).__name__}."
+        return _("{what} must be text, not {type}.", what=_(what), type=type(source).__name__)
     if len(source) > MAX_SOURCE:
-        return f"{what} is {len(source):,} characters; the limit is {MAX_SOURCE:,}."
+        return _(
+            "{what} is {size} characters; the limit is {limit}.",
+            what=_(what),
+            size=number(len(source)),
+            limit=number(MAX_SOURCE),
+        )
     return None
 
 
@@ -72,7 +79,7 @@ def describe(exc: BaseException) -> str:
     try:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc)
     except Exception:  # noqa: BLE001 - a learner's __str__ may raise anything
-        detail = "<the exception's message could not be printed>"
+        detail = _("<the exception's message could not be printed>")
     return f"{name}: {cap(detail)}" if detail else name  # cut before joining: the message may be huge
 
 
@@ -91,7 +98,8 @@ def engine_hint(exc: BaseException, value_class: type) -> str | None:
     """What to write instead, when exc says the code asked a Value of the seed's engine for an operation
     it does not have (2 * x, x - 1, x**2, x.relu()...); None for any other error."""
     try:
-        return hint_for(exc, value_class)
+        hint = hint_for(exc, value_class)
+        return None if hint is None else _(hint, name=exc.name if type(exc) is AttributeError else "")
     except Exception:  # noqa: BLE001 - the learner's own exception may break anything asked of it
         return None
 
@@ -103,7 +111,7 @@ def hint_for(exc: BaseException, value_class: type) -> str | None:
         if isinstance(exc.obj, value_class):
             if exc.name == "backward":  # x.backward(), as in micrograd: here backward(x)
                 return ENGINE_HINTS["backward"]
-            return ENGINE_HINTS["attribute"].format(name=exc.name)  # x.relu(), x.exp()
+            return ENGINE_HINTS["attribute"]  # x.relu(), x.exp(): {name} filled as it is said
         innermost = list(traceback.walk_tb(exc.__traceback__))[-1][0].f_code
         in_op = innermost.co_filename == ENGINE_FILE and innermost.co_name in ("__add__", "__mul__")
         if not in_op or exc.name != "data":
@@ -132,16 +140,28 @@ def hint_for(exc: BaseException, value_class: type) -> str | None:
 def learner_traceback(frames: list[tuple[str, int, str]], sources: dict[str, str]) -> str:
     """Write the learner's frames, each with its line of their code; a frame repeated more than
     three times is said once, as Python does. With two sources, each line names its editor."""
-    out = ["Traceback (your code only):"] if frames else []
+    out = [_("Traceback (your code only):")] if frames else []
     repeats = 0
     for i, (file, lineno, name) in enumerate(frames):
         repeats = repeats + 1 if i and frames[i] == frames[i - 1] else 0
         if repeats >= 3:
             if i + 1 == len(frames) or frames[i + 1] != frames[i]:
-                out.append(f"  [Previous line repeated {repeats - 2} more times]")
+                out.append(
+                    "  "
+                    + ngettext(
+                        "[Previous line repeated {n} more time]",
+                        "[Previous line repeated {n} more times]",
+                        repeats - 2,
+                    )
+                )
             continue
-        where = f"{PLACES[file]}, line {lineno}" if len(sources) > 1 else f"line {lineno}"
-        out.append(f"  {where}" + ("" if name == "<module>" else f", in {name}"))
+        line = number(lineno, "d")
+        where = (
+            _("{place}, line {line}", place=_(PLACES[file]), line=line)
+            if len(sources) > 1
+            else _("line {line}", line=line)
+        )
+        out.append(f"  {where}" + ("" if name == "<module>" else _(", in {function}", function=name)))
         lines = sources.get(file, "").splitlines()
         if 0 < lineno <= len(lines):
             out.append("    " + cap(lines[lineno - 1].strip(), 200))
@@ -161,7 +181,7 @@ def learner_error(
         kind, message = "output", str(exc)
     else:
         kind = "syntax" if isinstance(exc, SyntaxError) else "runtime"
-        message = describe(exc) + (note if line is None else "")
+        message = describe(exc) + (_(note) if line is None and note else "")
         if side is not None:
             message += side.note(message)
         hint = value_class is not None and engine_hint(exc, value_class)

@@ -10,15 +10,29 @@ from engine.cases import LEAVES
 from engine.extras import TANGLE
 from engine.namespace import new_engine
 from engine.watch import Watcher
+from engine.words import N_, _, ngettext, number
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+NUMBER_WORDS = (
+    N_("no"),
+    N_("one"),
+    N_("two"),
+    N_("three"),
+    N_("four"),
+    N_("five"),
+    N_("six"),
+    N_("seven"),
+    N_("eight"),
+    N_("nine"),
+    N_("ten"),
+)
 
 
 def count(n: int) -> str:
     """Write a count as a reader would: words up to ten, then digits (500, 1,000)."""
-    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else f"{n:,}"
+    return _(NUMBER_WORDS[n]) if n < len(NUMBER_WORDS) else number(n)
 
 
+@cache
 def layers(expr: str) -> int:
     """Count the tanh layers in the graph of expr (tanh is the engine's one operation with one input)."""
     engine = new_engine()
@@ -26,23 +40,35 @@ def layers(expr: str) -> int:
     return sum(1 for v in built.values if len(v._prev) == 1)
 
 
-@cache
 def words(expr: str) -> dict:
-    """Say what expr computes: {"formula", "about"}, plain text."""
-    times = count(layers(expr)) if expr in ("chain", "deep") else ""
+    """Say what expr computes, in the learner's language: {"formula", "about"}, plain text."""
+    n = layers(expr) if expr in ("chain", "deep") else 0
+    times = count(n)
+    chain = ngettext(
+        "tanh(… tanh(x·w) · w …), {times} time", "tanh(… tanh(x·w) · w …), {times} times", n, times=times
+    )
+    size = len(LEAVES["tangle"]) + len(TANGLE) if expr == "tangle" else 0
     formula, about = {
-        "neuron": ("tanh(x1·w1 + x2·w2 + b)", "a neuron with two inputs"),
-        "reuse": ("a·b + a·a", "a is used three times"),
-        "chain": (f"tanh(… tanh(x·w) · w …), {times} times", f"tanh of out·w, {times} times over, from x"),
-        "shared": ("h·h + h, with h = tanh(x·w)", "h is used three times, twice by one value"),
-        "diamond": ("tanh(u) + u·c, with u = x·w", "u feeds two paths that meet again"),
-        "uneven": ("u·u + tanh(tanh(u)), with u = x·w", "u reaches out in two steps and in three"),
-        "twins": ("tanh(x·w) + (w·x)·c", "x·w and w·x are two values with the same data"),
-        "tangle": (
-            f"{count(len(LEAVES['tangle']) + len(TANGLE))} values of +, · and tanh on a, b, c, d",
-            "drawn at random once, with all of the above inside it",
+        "neuron": ("tanh(x1·w1 + x2·w2 + b)", _("a neuron with two inputs")),
+        "reuse": ("a·b + a·a", _("a is used three times")),
+        "chain": (
+            chain,
+            ngettext(
+                "tanh of out·w, {times} time over, from x",
+                "tanh of out·w, {times} times over, from x",
+                n,
+                times=times,
+            ),
         ),
-        "random": ("graphs of +, · and tanh on a, b, c, d", "drawn at random for this request"),
-        "deep": (f"tanh(… tanh(x·w) · w …), {times} times", "a chain deeper than Python's recursion limit"),
+        "shared": (_("h·h + h, with h = tanh(x·w)"), _("h is used three times, twice by one value")),
+        "diamond": (_("tanh(u) + u·c, with u = x·w"), _("u feeds two paths that meet again")),
+        "uneven": (_("u·u + tanh(tanh(u)), with u = x·w"), _("u reaches out in two steps and in three")),
+        "twins": ("tanh(x·w) + (w·x)·c", _("x·w and w·x are two values with the same data")),
+        "tangle": (
+            _("{count} values of +, · and tanh on a, b, c, d", count=count(size)),
+            _("drawn at random once, with all of the above inside it"),
+        ),
+        "random": (_("graphs of +, · and tanh on a, b, c, d"), _("drawn at random for this request")),
+        "deep": (chain, _("a chain deeper than Python's recursion limit")),
     }[expr]
     return {"formula": formula, "about": about}

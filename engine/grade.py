@@ -13,8 +13,9 @@ from engine.integrity import Seal
 from engine.learner_side import LearnerSide
 from engine.picture import MAX_PICTURE, picture
 from engine.trace import Trace
+from engine.words import N_, _
 
-GRADER_CHANGED = "Your code changed the grader's own code, so this Check cannot be graded"
+GRADER_CHANGED = N_("Your code changed the grader's own code, so this Check cannot be graded")
 
 
 class Shown:
@@ -65,7 +66,7 @@ def grade_cases(source: str, cases: list[dict], side: LearnerSide) -> dict:
         mark = len(runner.watcher.calls)
         got, case_err = runner.gradients(case)
         if got is not None and (changed := SEAL.broken()) is not None:  # the learner's code for it has run
-            got, case_err = None, report.error("runtime", f"{GRADER_CHANGED} ({changed}).")
+            got, case_err = None, report.error("runtime", _(GRADER_CHANGED) + f" ({changed}).")
         if got is not None:
             result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
             result["passed"] = all(result["right"])

@@ -14,9 +14,10 @@ from engine.namespace import new_engine
 from engine.output import CappedOutput
 from engine.report import text
 from engine.watch import Built, Watcher
+from engine.words import N_, _
 
-AFTER_BACKWARD = " (after your backward returned, reading the leaves' .grad)"
-OUTSIDE = " (raised outside your code, while the grader read what it left behind)"
+AFTER_BACKWARD = N_(" (after your backward returned, reading the leaves' .grad)")
+OUTSIDE = N_(" (raised outside your code, while the grader read what it left behind)")
 # The exception that ended the last Check, with the frames (and all the learner's code built) it holds:
 # kept until the next Check, so its report is not held up by freeing millions of objects (seconds in
 # the browser, whose runtime is thrown away after the Check anyway).
@@ -68,7 +69,7 @@ def load(source: str, side: LearnerSide) -> tuple[dict, dict | None]:
         return engine, learner_error(exc, {"editor": source}, side)
     backward = namespace.get("backward")
     if not callable(backward):
-        return engine, report.error("runtime", "Your code defines no function backward(out).")
+        return engine, report.error("runtime", _("Your code defines no function backward(out)."))
     engine["backward"] = backward
     return engine, None
 
@@ -120,8 +121,11 @@ def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float] 
             if fatal(exc):
                 raise
             err = learner_error(exc, {"editor": source})  # a __float__ of theirs, or no line at all
-            err["message"] = (
-                f"The gradient of {name} is {text(grad)}, which is not a number: {err['message']}"
+            err["message"] = _(
+                "The gradient of {value} is {grad}, which is not a number: {error}",
+                value=name,
+                grad=text(grad),
+                error=err["message"],
             )
             if err["line"] is None:
                 err["traceback"] = ""
@@ -148,5 +152,5 @@ def compute(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
             first = first or err
         return first
 
-    err, fatal_err, output, _ = within({"editor": source}, work, sink, stopping)
+    err, fatal_err, output, _ms = within({"editor": source}, work, sink, stopping)
     return {"got": got, "error": fatal_err or err, "output": output}

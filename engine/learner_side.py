@@ -11,6 +11,7 @@ import sys
 import time
 
 from engine.output import CappedOutput
+from engine.words import _, number
 
 RECURSION_LIMIT = 1000  # Python's default: the deep extra graph is there to meet it
 # The most sys.setrecursionlimit may set. In the browser, a RecursionError's traceback is freed
@@ -58,9 +59,11 @@ class LearnerSide:
         """Add what the learner should know about the recursion cap to a RecursionError's message."""
         if self.asked is None or not message.startswith("RecursionError"):
             return ""
-        return (
-            f" (Your code asked for a recursion limit of {self.asked:,}; the playground allows at most "
-            f"{MAX_RECURSION:,}, because deeper recursion overflows the browser's own stack.)"
+        return _(
+            " (Your code asked for a recursion limit of {asked}; the playground allows at most {limit}, "
+            "because deeper recursion overflows the browser's own stack.)",
+            asked=number(self.asked),
+            limit=number(MAX_RECURSION),
         )
 
     def __enter__(self) -> "LearnerSide":

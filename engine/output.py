@@ -3,6 +3,8 @@
 import io
 import time
 
+from engine.words import _, number
+
 MAX_LINES = 2000
 MAX_CHARS = 200_000
 SEND_CHARS = 8192  # with a sink: pass on what was printed once this much is waiting...
@@ -75,14 +77,22 @@ class CappedOutput(io.TextIOBase):
     def flood_message(self) -> str:
         """Say how far past the cap the code printed, by the measure it passed: characters or writes."""
         if self.cut_chars > FLOOD_CHARS:
-            how_much = f"{self.chars + self.cut_chars:,} characters so far, far past the {MAX_CHARS:,}"
-            how_much += " characters the page keeps"
+            how_much = _(
+                "{chars} characters so far, far past the {limit} characters the page keeps",
+                chars=number(self.chars + self.cut_chars),
+                limit=number(MAX_CHARS),
+            )
         else:  # a print in a loop: many short writes
-            how_much = f"{self.lines + self.cut_lines:,} lines ({self.chars + self.cut_chars:,} characters)"
-            how_much += f" so far, far past the {MAX_LINES:,} lines the page keeps"
-        return (
-            f"Your code printed too much: {how_much}. Printing that much is what took the time, so your "
-            "code was stopped here. Print less: a few values, or only in the first value set."
+            how_much = _(
+                "{lines} lines ({chars} characters) so far, far past the {limit} lines the page keeps",
+                lines=number(self.lines + self.cut_lines),
+                chars=number(self.chars + self.cut_chars),
+                limit=number(MAX_LINES),
+            )
+        return _(
+            "Your code printed too much: {how_much}. Printing that much is what took the time, so your "
+            "code was stopped here. Print less: a few values, or only in the first value set.",
+            how_much=how_much,
         )
 
     def counted(self, text: str) -> int:

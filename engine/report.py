@@ -8,13 +8,15 @@ there from shape(), which the page's config carries: no other code states a fiel
 
 import math
 
+from engine.words import N_, _, ngettext
+
 # Every error kind, with the heading the page shows above its message.
-KINDS = {
-    "syntax": "Syntax error",
-    "runtime": "Your code raised an error",
-    "timeout": "Stopped",
-    "crash": "The runtime crashed",
-    "output": "Printed too much",
+KINDS = {  # English here: the page says each in the learner's language (the catalogue has them)
+    "syntax": N_("Syntax error"),
+    "runtime": N_("Your code raised an error"),
+    "timeout": N_("Stopped"),
+    "crash": N_("The runtime crashed"),
+    "output": N_("Printed too much"),
 }
 # The fields of each object in a report (docs/page-contract.md lists the same, and server/schema.py
 # makes the JSON Schema that tests hold real reports to, from these).
@@ -92,7 +94,8 @@ def cap(written: str, limit: int = MAX_TEXT) -> str:
     """Cut text to limit characters, saying how much was cut."""
     if len(written) <= limit:
         return written
-    return f"{written[:limit]}… [{len(written) - limit:,} more characters cut]"
+    cut = len(written) - limit
+    return written[:limit] + ngettext("… [{n} more character cut]", "… [{n} more characters cut]", cut)
 
 
 def text(x: object, limit: int = 40) -> str:
@@ -100,7 +103,7 @@ def text(x: object, limit: int = 40) -> str:
     try:
         return cap(repr(x), limit)
     except Exception:  # noqa: BLE001 - a learner's __repr__ may raise anything
-        return f"<a {type(x).__name__} that cannot be printed>"
+        return _("<a {type} that cannot be printed>", type=type(x).__name__)
 
 
 def report(expressions: list[dict], err: dict | None, order: str | None, rule: str, passed: bool) -> dict:

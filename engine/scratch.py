@@ -16,6 +16,7 @@ from engine.gradients import within
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
 from engine.watch import Watcher
+from engine.words import N_, _, ngettext
 
 MAX_DRAWINGS = 10  # draw() calls drawn in one Run; more are counted
 
@@ -32,8 +33,8 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
     called once an exception that ends the Run has left the learner's code.
     """
     result = report.run_result()
-    reason = refusal(scratch, "The scratch pad") or (
-        backward is not None and refusal(backward, "The code in the editor")
+    reason = refusal(scratch, N_("The scratch pad")) or (
+        backward is not None and refusal(backward, N_("The code in the editor"))
     )
     if reason:
         result["error"] = report.error("syntax", reason)
@@ -48,7 +49,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
         def draw(v) -> None:
             """Draw the graph that ends at v, as it is now (the picture appears below the scratch pad)."""
             if not isinstance(v, engine["Value"]):
-                raise TypeError(f"draw() takes a Value, not {type(v).__name__}")
+                raise TypeError(_("draw() takes a Value, not {type}", type=type(v).__name__))
             if len(result["drawings"]) >= MAX_DRAWINGS:
                 result["cut_drawings"] += 1
                 return
@@ -68,10 +69,16 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
         finally:
             if watcher.dropped:
                 side.output.write(
-                    f"\n[{watcher.dropped:,} more _backward calls were not recorded for the pictures]\n"
+                    "\n"
+                    + ngettext(
+                        "[{n} more _backward call was not recorded for the pictures]",
+                        "[{n} more _backward calls were not recorded for the pictures]",
+                        watcher.dropped,
+                    )
+                    + "\n"
                 )
 
-    _, err, result["output"], result["ms"] = within(sources, work, sink, stopping, outside="")
+    _grades, err, result["output"], result["ms"] = within(sources, work, sink, stopping, outside="")
     result["error"] = err or result["error"]
     return result
 

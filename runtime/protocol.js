@@ -29,7 +29,7 @@ export const MESSAGES = {
   // runner -> worker (the first message, posted on the worker itself, brings the private port)
   toWorker: {
     start: ["port", "interrupt", "phase", "limits"],
-    load: ["id", "indexURL", "cases", "snapshot", "makeSnapshot", "files", "compiled"],
+    load: ["id", "indexURL", "cases", "catalogue", "snapshot", "makeSnapshot", "files", "compiled"],
     grade: ["id", "source"],
     run: ["id", "scratch", "backward"],
   },

@@ -48,6 +48,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         LEARNER_TOKEN_JWKS_URL=None,  # or the course's own JWKS, for tokens it signs with RS256/ES256/EdDSA
         LEARNER_TOKEN_ISSUER=None,  # when set, a learner token's iss must be this
         LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
+        LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
+        TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -59,6 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         embed,
         export,
         headers,
+        i18n,
         limits,
         lti,
         offline,
@@ -72,6 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     try:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
         wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
+        i18n.init_app(app)  # the page's language: templates, the page's scripts, the grader (server/i18n.py)
         app.register_blueprint(page.bp)
         app.register_blueprint(assets.bp)
         app.register_blueprint(embed.bp)

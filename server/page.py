@@ -5,6 +5,7 @@ import inspect
 import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
+from flask_babel import gettext
 
 from engine.cases import role
 from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
@@ -15,7 +16,7 @@ from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
-from server import ROOT, presets
+from server import ROOT, comments, i18n, presets
 from server.assets import engine_archive, engine_digest, graded_cases, revalidated
 from server.embed import frame_refused, parent_origins, refused_framer
 from server.first_paint import READ_SNAPSHOT, RESTORE
@@ -41,14 +42,20 @@ def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
     from server import reference
 
-    return inspect.getsource(reference.backward)
+    return comments.said(inspect.getsource(reference.backward), gettext)
+
+
+def scratch() -> dict:
+    """The scratch pad's starting code and examples, their comments in the page's language."""
+    examples = [{**preset, "code": comments.said(preset["code"], gettext)} for preset in presets.PRESETS]
+    return {"starter": comments.said(presets.STARTER, gettext), "presets": examples}
 
 
 def page_config() -> dict:
     """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
     cases = graded_cases(current_app.config["VERDICT"])
     config = {
-        "starter": read("server/starter.py"),
+        "starter": comments.said(read("server/starter.py"), gettext),  # its comments in the page's language
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
@@ -71,7 +78,7 @@ def page_config() -> dict:
         + len(engine_archive())
         + sum(static_size(entry) for entry in RUNTIME_BUNDLES),
         "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
-        "scratch": {"starter": presets.STARTER, "presets": presets.PRESETS},  # the scratch pad's code
+        "scratch": scratch(),  # the scratch pad's code
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
@@ -85,15 +92,24 @@ def page_config() -> dict:
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
+        "language": i18n.choice(),  # the page's language, what chose it, the others it speaks
+        "catalogue": i18n.catalogue(),  # its messages, for the page's scripts and the grader (server/i18n.py)
     }
     config["snapshotKey"] = snapshot_key(config)  # names the snapshot a browser keeps of this build
     return config
 
 
 def snapshot_key(config: dict) -> str:
-    """Name what a snapshot holds: Pyodide's files, the engine, the runner, its worker, the cases."""
+    """Name what a snapshot holds: Pyodide, the engine, the runner, its worker, the cases, the language."""
     urls = config["urls"]
-    held = [urls["pyodide"], urls["engine"], urls["runner"], urls["worker"], config["cases"]]
+    held = [
+        urls["pyodide"],
+        urls["engine"],
+        urls["runner"],
+        urls["worker"],
+        config["cases"],
+        config["catalogue"],
+    ]
     return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -101,7 +117,8 @@ def expressions(cases: list[dict]) -> list[dict]:
     """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
     names = dict.fromkeys(case["expr"] for case in cases)
     extra = {case["expr"]: case["extra"] for case in cases}
-    return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
+    with i18n.speaking():
+        return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
 
 
 def verify_url() -> str | None:

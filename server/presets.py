@@ -4,6 +4,8 @@ Each runs the learner's own backward (the scratch pad's "Run my backward first" 
 what it prints and draws is what their code does; a right backward gives the numbers in the comments.
 """
 
+from engine.words import N_  # the titles are translated where the page shows them
+
 STARTER = """\
 # Try your backward on Values of your own: Run prints, and draw(v) draws the graph that ends at v.
 a = Value(2.0)
@@ -17,7 +19,7 @@ draw(c)
 PRESETS = [
     {
         "id": "reused",
-        "title": "A value used twice (b = a + a, c = b + b)",
+        "title": N_("A value used twice (b = a + a, c = b + b)"),
         "code": """\
 # b is not a leaf, and c uses it twice: b must collect both shares before it passes them on.
 a = Value(1.0)
@@ -30,7 +32,7 @@ draw(c)
     },
     {
         "id": "square",
-        "title": "x * x",
+        "title": N_("x * x"),
         "code": """\
 # One value as both inputs of *: its _backward adds to x.grad twice.
 x = Value(3.0)
@@ -42,7 +44,7 @@ draw(y)
     },
     {
         "id": "twice",
-        "title": "backward called twice",
+        "title": N_("backward called twice"),
         "code": """\
 # Each _backward adds (+=) to the grads: a second backward adds the same again.
 x = Value(2.0)
@@ -57,7 +59,7 @@ draw(y)
     },
     {
         "id": "before-after",
-        "title": "draw before and after backward",
+        "title": N_("draw before and after backward"),
         "code": """\
 # draw() shows the graph as it is when called: every grad 0 before backward, set after.
 a = Value(2.0)
@@ -70,7 +72,7 @@ draw(c)
     },
     {
         "id": "deep",
-        "title": "A deep chain (1,000 values)",
+        "title": N_("A deep chain (1,000 values)"),
         "code": """\
 # 1,000 values deep: a recursive search needs a Python frame per value, past the recursion limit.
 x = Value(0.5)

@@ -1,7 +1,8 @@
 """Run inside the sandbox, never in the server: run the learner's backward, hand back only its gradients.
 
-Copied into the sandbox beside engine/, source.py and cases.json (value sets without their expected
-gradients, which the sandbox never sees). It runs the learner's code through engine.gradients, the
+Copied into the sandbox beside engine/, source.py, cases.json (value sets without their expected
+gradients, which the sandbox never sees) and catalogue.json (the messages of the learner's language, or
+null: English). It runs the learner's code through engine.gradients, the
 same code the browser's grader runs it with, and writes one JSON document on the result channel (the
 fd given as its argument): the gradients each value set got, in order, the error the learner's code
 met and what it printed. Nothing here compares or decides: the server does (server/verify.py).
@@ -22,6 +23,11 @@ def main() -> None:
         cases = json.load(file)
     with open("source.py", encoding="utf-8") as file:
         source = file.read()
+    with open("catalogue.json", encoding="utf-8") as file:
+        catalogue = json.load(file)
+    from engine import words
+
+    words.use(catalogue)  # its errors in the learner's language, as the browser's grader says them
     from engine.gradients import compute
 
     data = dumps(compute(source, cases)).encode()

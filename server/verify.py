@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from flask_babel import format_number, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine import report
@@ -34,7 +35,7 @@ from engine.expressions import words
 from engine.grade import order
 from engine.output import MAX_CHARS
 from engine.report import KINDS, MAX_TEXT, cap, error, number
-from server import ROOT, graphs, sandbox
+from server import ROOT, graphs, i18n, sandbox
 from server.assets import engine_archive, graded_cases
 from server.keysets import key_sets
 from server.learner import Learners, LearnerTokenError
@@ -123,10 +124,12 @@ def engine_files() -> dict[str, bytes]:
     return files
 
 
-def sandbox_files(source: str, cases: list[dict]) -> dict[str, bytes]:
-    """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values."""
+def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None) -> dict[str, bytes]:
+    """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values, and
+    the messages of the learner's language (server/i18n.py's catalogue; None: English)."""
     files = dict(engine_files())
     files["source.py"] = source.encode("utf-8", "surrogatepass")
+    files["catalogue.json"] = json.dumps(catalogue).encode()
     fields = ("expr", "leaves", "values", "graph", "example", "extra")
     plain = [{k: c[k] for k in fields if k in c} for c in cases]
     files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
@@ -140,21 +143,26 @@ def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
     killed_by = -code if code is not None and code < 0 else code - 128 if code and code > 128 else None
     if outcome.timed_out or killed_by == signal.SIGXCPU:  # the CPU limit
         return None, error(
-            "timeout", f"Stopped at the server's time limit ({limit}): your code ran too long."
+            "timeout",
+            gettext("Stopped at the server's time limit (%(limit)s): your code ran too long.", limit=limit),
         )
     if outcome.result_overflow:
-        return None, error("crash", "The server's sandbox wrote more than the result may hold.")
+        return None, error("crash", gettext("The server's sandbox wrote more than the result may hold."))
     try:
         data = json.loads(outcome.result.decode())
         if not isinstance(data, dict) or not isinstance(data.get("got"), list):
             raise ValueError("not a result")
     except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
-        why = f"killed by {signal_name(killed_by)}" if killed_by else f"exit status {code}"
+        how = (
+            gettext("killed by %(signal)s", signal=signal_name(killed_by))
+            if killed_by
+            else gettext("exit status %(code)s", code=code)
+        )
         if not outcome.result:
-            why = f"it gave no result ({why})"
+            why = gettext("it gave no result (%(how)s)", how=how)
         else:
-            why = "its result channel held something other than the grader's answer"
-        return None, error("crash", f"Your code ended the server's Python: {why}.")
+            why = gettext("its result channel held something other than the grader's answer")
+        return None, error("crash", gettext("Your code ended the server's Python: %(why)s.", why=why))
     return data, None
 
 
@@ -172,7 +180,7 @@ def sandbox_error(data: dict) -> dict | None:
     if err is None:
         return None
     if not isinstance(err, dict) or err.get("kind") not in KINDS:
-        return error("crash", "The server's sandbox gave an error the grader does not know.")
+        return error("crash", gettext("The server's sandbox gave an error the grader does not know."))
     line = err.get("line")
     return error(
         err["kind"],
@@ -285,18 +293,23 @@ def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
     sub = None
     if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
         if not isinstance(token, str):
-            raise TokenRefused("The learner token must be text.")
+            raise TokenRefused(gettext("The learner token must be text."))
         try:
             sub = state["learners"].subject(token)
         except LearnerTokenError as exc:
-            raise TokenRefused(f"The learner token was refused ({exc}); reload the course's page.") from exc
+            refused = gettext(
+                "The learner token was refused (%(reason)s); reload the course's page.", reason=exc
+            )
+            raise TokenRefused(refused) from exc
     launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
     if payload.get("launch") is not None and "lti" in current_app.extensions:
         from server.lti.views import launch_from_token
 
         launch = launch_from_token(payload["launch"])
         if launch is None:
-            raise TokenRefused("The launch token was refused (expired or altered); open the exercise again.")
+            raise TokenRefused(
+                gettext("The launch token was refused (expired or altered); open the exercise again.")
+            )
         sub = launch["sub"]
     return sub, launch
 
@@ -310,7 +323,9 @@ def limits_of(config) -> sandbox.Limits:
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(_: RequestEntityTooLarge) -> tuple[Response, int]:
     """Refuse a body over the source limit."""
-    return refuse(413, f"The code is over the limit of {MAX_SOURCE:,} characters.")
+    return refuse(
+        413, gettext("The code is over the limit of %(limit)s characters.", limit=format_number(MAX_SOURCE))
+    )
 
 
 @bp.post("/verify")
@@ -321,8 +336,12 @@ def verify() -> tuple[Response, int]:
     payload = request.get_json(silent=True)
     source = payload.get("source") if isinstance(payload, dict) else None
     if not isinstance(source, str) or not source.strip():
-        return refuse(400, 'Send JSON {"source": "<your code>"}, with the code as text.')
-    if reason := refusal(source):
+        return refuse(
+            400, 'Send JSON {"source": "<your code>"}, with the code as text.'
+        )  # to a script's author
+    with i18n.speaking():  # the engine's words (engine/words.py) in the page's language
+        reason = refusal(source)
+    if reason:
         return refuse(413, reason)
     config = current_app.config
     who = client()
@@ -332,9 +351,9 @@ def verify() -> tuple[Response, int]:
     limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
     with limits().hold("verify", who, hold_s) as mine:
         if not mine:
-            return refuse(429, "Your last verification is still running; wait for its answer.", 1)
+            return refuse(429, gettext("Your last verification is still running; wait for its answer."), 1)
         if wait := limits().count("verify", limit, window, who):
-            return refuse(429, "Too many verifications from you; try again in a moment.", wait)
+            return refuse(429, gettext("Too many verifications from you; try again in a moment."), wait)
         try:
             sub, launch = learner_of(payload, state)
         except TokenRefused as exc:
@@ -342,14 +361,14 @@ def verify() -> tuple[Response, int]:
         with state["slots"].take() as slot:
             if slot is None:
                 limits().refund("verify", who, window)
-                return refuse(503, "Every sandbox is busy; try again in a moment.", 1)
+                return refuse(503, gettext("Every sandbox is busy; try again in a moment."), 1)
             verdict = config["VERDICT"]
             start = time.perf_counter()
             drawn = config["VERIFY_FRESH_GRAPHS"]
             cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), drawn)
             try:
                 outcome = sandbox.run(
-                    sandbox_files(source, cases),
+                    sandbox_files(source, cases, i18n.catalogue()),
                     "driver.py",
                     limits_of(config),
                     sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
@@ -357,8 +376,9 @@ def verify() -> tuple[Response, int]:
             except OSError:
                 current_app.logger.exception("the sandbox could not start")
                 limits().refund("verify", who, window)
-                return refuse(503, "The sandbox could not start; try again in a moment.", 5)
-    report = judge(cases, outcome, verdict)
+                return refuse(503, gettext("The sandbox could not start; try again in a moment."), 5)
+    with i18n.speaking():  # the report's words: the expressions', the errors' caps
+        report = judge(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     claims = {
         "iss": url_for("page.index", _external=True),

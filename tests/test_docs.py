@@ -23,6 +23,7 @@ READERS = [
     "security.md",
     "speed.md",
     "accessibility.md",
+    "translating.md",
     "architecture.md",
     "troubleshooting.md",
 ]

@@ -165,6 +165,14 @@ def test_a_frame_of_a_site_that_may_not_show_the_page_is_told_so_with_a_way_out(
     assert refused.headers["Cache-Control"] == "no-store"
 
 
+def test_a_refused_frame_speaks_the_learners_language():
+    app = create_app({"TESTING": True, "FRAME_ANCESTORS": "'self'", "LANGUAGE": "de"})
+    html = framed_by(app.test_client(), "https://elsewhere.example").get_data(as_text=True)
+    assert '<html lang="de">' in html
+    assert "Diese Übung kann nicht innerhalb dieser Seite gezeigt werden" in html
+    assert "Die Backpropagation-Übung in einem neuen Tab öffnen</a>: Dort funktioniert sie genauso." in html
+
+
 def test_the_page_itself_goes_wherever_the_answer_is_not_certain():
     allowed = create_app(
         {"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example.org"}

@@ -4,7 +4,8 @@ import re
 
 from server import ROOT
 
-SHOWN = ["static/js", "static/css", "templates", "engine", "server"]  # where the page's words come from
+# where the page's words come from
+SHOWN = ["static/js", "static/css", "templates", "engine", "server", "runtime", "translations"]
 PICTOGRAPH = re.compile("[\u2300-\U0010ffff]")  # from Misc Technical (⌘ ⏳) up: symbols, dingbats, emoji
 
 
@@ -13,7 +14,7 @@ def test_the_page_draws_its_marks_instead_of_using_pictographs():
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
         for folder in SHOWN
         for path in sorted((ROOT / folder).rglob("*"))
-        if path.suffix in {".js", ".css", ".html", ".py", ".json", ".svg"}
+        if path.suffix in {".js", ".css", ".html", ".py", ".json", ".svg", ".po", ".pot"}
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if PICTOGRAPH.search(line)
     ]

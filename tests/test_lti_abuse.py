@@ -209,6 +209,16 @@ def test_a_get_to_the_launch_url_gets_a_page_that_says_to_open_it_from_the_cours
     assert "cookie" not in page.text.lower()
 
 
+def test_the_tools_pages_and_answers_speak_the_learners_language(lms):
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    page = requests.get(lms.tool_url + "lti/launch", verify=lms.ca_file, headers=german)
+    assert refusal_title(page) == "Öffne die Übung aus deinem Kurs" and '<html lang="de">' in page.text
+    refused = requests.post(lms.tool_url + "lti/launch", data={}, verify=lms.ca_file, headers=german)
+    assert (refused.status_code, refusal_title(refused)) == (400, "Das ist kein Start aus einem Kurs")
+    grade = requests.post(lms.tool_url + "lti/grade?lang=de", json={"launch": "x"}, verify=lms.ca_file)
+    assert grade.json()["error"] == "Dieser Start ist abgelaufen; öffne die Übung noch einmal aus dem Kurs."
+
+
 def run_command(args: list[str], env: dict) -> subprocess.CompletedProcess:
     flask = str(os.path.dirname(sys.executable) + "/flask")
     return subprocess.run(

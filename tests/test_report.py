@@ -47,10 +47,10 @@ def test_an_unknown_error_kind_is_refused():
 @pytest.fixture
 def texts_follow(monkeypatch):
     """Let a test change how the graphs are built; the texts are worked out again, and again after."""
-    expressions.words.cache_clear()
+    expressions.layers.cache_clear()
     yield monkeypatch
     monkeypatch.undo()
-    expressions.words.cache_clear()
+    expressions.layers.cache_clear()
 
 
 def formulas(client) -> dict:

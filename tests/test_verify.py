@@ -314,9 +314,22 @@ def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
         f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
         for p in (ROOT / "engine").glob("*.py")
     }
-    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json"}
+    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json", "catalogue.json"}
     assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
     assert b"reversed(order)" not in b"".join(files.values())
+    assert files["catalogue.json"] == b"null"  # no language asked: the engine's English
+
+
+def test_the_server_answers_in_the_pages_language(client):
+    """The page asks /verify in its language (?lang=): the report's errors, refusals, the sandbox's words."""
+    raised = client.post("/verify?lang=de", json={"source": "def backward(out):\n    1 / 0\n"}).get_json()
+    error = raised["report"]["error"]
+    assert error["message"] == "ZeroDivisionError: division by zero"  # Python's own words stay
+    assert error["traceback"].startswith("Traceback (nur dein Code):\n  Zeile 2, in backward")  # sandbox's
+    too_long = client.post("/verify?lang=de", json={"source": "#" * 100_001})
+    assert too_long.status_code == 413 and "100.001 Zeichen" in too_long.get_json()["error"]
+    english = client.post("/verify", json={"source": "def backward(out):\n    1 / 0\n"}).get_json()
+    assert english["report"]["error"]["traceback"].startswith("Traceback (your code only):")
 
 
 # -- a course's check of a receipt, as docs/verification.md gives it ---------------------------------

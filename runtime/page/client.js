@@ -17,6 +17,7 @@
 // Stop first interrupts Python, so the report names the line it ran. Every message to the frame is one
 // of runtime/protocol.js's.
 
+import { number, t } from "../../static/js/shared/i18n.js";
 import { Reports } from "./reports.js";
 import { stopMessage } from "./stop-message.js";
 import { forgetSnapshot, keepSnapshot, snapshotKey, storedSnapshot } from "./stored-snapshot.js";
@@ -132,7 +133,7 @@ export class RuntimeClient extends EventTarget {
       if (!worker.ended && !spare) this.freshIs("ready", worker);
       return worker;
     } catch (err) {
-      throw new Error(`The Python runtime could not load: ${err.message}.`);
+      throw new Error(t("The Python runtime could not load: {error}.", { error: err.message }));
     }
   }
 
@@ -227,8 +228,8 @@ export class RuntimeClient extends EventTarget {
       if (!this.settled.has(next)) waiting?.();
       task.worker = await Promise.race([next, task.cancelled]);
       if (!task.worker) {
-        const what = kind === "run" ? "Run" : "Check";
-        return failed("timeout", `You stopped the ${what} before Python was ready: your code did not run.`);
+        const said = kind === "run" ? t("You stopped the Run before Python was ready: your code did not run.") : t("You stopped the Check before Python was ready: your code did not run.");
+        return failed("timeout", said);
       }
       running?.();
       this.freshIs("loading"); // this task has taken the fresh runtime: the next one waits for its own
@@ -243,7 +244,7 @@ export class RuntimeClient extends EventTarget {
         }
       }
     } catch (err) {
-      return failed("crash", `${err.message} Your code is still in the editor; press Retry to load Python again.`);
+      return failed("crash", t("{error} Your code is still in the editor; press Retry to load Python again.", { error: err.message }));
     } finally {
       clearTimeout(task.killTimer);
       if (task.worker) this.workers.end(task.worker);
@@ -267,7 +268,7 @@ export class RuntimeClient extends EventTarget {
       ask(worker, id);
       const { json, taken } = await answered;
       const report = JSON.parse(json);
-      if (!this.reports.isResult(task.kind, report)) throw new Error("the worker sent something that is not a report");
+      if (!this.reports.isResult(task.kind, report)) throw new Error(t("the worker sent something that is not a report"));
       if (task.reason && taken) {
         // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
         const interrupted = report.error?.message.startsWith("KeyboardInterrupt");

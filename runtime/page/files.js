@@ -3,6 +3,8 @@
 // and hands them over as Blobs. Every byte is counted for the progress bar. No deadline while bytes
 // arrive: the fetch fails when nothing has arrived for stallMs, or at once when a file cannot be fetched.
 
+import { number, t } from "../../static/js/shared/i18n.js";
+
 const name = (url) => new URL(url).pathname.split("/").pop();
 
 // Fetch every URL; resolve to a Blob per key, or reject with an Error naming what failed.
@@ -11,16 +13,16 @@ export async function fetchFiles(urls, { stallMs, onBytes = () => {} }) {
   let timer = null;
   const moved = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => abort.abort(new Error(`nothing arrived for ${stallMs / 1000} s`)), stallMs);
+    timer = setTimeout(() => abort.abort(new Error(t("nothing arrived for {seconds} s", { seconds: number(stallMs / 1000) }))), stallMs);
   };
   const one = async ([key, url]) => {
     let response;
     try {
       response = await fetch(url, { signal: abort.signal });
     } catch (err) {
-      throw abort.signal.aborted ? abort.signal.reason : new Error(`${name(url)} could not be fetched (${err.message})`);
+      throw abort.signal.aborted ? abort.signal.reason : new Error(t("{file} could not be fetched ({error})", { file: name(url), error: err.message }));
     }
-    if (!response.ok) throw new Error(`${name(url)} could not be fetched (HTTP ${response.status})`);
+    if (!response.ok) throw new Error(t("{file} could not be fetched (HTTP {status})", { file: name(url), status: response.status }));
     const parts = [];
     const reader = response.body.getReader();
     for (;;) {

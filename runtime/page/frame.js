@@ -4,6 +4,7 @@
 // a frame that stops answering is removed whole, with every worker in it.
 
 import NAMES from "../../static/js/shared/names.json" with { type: "json" };
+import { t } from "../../static/js/shared/i18n.js";
 
 const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (runtime/server.py)
 
@@ -15,7 +16,7 @@ export async function openFrame({ document: doc, runnerCode, waitMs, onMessage }
   const iframe = document.createElement("iframe");
   iframe.sandbox = "allow-scripts"; // no allow-same-origin: an opaque origin, no storage of the page's
   iframe.allow = "cross-origin-isolated *";
-  iframe.title = "Python runner";
+  iframe.title = t("Python runner");
   iframe.hidden = true;
   iframe.tabIndex = -1;
   iframe.setAttribute("aria-hidden", "true");
@@ -40,14 +41,20 @@ export async function openFrame({ document: doc, runnerCode, waitMs, onMessage }
     addEventListener("message", listen);
     channel.port1.onmessage = ({ data }) => {
       if (data?.type === "hello") resolve(Boolean(data.isolated));
-      else reject(new Error(`the runner did not start (${data?.message ?? "no answer"})`));
+      else reject(new Error(data?.message ? t("the runner did not start ({error})", { error: data.message }) : t("the runner did not start")));
     };
   });
   document.documentElement.append(iframe);
   let timer = null;
   const late = new Promise((_, reject) => {
-    const message = "the sandboxed frame that runs your code did not start (does the page's policy allow it?)";
-    timer = setTimeout(() => reject(new Error(message)), waitMs);
+    timer = setTimeout(() => {
+      // The learner's words on the page; the likely cause, for whoever hosts it, in the console.
+      console.error(
+        "backprop playground: the runner frame did not start. A replaced PLAYGROUND_CONTENT_SECURITY_POLICY must " +
+          "keep the default policy's hashes and blob: (docs/troubleshooting.md, \"The runtime does not load\").",
+      );
+      reject(new Error(t("the sandboxed frame that runs your code did not start")));
+    }, waitMs);
   });
   try {
     frame.isolated = await Promise.race([hello, late]);

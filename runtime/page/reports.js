@@ -2,6 +2,8 @@
 // Made from the shapes Python publishes (engine/report.py, in the page's config as `report`), so the
 // page states no field or kind of its own. A task is "check" (a report) or "run" (a scratch pad Run).
 
+import { number, t } from "../../static/js/shared/i18n.js";
+
 export class Reports {
   constructor(shape) {
     this.shape = shape; // { kinds, failed, failedRun, error, fields }
@@ -19,12 +21,13 @@ export class Reports {
 
   // The runtime itself died while running the learner's code: say so, with their line where Pyodide named it.
   crashMessage(err) {
-    const at = err.line ? ` while running line ${err.line} of your code` : "";
-    return (
-      `The Python runtime died${at} (${err.message}). This happens when code recurses through __repr__, ` +
-      "__del__, a builtin such as map() or calls into JavaScript deeper than the browser's stack. " +
-      "Your code is still in the editor; the next Check runs in a fresh runtime."
+    const why = t(
+      "This happens when code recurses through __repr__, __del__, a builtin such as map() or calls into JavaScript deeper than the browser's stack. Your code is still in the editor; the next Check runs in a fresh runtime.",
     );
+    const died = err.line
+      ? t("The Python runtime died while running line {line} of your code ({error}).", { line: number(err.line), error: err.message })
+      : t("The Python runtime died ({error}).", { error: err.message });
+    return `${died} ${why}`;
   }
 
   // Whether something from the worker has the task's shape: every field of it, the error's too.

@@ -2,6 +2,7 @@
 // fetched once; the frame, opened with them and opened again when it stops answering; each worker's
 // record, its requests and their replies. Every message to the frame is one of runtime/protocol.js's.
 
+import { number, t } from "../../static/js/shared/i18n.js";
 import { fetchFiles, readArchive } from "./files.js";
 import { openFrame } from "./frame.js";
 import { send } from "../protocol.js";
@@ -20,7 +21,7 @@ function mark(step, at) {
 }
 
 export class Workers {
-  // config: the page's (urls, pyodideFiles, loadBytes, loadStallMs, runner, cases); onBytes(received,
+  // config: the page's (urls, pyodideFiles, loadBytes, loadStallMs, runner, cases, catalogue); onBytes(received,
   // expected) hears the files' progress.
   constructor(config, limits, onBytes) {
     this.config = config;
@@ -91,7 +92,7 @@ export class Workers {
       case "from":
         return worker && this.settle(worker, data.message);
       case "error":
-        return worker && this.end(worker, new Error(`the worker failed: ${data.message}`));
+        return worker && this.end(worker, new Error(t("the worker failed: {error}", { error: data.message })));
       case "state":
         frame.states?.get(data.id)?.({ taken: data.taken === true, finishing: data.finishing === true });
         return frame.states?.delete(data.id);
@@ -125,12 +126,12 @@ export class Workers {
     const moved = (data) => {
       if (data?.step) mark(data.step === "started" ? "python started" : data.step, data.at);
       clearTimeout(timer);
-      timer = setTimeout(() => this.end(worker, new Error(`nothing happened for ${stall / 1000} s`)), stall);
+      timer = setTimeout(() => this.end(worker, new Error(t("nothing happened for {seconds} s", { seconds: number(stall / 1000) }))), stall);
     };
     moved();
     try {
       const loading = this.wait(worker, id, moved);
-      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, snapshot, makeSnapshot };
+      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, catalogue: this.config.catalogue, snapshot, makeSnapshot };
       if (frame.broken) this.end(worker, frame.broken);
       else send(frame.port, "toRunner", "spawn", { worker: worker.name, load });
       const reply = await loading.finally(() => {
@@ -153,7 +154,7 @@ export class Workers {
 
   // Resolves to the worker's reply with this id; onMessage hears its messages on the way (output, progress).
   wait(worker, id, onMessage) {
-    if (worker.ended) return Promise.reject(new Error("the runtime was ended"));
+    if (worker.ended) return Promise.reject(new Error(t("the runtime was ended")));
     return new Promise((resolve, reject) => {
       const done = (settle) => (value) => (worker.pending.delete(id), settle(value));
       worker.pending.set(id, { resolve: done(resolve), reject: done(reject), onMessage });
@@ -178,7 +179,7 @@ export class Workers {
     worker.lastState = await new Promise((resolve) => {
       const timer = setTimeout(() => {
         frame.states.delete(id);
-        this.removeFrame(frame, new Error("the runtime stopped answering"));
+        this.removeFrame(frame, new Error(t("the runtime stopped answering")));
         resolve(null);
       }, waitMs);
       frame.states.set(id, (state) => (clearTimeout(timer), resolve(state)));
@@ -188,7 +189,7 @@ export class Workers {
   }
 
   // End a worker: whatever it runs stops at once; what waits on it is rejected.
-  end(worker, error = new Error("the runtime was ended")) {
+  end(worker, error = new Error(t("the runtime was ended"))) {
     if (worker.ended) return;
     worker.ended = true;
     if (worker.frame.workers.delete(worker.name) && !worker.frame.broken) {

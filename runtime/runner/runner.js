@@ -38,8 +38,8 @@ export function start(page) {
     const { interrupt, phase } = entry;
     send(worker, "toWorker", "start", { port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
     const { files } = setup;
-    const { id, indexURL, cases, snapshot, makeSnapshot } = load;
-    const fields = { id, indexURL, cases, snapshot, makeSnapshot, files };
+    const { id, indexURL, cases, catalogue, snapshot, makeSnapshot } = load;
+    const fields = { id, indexURL, cases, catalogue, snapshot, makeSnapshot, files };
     compiling.then(() => send(entry.port, "toWorker", "load", { ...fields, compiled })); // a closed port drops it
   }
 

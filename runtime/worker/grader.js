@@ -2,14 +2,17 @@
 // runtime/build/trace-stdlib.mjs (which tests/runtime/test_stdlib_split.py runs under Node), so the tests load the
 // grader exactly as the page does.
 
-// Python that imports the grader (parsing the cases) and the scratch pad's runner: run once, before a
-// snapshot is taken.
+// Python that imports the grader (parsing the cases) and the scratch pad's runner, in the learner's
+// language (engine/words.py): run once, before a snapshot is taken.
 const GRADER = `
+from json import loads
+from engine.words import use
+use(loads(_catalogue_json))
 from engine.grade import grader
 from engine.scratch import runner
 _grade_json = grader(_cases_json)
 _run_json = runner()
-del _cases_json, grader, runner
+del _cases_json, _catalogue_json, grader, runner, loads, use
 `;
 
 // A runtime restored from a snapshot has the grader imported already, but random's state frozen.
@@ -24,9 +27,10 @@ del sys
 // each returning JSON text (engine/grade.py, engine/scratch.py).
 const entries = (pyodide) => ({ grade: pyodide.globals.get("_grade_json"), run: pyodide.globals.get("_run_json") });
 
-// Import the grader with these cases; returns its entry points.
-export function startGrader(pyodide, cases) {
+// Import the grader with these cases, speaking the catalogue's language; returns its entry points.
+export function startGrader(pyodide, cases, catalogue = null) {
   pyodide.globals.set("_cases_json", JSON.stringify(cases));
+  pyodide.globals.set("_catalogue_json", JSON.stringify(catalogue));
   pyodide.runPython(GRADER);
   return entries(pyodide);
 }

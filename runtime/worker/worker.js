@@ -63,7 +63,7 @@ function keep(line) {
 const handlers = {
   // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
   // Replies with the snapshot it took, and whether it instantiated the runner's compiled module.
-  async load({ id, indexURL, files, cases, snapshot, makeSnapshot, compiled }) {
+  async load({ id, indexURL, files, cases, catalogue, snapshot, makeSnapshot, compiled }) {
     step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
     const unserve = serveFiles(indexURL, files);
@@ -99,7 +99,7 @@ const handlers = {
     if (snapshot) {
       python = restoredGrader(pyodide);
     } else {
-      python = startGrader(pyodide, cases);
+      python = startGrader(pyodide, cases, catalogue);
       if (makeSnapshot) made = takeSnapshot();
     }
     return { snapshot: made, shared: wasm.shared };

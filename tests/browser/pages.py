@@ -85,3 +85,20 @@ def answer(page, yes: bool) -> None:
     expect(no).to_be_focused()  # the safe answer has the focus
     (dialog.get_by_test_id("ask-yes") if yes else no).click()
     expect(dialog).to_be_hidden()
+
+
+# What has the focus: its tag, id and accessible text, e.g. "button#check Check".
+FOCUSED = """() => { const e = document.activeElement;
+  const text = (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40);
+  return `${e.tagName.toLowerCase()}#${e.id} ${text}`; }"""
+
+
+def focused(page) -> str:
+    """What has the keyboard's focus, as FOCUSED says it."""
+    return page.evaluate(FOCUSED)
+
+
+def tab(page, key="Tab") -> str:
+    """Press Tab (or key) and say what has the focus then."""
+    page.keyboard.press(key)
+    return focused(page)

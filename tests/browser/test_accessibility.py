@@ -1,35 +1,16 @@
-"""axe-core on the real page: no serious or critical violation in any state, at any width, in either theme.
-
-axe-core is the npm package pinned in package.json (node_modules/axe-core/axe.min.js). The page's
-Content-Security-Policy refuses Playwright's add_script_tag (an inline script), so its source is run with
-page.evaluate, which the DevTools protocol does outside the page's policy: the page keeps its real CSP,
-no bypass_csp context is needed.
-"""
+"""axe-core on the real page: no serious or critical violation in any state, at any width, in either theme
+(tests/browser/axe.py runs it)."""
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
+from tests.browser.axe import serious_violations
 from tests.browser.pages import open_playground, wait_for_pictures, watched_page
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1366, 900)}
-
-
-def serious_violations(page) -> list[str]:
-    """Run axe on the page as it is; each serious or critical violation as 'rule (impact): elements'."""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text())
-    return page.evaluate(
-        """tags => axe.run(document, { runOnly: { type: 'tag', values: tags } }).then(r => r.violations
-             .filter(v => v.impact === 'serious' || v.impact === 'critical')
-             .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map(n => n.target.join(' '))}`))""",
-        RULES,
-    )
 
 
 def loaded(page):

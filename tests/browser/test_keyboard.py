@@ -5,12 +5,7 @@ import re
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.pages import open_playground, wait_for_pictures
-
-# What has the focus: its tag, id and accessible text, e.g. "button#check Check".
-FOCUSED = """() => { const e = document.activeElement;
-  const text = (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40);
-  return `${e.tagName.toLowerCase()}#${e.id} ${text}`; }"""
+from tests.browser.pages import focused, open_playground, tab, wait_for_pictures
 
 # Record every change of text inside a live region ([aria-live], role status or alert) from now on.
 WATCH_LIVE_REGIONS = """() => {
@@ -30,15 +25,6 @@ WATCH_LIVE_REGIONS = """() => {
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
-def focused(page) -> str:
-    return page.evaluate(FOCUSED)
-
-
-def tab(page, key="Tab") -> str:
-    page.keyboard.press(key)
-    return focused(page)
-
-
 def editor_content(page):
     return page.locator("#editor .cm-content")
 
@@ -47,6 +33,7 @@ def test_tab_reaches_every_control_in_order(page, base_url):
     open_playground(page, base_url)
     assert tab(page).startswith("a# Skip to the editor")
     assert tab(page).startswith("a# Skip to the results")
+    assert tab(page).startswith("select#language ")  # the page's language (page/language.js)
     assert tab(page) == "button#theme Dark theme"
     assert tab(page).startswith("summary# The exercise in full")
     assert tab(page) == "input#wrap "  # "Wrap long lines", for every editor on the page

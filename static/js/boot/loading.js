@@ -3,6 +3,7 @@
 
 import { $ } from "../shared/dom.js";
 import { megabytes } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 
 export function showLoad(runtime) {
   const status = $("runtime-status");
@@ -34,9 +35,9 @@ export function showLoad(runtime) {
         );
       }
       const text = {
-        loading: "Loading the Python runtime… you can edit meanwhile.",
-        dead: `${detail ?? "The Python runtime could not load."} Your code is kept: press Retry to try again.`,
-      }[state] ?? "Python runtime ready."; // ready, busy, stopping: the buttons say what happens
+        loading: t("Loading the Python runtime… you can edit meanwhile."),
+        dead: `${detail ?? t("The Python runtime could not load.")} ${t("Your code is kept: press Retry to try again.")}`,
+      }[state] ?? t("Python runtime ready."); // ready, busy, stopping: the buttons say what happens
       if (status.textContent !== text) status.textContent = text;
       $("load").hidden = state !== "loading";
       retry.hidden = state !== "dead";
@@ -47,7 +48,7 @@ export function showLoad(runtime) {
       const total = Math.max(received, expected);
       if (!received) bar.removeAttribute("value"); // indeterminate until the first bytes
       else [bar.max, bar.value] = [total, received];
-      bytes.textContent = total ? `${megabytes(received)} of ${megabytes(total)} MB` : "";
+      bytes.textContent = total ? t("{received} of {total} MB", { received: megabytes(received), total: megabytes(total) }) : "";
     },
   };
   return view;

@@ -6,6 +6,8 @@ import { showLoad } from "./loading.js";
 import { keepOffline } from "../hosting/offline.js";
 import { $ } from "../shared/dom.js";
 import { RuntimeClient } from "../../../runtime/page/client.js";
+import { followKeptLanguage } from "../page/language.js";
+import { t } from "../shared/i18n.js";
 
 const config = JSON.parse($("config").textContent);
 
@@ -19,10 +21,11 @@ const parsed = new Promise((resolve) =>
 let load = null; // the status line, progress bar and Retry: loading.js, once the body is parsed
 const whenParsed = (show) => parsed.then(() => show((load ??= showLoad(runtime))));
 
+const leaving = followKeptLanguage(config); // opened again in the language this learner chose before
 const runtime = new RuntimeClient({ ...config, urls });
 runtime.addEventListener("status", ({ detail }) => whenParsed((view) => view.show(detail)));
 runtime.addEventListener("progress", ({ detail }) => load?.progress(detail.received, detail.expected)); // none before the body is there
-runtime.load().catch(() => {}); // shown on the page by the status event; callers see window.playground.ready reject
+if (!leaving) runtime.load().catch(() => {}); // shown on the page by the status event; callers see window.playground.ready reject
 // The service worker that keeps this build's files for the next visit, offline too (offline.js).
 runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)));
 
@@ -31,5 +34,5 @@ Promise.all([import("../page/page.js"), parsed])
   .catch((err) => {
     const status = $("runtime-status");
     status.dataset.state = "failed";
-    status.textContent = `The editor could not load (${err.message}). Reload the page to try again.`;
+    status.textContent = t("The editor could not load ({error}). Reload the page to try again.", { error: err.message });
   });

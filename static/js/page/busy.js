@@ -1,6 +1,8 @@
 // A task's button while the task runs (Check, Run): disabled and saying what it does, its Stop shown;
 // all as it was once the task ends, however it ends.
 
+import { t } from "../shared/i18n.js";
+
 // Run task(labels) with button busy. labels.waiting() says the task waits for Python; labels.running(),
 // that Python has taken it (the button says `doing` again). Resolves as task does.
 export async function whileBusy({ button, stop, idle, doing }, task) {
@@ -9,7 +11,7 @@ export async function whileBusy({ button, stop, idle, doing }, task) {
   stop.hidden = false;
   const say = (text) => () => button.textContent !== text && (button.textContent = text);
   try {
-    return await task({ waiting: say("Waiting for Python…"), running: say(doing) });
+    return await task({ waiting: say(t("Waiting for Python…")), running: say(doing) });
   } finally {
     button.disabled = false;
     button.textContent = idle;
@@ -23,7 +25,7 @@ export function showStopping(runtime, stop) {
   runtime.addEventListener("status", ({ detail: { state } }) => {
     const stopping = state === "stopping";
     stop.setAttribute("aria-disabled", String(stopping));
-    const text = stopping ? "Stopping…" : "Stop";
+    const text = stopping ? t("Stopping…") : t("Stop");
     if (stop.textContent !== text) stop.textContent = text;
   });
 }

@@ -1,6 +1,7 @@
 // Hints revealed one at a time and remembered in this browser; a solution only where the server allows it.
 
 import NAMES from "../shared/names.json" with { type: "json" };
+import { number, t, tn } from "../shared/i18n.js";
 import { read, write } from "../shared/storage.js";
 
 const HINTS_KEY = NAMES.storage.hints;
@@ -13,13 +14,13 @@ export function setupHints(root) {
   const show = (shown) => {
     hints.forEach((hint, i) => (hint.hidden = i >= shown));
     button.hidden = shown >= hints.length;
-    button.textContent = shown ? "Show the next hint" : "Show a hint";
+    button.textContent = shown ? t("Show the next hint") : t("Show a hint");
     count.textContent =
       shown === 0
-        ? `${hints.length} hints, revealed one at a time.`
+        ? tn("{n} hint, revealed when you ask for it.", "{n} hints, revealed one at a time.", hints.length)
         : shown < hints.length
-          ? `${shown} of ${hints.length} shown.`
-          : `All ${hints.length} hints shown.`;
+          ? t("{shown} of {n} shown.", { shown: number(shown), n: number(hints.length) })
+          : tn("The hint is shown.", "All {n} hints shown.", hints.length);
   };
   let shown = Math.min(Number.parseInt(read(HINTS_KEY) ?? "0", 10) || 0, hints.length);
   show(shown);
@@ -41,10 +42,10 @@ export function setupSolution(root, solution, { createViewer, replaceCode }) {
   let viewer = null;
   button.addEventListener("click", () => {
     panel.hidden = !panel.hidden;
-    button.textContent = panel.hidden ? "Show a solution" : "Hide the solution";
-    viewer ??= createViewer(root.querySelector("#solution-code"), solution, "A solution (read-only)");
+    button.textContent = panel.hidden ? t("Show a solution") : t("Hide the solution");
+    viewer ??= createViewer(root.querySelector("#solution-code"), solution, t("A solution (read-only)"));
   });
   root.querySelector("#use-solution").addEventListener("click", () =>
-    replaceCode(solution, "Replace your code with this solution?"),
+    replaceCode(solution, t("Replace your code with this solution?")),
   );
 }

@@ -1,11 +1,13 @@
 // LTI 1.3: in a page a course's LMS launched (config.lti, server/lti/), a pass the server verified
 // goes to the course's gradebook. The server's sender sends it in the background; this line says
 // where it is ("Sending to <course>…", then "Sent to <course>.", "<course> already has a newer grade…",
-// or "Could not reach <course>." with Retry), asking lti/grade every second while it is on its way.
+// or "Could not reach <course>." with Retry), asking lti/grade every second while it is on its way. The
+// server says it in the page's language (?lang=: inPageLanguage).
 // It also sends the launch token with a pass, so the receipt names the LMS's learner (the token is
 // signed by the server: the learner cannot change it).
 
 import { el } from "../shared/dom.js";
+import { inPageLanguage, t } from "../shared/i18n.js";
 
 const config = () => JSON.parse(document.getElementById("config")?.textContent ?? "{}").lti ?? null;
 const POLL_MS = 1000;
@@ -38,7 +40,7 @@ function render(line, grade, polls = 0) {
   line.dataset.state = grade.state;
   line.hidden = grade.state === "none";
   if (grade.state === "pending") {
-    const retry = el("button", { type: "button", "data-testid": "lti-retry", text: "Retry" });
+    const retry = el("button", { type: "button", "data-testid": "lti-retry", text: t("Retry") });
     retry.addEventListener("click", () => ask(line, true));
     line.replaceChildren(`${grade.message} `, retry);
     return;
@@ -59,15 +61,15 @@ async function ask(line, retry, polls = 0) {
   }
   let grade;
   try {
-    const response = await fetch(lti.retry, {
+    const response = await fetch(inPageLanguage(lti.retry), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ launch: lti.launch, retry }),
     });
     grade = await response.json();
-    if (!response.ok) grade = { state: "pending", message: grade.error ?? `Could not reach ${lti.course}.` };
+    if (!response.ok) grade = { state: "pending", message: grade.error ?? t("Could not reach {course}.", { course: lti.course }) };
   } catch {
-    grade = { state: "pending", message: `Could not reach ${lti.course}.` };
+    grade = { state: "pending", message: t("Could not reach {course}.", { course: lti.course }) };
   }
   render(line, grade, polls);
 }

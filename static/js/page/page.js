@@ -15,9 +15,11 @@ import { setupShare } from "./share.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
+import { setupLanguage } from "./language.js";
 import { counted, verifyPass } from "./verify.js";
 import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
+import { t } from "../shared/i18n.js";
 
 const STORAGE_KEY = NAMES.storage.code;
 
@@ -25,7 +27,7 @@ const STORAGE_KEY = NAMES.storage.code;
 let savedText = null;
 function save(code) {
   savedText ??= $("saved").textContent;
-  const text = write(STORAGE_KEY, code) ? savedText : "Not saved: this browser blocks local storage.";
+  const text = write(STORAGE_KEY, code) ? savedText : t("Not saved: this browser blocks local storage.");
   if ($("saved").textContent !== text) $("saved").textContent = text;
 }
 
@@ -40,6 +42,7 @@ function markStale(code) {
 
 export function startPage({ config, runtime }) {
   setupTheme($("theme"));
+  setupLanguage(document.getElementById("language"));
   unfoldOnWideScreens($("statement-more"));
   // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
   // that has loaded; where it never does, the textarea stays the editor (plain-editor.js).
@@ -56,7 +59,7 @@ export function startPage({ config, runtime }) {
       editor.upgrade(createEditor);
       // The read-only engine after the editor is up: until then its plain text is shown.
       setTimeout(() => {
-        createViewer($("engine-code"), $("engine-source").textContent, "The engine's code (read-only)");
+        createViewer($("engine-code"), $("engine-source").textContent, t("The engine's code (read-only)"));
         $("engine-source").remove();
       });
     },
@@ -69,7 +72,7 @@ export function startPage({ config, runtime }) {
 
   // Replace the learner's code once they agree (an in-page dialog): Reset, and "Put it in the editor".
   const replaceCode = async (code, question) => {
-    if (!(await ask(`${question} Your current code will be lost.`, { yes: "Replace my code", no: "Keep my code" }))) return;
+    if (!(await ask(`${question} ${t("Your current code will be lost.")}`, { yes: t("Replace my code"), no: t("Keep my code") }))) return;
     editor.setCode(code);
     editor.markLine(null);
   };
@@ -101,7 +104,7 @@ export function startPage({ config, runtime }) {
       if (source !== undefined && source !== editor.getCode()) editor.setCode(source);
       const code = editor.getCode();
       save(code); // kept before it runs: a runtime that takes the tab down loses nothing
-      return whileBusy({ button: checkButton, stop: stopButton, idle: "Check", doing: "Checking…" }, async (labels) => {
+      return whileBusy({ button: checkButton, stop: stopButton, idle: t("Check"), doing: t("Checking…") }, async (labels) => {
         const report = await runtime.check(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
         renderReport(panels, report, config.report.kinds);
@@ -122,7 +125,7 @@ export function startPage({ config, runtime }) {
 
   // The scratch pad is a CodeMirror editor: it comes with editor.js. Where that never loads, Run stays
   // disabled and the scratch pad says why; window.playground.run resolves to that error.
-  const noScratchPad = "The scratch pad needs the code editor, which could not load. Reload the page to try again.";
+  const noScratchPad = t("The scratch pad needs the code editor, which could not load. Reload the page to try again.");
   const scratchPad = codeMirror.then(
     ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }),
     () => (($("run-status").textContent = noScratchPad), null),
@@ -137,7 +140,7 @@ export function startPage({ config, runtime }) {
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
   showStopping(runtime, stopButton);
-  $("reset").addEventListener("click", () => replaceCode(config.starter, "Replace your code with the starter code?"));
+  $("reset").addEventListener("click", () => replaceCode(config.starter, t("Replace your code with the starter code?")));
 
   window.playground = {
     get ready() {

@@ -6,6 +6,8 @@
 // Where that bundle never loads, the textarea stays a usable editor (saved as the learner types, checked
 // by Check): Tab indents, Esc then Tab leaves it, Ctrl/Cmd-Enter checks, as the note under it says.
 
+import { t } from "../shared/i18n.js";
+
 const INDENT = "    ";
 
 export function plainEditor(root, saved, { onChange, onCheck }) {
@@ -70,7 +72,7 @@ export function plainEditor(root, saved, { onChange, onCheck }) {
     },
     // The bundle did not load: the textarea is the editor for this visit, and says so.
     stayPlain() {
-      note.textContent = "Plain editor: syntax highlighting could not load. Your code is saved and checked as usual.";
+      note.textContent = t("Plain editor: syntax highlighting could not load. Your code is saved and checked as usual.");
       note.removeAttribute("aria-hidden"); // news now, not a passing remark
       root.dataset.editor = "failed";
     },

@@ -5,12 +5,15 @@
 import { el } from "../shared/dom.js";
 import { ask } from "./ask.js";
 import NAMES from "../shared/names.json" with { type: "json" };
+import { language, number, t, tn } from "../shared/i18n.js";
 import { keyOf, read, remove, write } from "../shared/storage.js";
 
 const KEY = NAMES.storage.progress;
 const EMPTY = { attempts: 0, passedAttempt: null, passedAt: null, orderAttempt: null };
-const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
-const DAY_YEAR = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+// The day as the learner's language writes it: "2 Dec" in English (British order), "2. Dez." in German.
+const locale = language === "en" ? "en-GB" : language;
+const DAY = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short" });
+const DAY_YEAR = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric" });
 
 // The stored record when it is one this page wrote; null when there is none (or storage is blocked).
 function stored() {
@@ -30,23 +33,29 @@ function stored() {
 }
 
 const day = (date) => (date.getFullYear() === new Date().getFullYear() ? DAY : DAY_YEAR).format(date);
-const checks = (n) => `${n} ${n === 1 ? "Check" : "Checks"}`;
+
+// A message with an element in the place of its {date}: the text before it, the element, the text after.
+const around = (message, element) => {
+  const [before, after = ""] = message.split("{date}");
+  return [before, element, after];
+};
 
 // Under the seed's rule a pass is the three expressions; whether the order was right then is said beside it.
-function orderSaid(passedAttempt, orderAttempt) {
-  if (orderAttempt === passedAttempt) return ", with the order right";
-  if (orderAttempt) return `; the order right on attempt ${orderAttempt}`;
-  return ", but the order is not yet right on every graph";
+function passSaid(passedAttempt, orderAttempt) {
+  const params = { attempt: number(passedAttempt), order: number(orderAttempt ?? 0) };
+  if (orderAttempt === passedAttempt) return t("Passed on attempt {attempt}, {date}, with the order right.", params);
+  if (orderAttempt) return t("Passed on attempt {attempt}, {date}; the order right on attempt {order}.", params);
+  return t("Passed on attempt {attempt}, {date}, but the order is not yet right on every graph.", params);
 }
 
 function describe({ attempts, passedAttempt, passedAt, orderAttempt }) {
   if (passedAttempt) {
     const date = new Date(passedAt);
-    const more = attempts > passedAttempt ? ` ${checks(attempts)} in all.` : "";
     const time = el("time", { datetime: date.toISOString(), text: day(date) });
-    return [`Passed on attempt ${passedAttempt}, `, time, `${orderSaid(passedAttempt, orderAttempt)}.${more}`];
+    const said = around(passSaid(passedAttempt, orderAttempt), time);
+    return attempts > passedAttempt ? [...said, " ", tn("{n} Check in all.", "{n} Checks in all.", attempts)] : said;
   }
-  return [attempts ? `${checks(attempts)} so far, not passed yet.` : "No Checks yet."];
+  return [attempts ? tn("{n} Check so far, not passed yet.", "{n} Checks so far, not passed yet.", attempts) : t("No Checks yet.")];
 }
 
 export function setupProgress(root) {
@@ -56,8 +65,8 @@ export function setupProgress(root) {
   let kept = true; // until a write fails: then counted for this visit only
 
   const render = (note = "") => {
-    const where = kept ? " Kept in this browser." : " Not kept: this browser blocks local storage.";
-    text.replaceChildren(note, ...describe(progress), progress.attempts ? where : "");
+    const where = kept ? t("Kept in this browser.") : t("Not kept: this browser blocks local storage.");
+    text.replaceChildren(note ? `${note} ` : "", ...describe(progress), progress.attempts ? ` ${where}` : "");
     root.dataset.attempts = String(progress.attempts);
     root.dataset.passedAttempt = String(progress.passedAttempt ?? "");
     root.dataset.orderAttempt = String(progress.orderAttempt ?? "");
@@ -66,11 +75,11 @@ export function setupProgress(root) {
   render();
 
   clear.addEventListener("click", async () => {
-    const question = "Forget your Checks and your pass in this browser? Your code stays.";
-    if (!(await ask(question, { yes: "Forget my progress", no: "Keep it" }))) return;
+    const question = t("Forget your Checks and your pass in this browser? Your code stays.");
+    if (!(await ask(question, { yes: t("Forget my progress"), no: t("Keep it") }))) return;
     remove(KEY);
     progress = EMPTY;
-    render("Progress cleared. ");
+    render(t("Progress cleared."));
     text.focus(); // the button is gone: keep the keyboard's place, and read out what happened
   });
   // Another tab of this playground checked or cleared: show the same.

@@ -2,22 +2,23 @@
 // means, the expressions' formulas and the error kinds' headings come from Python (engine/report.py).
 
 import { el } from "../shared/dom.js";
-import { count, exact } from "../shared/format.js";
+import { exact } from "../shared/format.js";
 import { picture } from "../picture/picture.js";
+import { N_, number, t, tn } from "../shared/i18n.js";
 
 const status = (expr) => (expr.cases.some((c) => c.got === null) ? "error" : expr.passed ? "pass" : "fail");
 
 function caseTable(expr, result, index) {
-  const title = result.example ? "Worked example" : `Value set ${index + 1}`;
+  const title = result.example ? t("Worked example") : t("Value set {n}", { n: index + 1 });
   const values = expr.leaves.map((name, i) => `${name} = ${exact(result.values[i])}`).join(", ");
   const table = el(
     "table",
     { class: "case", "data-passed": String(result.passed) },
     el("caption", {}, el("strong", { text: title }), ` (${values})`, el("span", {
       class: `badge ${result.passed ? "pass" : "fail"}`,
-      text: result.passed ? "right" : result.got ? "wrong" : "no result",
+      text: result.passed ? t("right") : result.got ? t("wrong") : t("no result"),
     })),
-    el("thead", {}, el("tr", {}, ...["leaf", "expected grad", "your grad"].map((t) => el("th", { scope: "col", text: t })))),
+    el("thead", {}, el("tr", {}, ...[t("leaf"), t("expected grad"), t("your grad")].map((text) => el("th", { scope: "col", text })))),
   );
   const body = el("tbody");
   expr.leaves.forEach((name, i) => {
@@ -25,7 +26,7 @@ function caseTable(expr, result, index) {
     const expected = result.expected[i];
     const wrong = result.right?.[i] !== true; // the grader's mark: engine/compare.py decides it
     const gotCell = el("td", { class: wrong ? "got wrong" : "got", text: exact(got) });
-    if (wrong) gotCell.append(el("span", { class: "visually-hidden", text: " (wrong)" }));
+    if (wrong) gotCell.append(el("span", { class: "visually-hidden", text: t(" (wrong)") }));
     body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: name }), el("td", { text: exact(expected) }), gotCell));
   });
   table.append(body);
@@ -37,10 +38,10 @@ export function renderOutput(panel, output) {
   panel.replaceChildren();
   panel.hidden = !output || (!output.text && !output.cut_chars);
   if (panel.hidden) return;
-  panel.append(el("h3", { text: "Output" }), el("pre", { "data-testid": "output-text", text: output.text }));
+  panel.append(el("h3", { text: t("Output") }), el("pre", { "data-testid": "output-text", text: output.text }));
   if (output.cut_chars) {
-    const cut = count(output.cut_chars);
-    panel.append(el("p", { class: "note", "data-testid": "output-cut", text: `… ${cut} more characters were cut.` }));
+    const cut = tn("… {n} more character was cut.", "… {n} more characters were cut.", output.cut_chars);
+    panel.append(el("p", { class: "note", "data-testid": "output-cut", text: cut }));
   }
 }
 
@@ -48,15 +49,15 @@ export function renderOutput(panel, output) {
 // one click away (the picture marks those values too).
 function whyBox(expr) {
   const item = (d) => el("li", { "data-kind": d.kind, "data-node": d.node ?? "", text: d.message });
-  const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? "What happens on this graph" : "What went wrong" }));
+  const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? t("What happens on this graph") : t("What went wrong") }));
   if (expr.mistake) {
     const { kind, node, message } = expr.mistake;
     box.append(el("p", { class: "mistake", "data-testid": "mistake", "data-kind": kind, "data-node": node ?? "", text: message }));
   }
   if (expr.diagnosis.length) {
     const list = el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.map(item));
-    const values = expr.diagnosis.length === 1 ? "1 value" : `${expr.diagnosis.length} values`;
-    box.append(el("details", { class: "values" }, el("summary", { text: `Value by value (${values})` }), list));
+    const summary = tn("Value by value ({n} value)", "Value by value ({n} values)", expr.diagnosis.length);
+    box.append(el("details", { class: "values" }, el("summary", { text: summary }), list));
   }
   return box;
 }
@@ -70,9 +71,9 @@ function caseTables(expr, { fold = expr.passed } = {}) {
   const wrong = expr.cases.filter((c, i) => i !== shown && !c.passed).length;
   const parts = shown >= 0 ? [el("div", { class: "cases" }, tables[shown])] : [];
   if (rest.length) {
-    const what = shown >= 0 ? `The other ${rest.length} value sets` : `The ${rest.length} value sets`;
-    const verdict = wrong === 0 ? "all right" : wrong === rest.length ? "all wrong" : `${wrong} wrong`;
-    parts.push(el("details", { class: "more-cases" }, el("summary", { text: `${what}: ${verdict}` }), el("div", { class: "cases" }, ...rest)));
+    const what = shown >= 0 ? tn("The other {n} value set", "The other {n} value sets", rest.length) : tn("The {n} value set", "The {n} value sets", rest.length);
+    const verdict = wrong === 0 ? t("all right") : wrong === rest.length ? t("all wrong") : t("{n} wrong", { n: number(wrong) });
+    parts.push(el("details", { class: "more-cases" }, el("summary", { text: t("{what}: {verdict}", { what, verdict }) }), el("div", { class: "cases" }, ...rest)));
   }
   return parts;
 }
@@ -82,28 +83,29 @@ function recursionLesson(expr, order) {
   const box = el(
     "div",
     { class: "why lesson" },
-    el("h4", { text: "What this graph teaches: Python’s recursion limit" }),
+    el("h4", { text: t("What this graph teaches: Python’s recursion limit") }),
     el("ul", { class: "diagnosis", "data-testid": "diagnosis" }, ...expr.diagnosis.map((d) => el("li", { "data-kind": d.kind, "data-node": "", text: d.message }))),
     el("p", {
       text:
-        (order === "right" ? "This is not a mistake: your order is right, as the graphs above show. " : "") +
-        "Your search calls itself once per value along the chain, and Python stops a function nested that deep with a RecursionError. The same depth-first search with a list as its stack (append to push, pop to take the last) has no such limit: it gets through this graph too.",
+        (order === "right" ? t("This is not a mistake: your order is right, as the graphs above show.") + " " : "") +
+        t("Your search calls itself once per value along the chain, and Python stops a function nested that deep with a RecursionError. The same depth-first search with a list as its stack (append to push, pop to take the last) has no such limit: it gets through this graph too."),
     }),
   );
-  if (expr.error) box.append(el("details", {}, el("summary", { text: "Python’s message" }), el("pre", { text: expr.error.message })));
+  if (expr.error) box.append(el("details", {}, el("summary", { text: t("Python’s message") }), el("pre", { text: expr.error.message })));
   return box;
 }
 
 const BADGES = {
-  graded: { pass: "pass", fail: "fail", error: "error" },
-  extra: { pass: "right", fail: "wrong on this graph", error: "raised an error" },
+  graded: { pass: N_("pass"), fail: N_("fail"), error: N_("error") },
+  extra: { pass: N_("right"), fail: N_("wrong on this graph"), error: N_("raised an error") },
 };
 
 const tooDeep = (expr) => expr.role === "lesson" && expr.diagnosis?.some((d) => d.kind === "recursion");
 
 function section(expr, { openPicture, order }) {
   const state = status(expr);
-  const badge = tooDeep(expr) ? "too deep for recursion" : BADGES[expr.extra ? "extra" : "graded"][state];
+  const badges = BADGES[expr.extra ? "extra" : "graded"];
+  const badge = tooDeep(expr) ? t("too deep for recursion") : t(badges[state]);
   const node = el(
     "section",
     { class: `expr ${state}`, "data-expr": expr.name, "data-status": state, "data-extra": String(expr.extra), "data-role": expr.role },
@@ -123,22 +125,24 @@ function section(expr, { openPicture, order }) {
 // pass, when they become the next step (and the headline sends the learner here when one is wrong).
 function orderBlock(graphs, { verdictPassed, order }) {
   const right = graphs.filter((e) => e.passed).length;
-  const sure = order === "right" ? " Your order is right on all of them." : "";
+  const sure = order === "right" ? " " + t("Your order is right on all of them.") : "";
   return el(
     "div",
     { class: "extras", id: "order-graphs", "data-testid": "extras", "data-order": order ?? "", tabindex: "-1" },
-    el("h3", { text: `Graphs that tell orders apart: ${right} of ${graphs.length} right` }),
+    el("h3", { text: t("Graphs that tell orders apart: {right} of {n} right", { right: number(right), n: number(graphs.length) }) }),
     el("p", {
       class: "note",
       text:
-        "Not part of the verdict, which is the three expressions; these say whether your order is right. Each " +
-        "shares inner values the way a wrong order gets wrong: a value reached by paths of different lengths, " +
-        `a value used twice by one value, two values with the same data.${sure}`,
+        t(
+          "Not part of the verdict, which is the three expressions; these say whether your order is right. Each " +
+            "shares inner values the way a wrong order gets wrong: a value reached by paths of different lengths, " +
+            "a value used twice by one value, two values with the same data.",
+        ) + sure,
     }),
     el(
       "details",
       { class: "extras-list", ...(verdictPassed && order !== "right" ? { open: "" } : {}) },
-      el("summary", { text: `The ${graphs.length} graphs, one by one` }),
+      el("summary", { text: tn("The {n} graph, one by one", "The {n} graphs, one by one", graphs.length) }),
       ...graphs.map((e) => section(e, { openPicture: verdictPassed, order })),
     ),
   );
@@ -149,53 +153,53 @@ function lessonBlock(lessons, order) {
   return el(
     "div",
     { class: "extras lessons", "data-testid": "lessons" },
-    el("h3", { text: "A lesson, not a test" }),
+    el("h3", { text: t("A lesson, not a test") }),
     ...lessons.map((e) => section(e, { openPicture: false, order })),
   );
 }
 
 // An error in its panel (hidden when there is none), under its kind's heading; where names the line's
 // place ("your code", "the scratch pad").
-export function renderError(panel, error, kinds, where = "your code (marked in the editor)") {
+export function renderError(panel, error, kinds, where = t("your code (marked in the editor)")) {
   panel.replaceChildren();
   panel.hidden = !error;
   if (!error) return;
   const { kind, message, line } = error;
   panel.dataset.kind = kind;
   panel.append(
-    el("h3", { text: kinds[kind] ?? "Error" }),
+    el("h3", { text: t(kinds[kind] ?? "Error") }),
     el("pre", { text: kind === "timeout" || kind === "output" ? message : error.traceback || message }),
   );
-  if (line) panel.append(el("p", { text: `Line ${line} of ${where}.` }));
+  if (line) panel.append(el("p", { text: t("Line {line} of {where}.", { line: number(line), where }) }));
 }
 
 // The headline: how many expressions pass and, when they all do, what the order graphs say of the order.
 // "Your backward works" only where they show it right.
 function headline(verdict, report, graded) {
   const passed = graded.filter((e) => e.passed).length;
-  const all = `All ${graded.length} expressions pass`;
+  const all = tn("The {n} expression passes", "All {n} expressions pass", graded.length);
   const toGraphs = (text) => el("a", { href: "#order-graphs", text });
   let status = report.passed ? "pass" : report.error ? "error" : "fail";
   let words;
   if (!report.passed) {
-    words = [graded.length ? `${passed} of ${graded.length} expressions pass.` : "Your code could not be graded: see the error below."];
+    words = [graded.length ? tn("{passed} of {n} expression passes.", "{passed} of {n} expressions pass.", graded.length, { passed: number(passed) }) : t("Your code could not be graded: see the error below.")];
     const failing = graded.filter((e) => e.mistake);
     if (failing.length) {
       // The mistake, named once here: where every failing expression has the same kind, without saying where.
       const same = failing.every((e) => e.mistake.kind === failing[0].mistake.kind);
-      const text = (same ? "" : `In ${failing[0].name}: `) + failing[0].mistake.message;
+      const text = (same ? "" : t("In {expression}: ", { expression: failing[0].name })) + failing[0].mistake.message;
       words.push(" ", el("span", { class: "verdict-mistake", "data-testid": "verdict-mistake", "data-kind": failing[0].mistake.kind, text }));
     }
   } else if (report.order === "right") {
-    words = [`${all}, and your order is right on every graph that tells orders apart. Your backward works.`];
+    words = [t("{all}, and your order is right on every graph that tells orders apart. Your backward works.", { all })];
   } else if (report.order === "wrong") {
     status = "order";
-    words = [`${all}, but your order is not yet right: see `, toGraphs("the graphs that tell orders apart"), ", below."];
+    words = [t("{all}, but your order is not yet right: see ", { all }), toGraphs(t("the graphs that tell orders apart")), t(", below.")];
   } else if (report.order === "error") {
     status = "order";
-    words = [`${all}, but your backward raised an error on `, toGraphs("a graph that tells orders apart"), ", below."];
+    words = [t("{all}, but your backward raised an error on ", { all }), toGraphs(t("a graph that tells orders apart")), t(", below.")];
   } else {
-    words = [`${all}.`];
+    words = [t("{all}.", { all })];
   }
   verdict.dataset.status = status;
   verdict.dataset.order = report.order ?? "";

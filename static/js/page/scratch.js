@@ -4,6 +4,7 @@
 import { picture } from "../picture/picture.js";
 import NAMES from "../shared/names.json" with { type: "json" };
 import { $, el } from "../shared/dom.js";
+import { number, t, tn } from "../shared/i18n.js";
 import { read, write } from "../shared/storage.js";
 import { ask } from "./ask.js";
 import { showStopping, whileBusy } from "./busy.js";
@@ -11,11 +12,12 @@ import { renderError, renderOutput } from "./report.js";
 
 // One drawing: its picture, open and titled with where draw() was called.
 function drawingOf(drawing, index, caps) {
-  const where = drawing.file === "editor" ? `line ${drawing.line} of your backward` : `line ${drawing.line}`;
   const label = typeof drawing.label === "string" && drawing.label.length <= caps.label ? drawing.label : null;
-  const name = label ?? `drawing ${index + 1}`;
+  const name = label ?? t("drawing {n}", { n: number(index + 1) });
+  const at = { name, line: number(drawing.line) };
+  const title = drawing.file === "editor" ? t("draw({name}), line {line} of your backward", at) : t("draw({name}), line {line}", at);
   const expr = { name, graph: drawing.nodes && { case: 0, out: drawing.out, nodes: drawing.nodes, calls: drawing.calls }, size: drawing.size };
-  const figure = picture(expr, true, { testid: "drawing", title: `draw(${name}), ${where}`, graded: false });
+  const figure = picture(expr, true, { testid: "drawing", title, graded: false });
   figure.dataset.line = String(drawing.line);
   return figure;
 }
@@ -24,7 +26,7 @@ function drawingOf(drawing, index, caps) {
 function renderRun(result, { kinds, caps, scratch, editor }) {
   renderOutput($("run-output"), result.output);
   const inEditor = result.error?.file === "editor";
-  renderError($("run-error"), result.error, kinds, inEditor ? "your backward (marked in the editor above)" : "the scratch pad (marked)");
+  renderError($("run-error"), result.error, kinds, inEditor ? t("your backward (marked in the editor above)") : t("the scratch pad (marked)"));
   scratch.markLine(inEditor ? null : (result.error?.line ?? null));
   if (inEditor) editor.markLine(result.error.line);
   const drawings = $("drawings");
@@ -32,10 +34,18 @@ function renderRun(result, { kinds, caps, scratch, editor }) {
   const cut = (Number.isInteger(result.cut_drawings) ? result.cut_drawings : 0) + result.drawings.length - drawn.length;
   drawings.replaceChildren(...drawn.map((drawing, i) => drawingOf(drawing, i, caps)));
   if (cut) {
-    drawings.append(el("p", { class: "note", text: `${cut} more draw() calls were not drawn (${caps.drawings} at most in one Run).` }));
+    const most = { most: number(caps.drawings) };
+    const more = tn("{n} more draw() call was not drawn ({most} at most in one Run).", "{n} more draw() calls were not drawn ({most} at most in one Run).", cut, most);
+    drawings.append(el("p", { class: "note", text: more }));
   }
-  const drew = drawn.length ? `, drew ${drawn.length} graph${drawn.length === 1 ? "" : "s"}` : "";
-  $("run-status").textContent = result.error ? `The Run ended with an error${drew}: see below.` : `Ran in ${Math.round(result.ms)} ms${drew}.`;
+  const ms = { ms: number(Math.round(result.ms)) };
+  $("run-status").textContent = result.error
+    ? drawn.length
+      ? tn("The Run ended with an error, drew {n} graph: see below.", "The Run ended with an error, drew {n} graphs: see below.", drawn.length)
+      : t("The Run ended with an error: see below.")
+    : drawn.length
+      ? tn("Ran in {ms} ms, drew {n} graph.", "Ran in {ms} ms, drew {n} graphs.", drawn.length, ms)
+      : t("Ran in {ms} ms.", ms);
 }
 
 // Set up the scratch pad; enqueue(task) runs a task after any Check or Run under way.
@@ -44,7 +54,7 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
   const scratch = createEditor($("scratch"), read(key) ?? config.scratch.starter, {
     onChange: (code) => write(key, code),
     onCheck: () => run(),
-    label: "Scratch pad: your own Python",
+    label: t("Scratch pad: your own Python"),
     describedBy: "scratch-keys",
   });
   const runButton = $("run");
@@ -65,7 +75,7 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
       const code = scratch.getCode();
       write(key, code); // kept before it runs, as the editor's code is
       $("run-status").textContent = "";
-      return whileBusy({ button: runButton, stop: stopButton, idle: "Run", doing: "Running…" }, async (labels) => {
+      return whileBusy({ button: runButton, stop: stopButton, idle: t("Run"), doing: t("Running…") }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
         const result = await runtime.run(input, labels);
         renderRun(result, { kinds: config.report.kinds, caps: config.picture, scratch, editor });
@@ -79,8 +89,8 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
     const preset = config.scratch.presets.find((p) => p.id === $("preset").value);
     const current = scratch.getCode();
     const keep = current.trim() && current !== preset.code && !config.scratch.presets.some((p) => p.code === current);
-    const question = "Replace the scratch pad's code with the example? It will be lost.";
-    if (keep && current !== config.scratch.starter && !(await ask(question, { yes: "Replace it", no: "Keep mine" }))) return;
+    const question = t("Replace the scratch pad's code with the example? It will be lost.");
+    if (keep && current !== config.scratch.starter && !(await ask(question, { yes: t("Replace it"), no: t("Keep mine") }))) return;
     scratch.setCode(preset.code);
     scratch.markLine(null);
     scratch.view.focus();

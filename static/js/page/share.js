@@ -8,6 +8,7 @@
 
 import { $ } from "../shared/dom.js";
 import { count } from "../shared/format.js";
+import { t, tn } from "../shared/i18n.js";
 
 const PREFIX = "#code/";
 const VERSION = "1"; // the fragment's format: a later one can still read this one
@@ -65,9 +66,9 @@ export async function encode(shared) {
 export async function decode(hash, sourceChars) {
   if (!hash.startsWith(PREFIX)) return null;
   const [version, data] = hash.slice(PREFIX.length).split("/", 2);
-  if (version !== VERSION) throw new Error(`it is of a format this page does not know (${version})`);
+  if (version !== VERSION) throw new Error(t("it is of a format this page does not know ({version})", { version }));
   const most = maxBytes(sourceChars);
-  const tooLarge = new Error(`it holds more than two pieces of code of ${count(sourceChars)} characters`);
+  const tooLarge = new Error(t("it holds more than two pieces of code of {chars} characters", { chars: count(sourceChars) }));
   if ((data ?? "").length > ((most + 1024) * 4) / 3) throw tooLarge; // deflate never grows text by more
   let bytes;
   try {
@@ -77,7 +78,7 @@ export async function decode(hash, sourceChars) {
   }
   const json = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   const shared = JSON.parse(json);
-  if (typeof shared?.code !== "string" || typeof shared.scratch !== "string") throw new Error("it holds no code");
+  if (typeof shared?.code !== "string" || typeof shared.scratch !== "string") throw new Error(t("it holds no code"));
   if (shared.code.length > sourceChars || shared.scratch.length > sourceChars) throw tooLarge;
   return shared;
 }
@@ -94,13 +95,13 @@ export function setupShare({ code, scratch, page, sourceChars, starters }) {
     url.hash = await encode({ code: code.getCode(), scratch: scratch.getCode() });
     try {
       await navigator.clipboard.writeText(url.href);
-      status.textContent = `Link copied (${count(url.href.length)} characters): it holds your code and scratch pad.`;
+      status.textContent = t("Link copied ({chars} characters): it holds your code and scratch pad.", { chars: count(url.href.length) });
     } catch {
       if (url.origin === location.origin && url.pathname === location.pathname && !location.search) {
         history.replaceState(null, "", url.href); // no clipboard here: the address bar has the link
-        status.textContent = "This browser would not copy it: the link is in the address bar now.";
+        status.textContent = t("This browser would not copy it: the link is in the address bar now.");
       } else {
-        status.textContent = `This browser would not copy it: the link is ${url.href}`;
+        status.textContent = t("This browser would not copy it: the link is {link}", { link: url.href });
       }
     }
   });
@@ -117,7 +118,7 @@ async function offerShared({ code, scratch, sourceChars, starters }) {
   try {
     shared = await decode(location.hash, sourceChars);
   } catch (err) {
-    $("share-status").textContent = `The link's code could not be read (${err.message}); your own code is unchanged.`;
+    $("share-status").textContent = t("The link's code could not be read ({error}); your own code is unchanged.", { error: err.message });
     return null;
   }
   if (!shared) return null;
@@ -127,14 +128,17 @@ async function offerShared({ code, scratch, sourceChars, starters }) {
     code.setCode(shared.code); // no code of their own to lose: no question
     scratch.setCode(shared.scratch);
     clear();
-    $("share-status").textContent = "The link's code is in the editor and the scratch pad. Nothing runs until you press Check or Run.";
+    $("share-status").textContent = t("The link's code is in the editor and the scratch pad. Nothing runs until you press Check or Run.");
     return true;
   }
   const box = $("shared");
-  $("shared-what").textContent =
-    `${count(shared.code.split("\n").length)} lines for the editor and ${count(shared.scratch.split("\n").length)} for ` +
-    "the scratch pad. Use it instead of your own code? Nothing runs until you press Check or Run.";
-  $("shared-text").textContent = `${shared.code}\n# --- scratch pad ---\n${shared.scratch}`;
+  $("shared-what").textContent = tn(
+    "{n} line for the editor and {scratch} for the scratch pad. Use it instead of your own code? Nothing runs until you press Check or Run.",
+    "{n} lines for the editor and {scratch} for the scratch pad. Use it instead of your own code? Nothing runs until you press Check or Run.",
+    shared.code.split("\n").length,
+    { scratch: count(shared.scratch.split("\n").length) },
+  );
+  $("shared-text").textContent = `${shared.code}\n# --- ${t("scratch pad")} ---\n${shared.scratch}`;
   box.hidden = false;
   box.focus();
   return new Promise((resolve) => {

@@ -4,6 +4,7 @@
 // page to check on its own server. Only with verification on (config.verify), only after a pass.
 
 import { el } from "../shared/dom.js";
+import { inPageLanguage, number, t, tn } from "../shared/i18n.js";
 import { launchFields } from "./lti.js"; // LTI hook: a launched page sends its launch token
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
@@ -19,22 +20,22 @@ const learner = () => {
 export async function askServer(url, source) {
   let response;
   try {
-    response = await fetch(url, {
+    response = await fetch(inPageLanguage(url), { // the server's report and refusals in the page's language
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields
     });
   } catch {
-    return unavailable("The server could not be reached to verify this pass. It is not kept as a pass; Check again later.");
+    return unavailable(t("The server could not be reached to verify this pass. It is not kept as a pass; Check again later."));
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok || !answer.report) {
     const why = String(answer.error ?? `HTTP ${response.status}`).replace(/\.?$/, ".");
-    return unavailable(`The server could not verify this pass now: ${why} It is not kept as a pass; Check again later.`);
+    return unavailable(t("The server could not verify this pass now: {why} It is not kept as a pass; Check again later.", { why }));
   }
   const { report, receipt, grade } = answer; // grade: LTI hook (lti.js shows it)
-  if (report.passed === true) return { verified: true, receipt, report, grade, message: "Verified by the server." };
-  const message = `The server did not confirm this pass: ${disagreement(report)} It is not kept as a pass.`;
+  if (report.passed === true) return { verified: true, receipt, report, grade, message: t("Verified by the server.") };
+  const message = t("The server did not confirm this pass: {why} It is not kept as a pass.", { why: disagreement(report) });
   return { verified: false, receipt, report, grade, message };
 }
 
@@ -42,15 +43,18 @@ export async function askServer(url, source) {
 function disagreement(report) {
   if (report.error) return report.error.message;
   const wrong = report.expressions.filter((e) => !e.passed);
-  return wrong
-    .map((e) => {
-      const fresh = e.cases.filter((c) => !c.passed && c.fresh).length;
-      const shown = e.cases.filter((c) => !c.passed && !c.fresh).length;
-      if (e.cases.every((c) => c.fresh) && e.role === "order") return `${fresh} of the ${e.cases.length} random graphs it drew are wrong`;
-      const where = [shown && `${shown} of the page's value sets`, fresh && `${fresh} it drew itself`].filter(Boolean);
-      return `${e.name} is wrong on ${where.join(" and ")}`;
-    })
-    .join("; ") + ".";
+  const said = wrong.map((e) => {
+    const fresh = e.cases.filter((c) => !c.passed && c.fresh).length;
+    const shown = e.cases.filter((c) => !c.passed && !c.fresh).length;
+    const counts = { expression: e.name, wrong: number(fresh), shown: number(shown), fresh: number(fresh) };
+    if (e.cases.every((c) => c.fresh) && e.role === "order") {
+      return tn("{wrong} of the {n} random graph it drew is wrong", "{wrong} of the {n} random graphs it drew are wrong", e.cases.length, counts);
+    }
+    if (shown && fresh) return t("{expression} is wrong on {shown} of the page's value sets and {fresh} it drew itself", counts);
+    if (shown) return t("{expression} is wrong on {shown} of the page's value sets", counts);
+    return tn("{expression} is wrong on {n} value set it drew itself", "{expression} is wrong on {n} value sets it drew itself", fresh, counts);
+  });
+  return `${said.join("; ")}.`;
 }
 
 // After a Check: verify a pass when verification is on, showing it in place; resolve to the outcome
@@ -63,7 +67,7 @@ export async function verifyPass(place, url, source, report) {
   }
   place.hidden = false;
   place.dataset.state = "checking";
-  place.replaceChildren("Verifying with the server…");
+  place.replaceChildren(t("Verifying with the server…"));
   const outcome = await askServer(url, source);
   place.dataset.state = { true: "verified", false: "disagrees", null: "unavailable" }[outcome.verified];
   place.replaceChildren(el("span", { text: outcome.message }));

@@ -1,6 +1,7 @@
 // Draw a laid-out graph as SVG, micrograd's draw_dot style: a box per value, an ellipse per operation.
 
 import { short } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 import { CHAR, FONT, LINE, PAD, badgeText, boxLabel } from "./graph-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";

@@ -1,11 +1,13 @@
 // How the page writes numbers, every format in one place.
 
-// A count or a size in characters: 12,345.
-export const count = (n) => n.toLocaleString("en");
+import { language } from "./i18n.js";
 
-// Bytes as megabytes with one decimal: 4.1.
+// A count or a size in characters, as the learner's language writes it: 12,345 (English), 12.345 (German).
+export const count = (n) => n.toLocaleString(language);
+
+// Bytes as megabytes with one decimal: 4.1 (English), 4,1 (German).
 export const megabytes = (bytes) =>
-  (bytes / 1e6).toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  (bytes / 1e6).toLocaleString(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 // A gradient or value in a table: exactly as the report gives it (the grader rounds to 9 digits), "—"
 // when there is none.

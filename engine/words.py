@@ -1,0 +1,162 @@
+"""The learner's words in their language: the engine's side of the message catalogue.
+
+The engine runs where Babel is not (Pyodide's worker, /verify's sandbox), so the messages of the page's
+language come in as data: the same catalogue JSON the page gets (server/i18n.py makes it from the
+compiled translations), handed to the grader with the cases. `_()` and `ngettext()` look a message up
+in it; with no catalogue, or a message it lacks, the English msgid itself is said. `pybabel extract`
+finds the calls (babel.cfg), so adding a message is writing the call and translating it in the .po.
+
+Placeholders are `{name}`, filled from keyword arguments after the lookup, the same in JS
+(static/js/shared/i18n.js). Python's own exception texts stay as Python says them.
+"""
+
+import re
+
+ENGLISH = {"language": "en", "messages": {}, "plural": "(n != 1)", "numbers": {"decimal": ".", "group": ","}}
+# The catalogue in use and its parsed plural rule: one dict, changed in place, never rebound (the
+# grader's seal, engine/integrity.py, holds every name the engine's modules bind).
+_now: dict = {"catalogue": ENGLISH, "plural": None}
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def use(catalogue: dict | None) -> None:
+    """Speak the language of catalogue (server/i18n.py's shape); None: English."""
+    catalogue = catalogue or ENGLISH
+    _now["plural"] = plural_rule(catalogue.get("plural") or ENGLISH["plural"])
+    _now["catalogue"] = catalogue
+
+
+def fill(message: str, params: dict) -> str:
+    """Put each {name}'s value in message; a {name} with no value stays as written."""
+    if not params:
+        return message
+    return PLACEHOLDER.sub(lambda m: str(params[m[1]]) if m[1] in params else m[0], message)
+
+
+def _(message: str, **params: object) -> str:
+    """Say message in the learner's language, its {placeholders} filled."""
+    said = _now["catalogue"]["messages"].get(message)
+    return fill(said if isinstance(said, str) and said else message, params)
+
+
+def ngettext(singular: str, plural: str, n: int, **params: object) -> str:
+    """Say the form of a message that fits the count n ({n} is filled with n as the locale writes it)."""
+    forms = _now["catalogue"]["messages"].get(singular)
+    if isinstance(forms, list) and forms:
+        index = _now["plural"](n)
+        said = forms[index] if 0 <= index < len(forms) and forms[index] else forms[0]
+    else:
+        said = singular if n == 1 else plural
+    return fill(said, {"n": number(n), **params})
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for a message marked, translated where it is shown
+    """Mark a message for the catalogue without translating it here (it is translated where it is shown)."""
+    return message
+
+
+def language() -> str:
+    """The learner's language, as its code ("en", "de")."""
+    return _now["catalogue"].get("language", "en")
+
+
+def number(x: float | int, spec: str = ",") -> str:
+    """Write a number with the locale's decimal sign and grouping: number(1234) is "1.234" in German."""
+    written = format(x, spec)
+    symbols = _now["catalogue"].get("numbers") or ENGLISH["numbers"]
+    return written.translate(str.maketrans({",": symbols["group"], ".": symbols["decimal"]}))
+
+
+# A C plural expression (a catalogue's Plural-Forms, "(n != 1)", "(n==1 ? 0 : n%10>=2 && ... ? 1 : 2)"),
+# parsed, never evaluated as code: gettext's own c2py is in a stdlib module the worker does not load.
+TOKEN = re.compile(r"\s*(\d+|n|\|\||&&|==|!=|<=|>=|[<>%?:()!+\-*/])")
+BINARY = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%"))
+
+
+def plural_rule(expression: str):
+    """Parse a C plural expression ("nplurals=2; plural=(n != 1);" or just the expression) into n -> index."""
+    if "plural=" in expression:
+        expression = expression.split("plural=", 1)[1].split(";", 1)[0]
+    tokens, at = [], 0
+    while at < len(expression.rstrip()):
+        m = TOKEN.match(expression, at)
+        if not m:
+            raise ValueError(f"not a plural expression: {expression!r}")
+        tokens.append(m[1])
+        at = m.end()
+    pos = 0
+
+    def peek() -> str | None:
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take(want: str | None = None) -> str:
+        nonlocal pos
+        tok = peek()
+        if tok is None or (want is not None and tok != want):
+            raise ValueError(f"not a plural expression: {expression!r}")
+        pos += 1
+        return tok
+
+    def ternary():
+        cond = binary(0)
+        if peek() == "?":
+            take("?")
+            yes = ternary()
+            take(":")
+            no = ternary()
+            return lambda n: yes(n) if cond(n) else no(n)
+        return cond
+
+    def binary(level: int):
+        if level == len(BINARY):
+            return unary()
+        left = binary(level + 1)
+        while peek() in BINARY[level]:
+            op, right = take(), binary(level + 1)
+            left = combine(op, left, right)
+        return left
+
+    def unary():
+        tok = take()
+        if tok == "!":
+            inner = unary()
+            return lambda n: int(not inner(n))
+        if tok == "(":
+            inner = ternary()
+            take(")")
+            return inner
+        if tok == "n":
+            return lambda n: n
+        if tok.isdigit():
+            return lambda n, v=int(tok): v
+        raise ValueError(f"not a plural expression: {expression!r}")
+
+    rule = ternary()
+    if pos != len(tokens):
+        raise ValueError(f"not a plural expression: {expression!r}")
+    return lambda n: int(rule(abs(int(n))))
+
+
+def combine(op: str, left, right):
+    """One binary operator of C, on integers (division and modulo by zero give 0, not an error)."""
+    ops = {
+        "||": lambda a, b: int(bool(a) or bool(b)),
+        "&&": lambda a, b: int(bool(a) and bool(b)),
+        "==": lambda a, b: int(a == b),
+        "!=": lambda a, b: int(a != b),
+        "<": lambda a, b: int(a < b),
+        ">": lambda a, b: int(a > b),
+        "<=": lambda a, b: int(a <= b),
+        ">=": lambda a, b: int(a >= b),
+        "+": lambda a, b: a + b,
+        "-": lambda a, b: a - b,
+        "*": lambda a, b: a * b,
+        "/": lambda a, b: a // b if b else 0,
+        "%": lambda a, b: a % b if b else 0,
+    }
+    f = ops[op]
+    return lambda n: f(left(n), right(n))
+
+
+use(None)

@@ -1,0 +1,36 @@
+// The page's language: the learner's choice in the masthead's select, kept in this browser. The server
+// renders the page in a language (server/i18n.py: the learner's ?lang=, an LTI launch's locale, the
+// course's PLAYGROUND_LANGUAGE, the browser's); a choice kept here is asked for again on the next visit.
+
+import NAMES from "../shared/names.json" with { type: "json" };
+import { read, write } from "../shared/storage.js";
+
+const KEY = NAMES.storage.language;
+
+// The URL of this page in another language: the same page, its ?lang= set (the fragment kept: a share link).
+const inLanguage = (code) => {
+  const url = new URL(location.href);
+  url.searchParams.set("lang", code);
+  return url.href;
+};
+
+// Before anything loads: a learner who chose a language before gets it, unless this URL or a launch
+// (the LMS's locale) says which. Returns true when the page is being opened again in that language.
+export function followKeptLanguage(config) {
+  const kept = read(KEY);
+  const { current, by, available } = config.language ?? {};
+  if (!kept || kept === current || by === "learner" || by === "launch" || config.lti) return false;
+  if (!available?.some((lang) => lang.code === kept)) return false;
+  if (new URL(location.href).searchParams.has("lang")) return false; // asked already: a static copy has one language
+  location.replace(inLanguage(kept));
+  return true;
+}
+
+// Switching: kept, then the page opened in that language (the code is saved as it is typed).
+export function setupLanguage(select) {
+  if (!select) return;
+  select.addEventListener("change", () => {
+    write(KEY, select.value);
+    location.assign(inLanguage(select.value));
+  });
+}

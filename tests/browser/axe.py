@@ -1,0 +1,24 @@
+"""axe-core on the real page: its serious and critical violations, for any test that looks at a state.
+
+axe-core is the npm package pinned in package.json (node_modules/axe-core/axe.min.js). The page's
+Content-Security-Policy refuses Playwright's add_script_tag (an inline script), so its source is run with
+page.evaluate, which the DevTools protocol does outside the page's policy: the page keeps its real CSP,
+no bypass_csp context is needed.
+"""
+
+from pathlib import Path
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+def serious_violations(page) -> list[str]:
+    """Run axe on the page as it is; each serious or critical violation as 'rule (impact): elements'."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())
+    return page.evaluate(
+        """tags => axe.run(document, { runOnly: { type: 'tag', values: tags } }).then(r => r.violations
+             .filter(v => v.impact === 'serious' || v.impact === 'critical')
+             .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map(n => n.target.join(' '))}`))""",
+        RULES,
+    )
