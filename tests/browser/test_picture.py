@@ -149,7 +149,7 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_
     assert scripts, "opening the picture loaded no script"
     deep = picture(page, "deep")  # 1,002 values: a note, no drawing, no table
     deep.locator(":scope > summary").click()
-    expect(deep).to_have_text(re.compile(r"This graph has 1002 values; too many to draw\."))
+    expect(deep).to_have_text(re.compile(r"This graph has 1,002 values; too many to draw\."))
     expect(deep.locator("svg, table")).to_have_count(0)
 
 

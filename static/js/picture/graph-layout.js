@@ -2,12 +2,15 @@
 
 import { graphlib, layout } from "@dagrejs/dagre";
 import { short } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 
 export const FONT = 12; // px: the size of every text in a drawing, in its own units (graph-zoom.js scales it)
 export const CHAR = 7.3; // px: the width of one character of that monospace text
 export const LINE = 15; // px between the lines of a box
 export const PAD = { x: 8, y: 6 };
-export const KEY = 9; // characters: the widest key, "expected ", before a row's number
+// characters: the widest key with its space before a row's number ("data" and "grad" are the Value's
+// attributes, as code names them; "expected" is in the learner's language)
+export const KEY = Math.max("data".length, "grad".length, t("expected").length) + 1;
 const OP = { "+": [34, 24], "*": [34, 24], tanh: [46, 24] }; // ellipse sizes (width, height)
 const MAX_LABEL = 16; // characters shown in a box; the table and the value's note give the whole label
 
@@ -18,7 +21,7 @@ export function boxLabel(node) {
 // The text of a value's call badge: "#3", "#2 #5", "never" for a value whose _backward never ran.
 export function badgeText(node) {
   if (!node.children.length) return "";
-  return node.calls.length ? node.calls.map((n) => `#${n}`).join(" ") : "never";
+  return node.calls.length ? node.calls.map((n) => `#${n}`).join(" ") : t("never");
 }
 
 // Width of a value's box: wide enough for its label and badge, and every grad it shows in any step.

@@ -94,7 +94,7 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
   };
   row(1, "data", short(node.data), "data");
   const grad = row(2, "grad", short(node.grad), "grad");
-  if (graded) row(3, "expected", short(node.expected), "expected");
+  if (graded) row(3, t("expected"), short(node.expected), "expected");
   return { group, grad };
 }
 
@@ -103,8 +103,8 @@ function drawValue(node, { x, y, width, height }, notes, graded) {
 // step, final) and what it is (its formula, or its whole label where the box cuts it).
 export function valueName(node, grad, final, graded = true) {
   const shown = [boxLabel(node), badgeText(node), `data ${short(node.data)}`, `grad ${short(grad)}`];
-  if (graded) shown.push(`expected ${short(node.expected)}`);
-  const verdict = !final ? "grad at this step" : node.expected === null ? "" : node.wrong ? "wrong" : "right";
+  if (graded) shown.push(`${t("expected")} ${short(node.expected)}`);
+  const verdict = !final ? t("grad at this step") : node.expected === null ? "" : node.wrong ? t("wrong") : t("right");
   const whole = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : boxLabel(node) !== node.label ? node.label : "";
   return shown.filter(Boolean).join(", ") + (verdict ? `: ${verdict}` : "") + (whole ? `; ${whole}` : "");
 }
@@ -112,8 +112,10 @@ export function valueName(node, grad, final, graded = true) {
 // A value in words, with its grad at the step shown; at the last step (final), whether it is right.
 export function valueText(node, grad, final) {
   const what = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : node.label;
-  const verdict = !final ? " at this step" : node.expected === null ? "" : node.wrong ? `, wrong: expected ${node.expected}` : ", right";
-  return `${what}: data ${node.data}, grad ${grad}${verdict}`;
+  const said = { what, data: node.data, grad, expected: node.expected };
+  if (!final) return t("{what}: data {data}, grad {grad} at this step", said);
+  if (node.expected === null) return t("{what}: data {data}, grad {grad}", said);
+  return node.wrong ? t("{what}: data {data}, grad {grad}, wrong: expected {expected}", said) : t("{what}: data {data}, grad {grad}, right", said);
 }
 
 // Draw the graph; return the SVG and the parts each step changes.

@@ -5,17 +5,18 @@
 // by moving the focus from value to value (graph.js).
 
 import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
 import { FONT } from "./graph-layout.js";
 import { ZOOMS, readableScale } from "./graph-view.js";
 
 const TEXT = {
-  zoomIn: "Zoom in",
-  zoomOut: "Zoom out",
-  reset: "Reset zoom",
-  whole: "Text at page size (100 %); the whole picture is in view",
-  part: "Text at page size (100 %); drag, or use the arrow keys, to see the rest",
-  zoomed: (percent) => `Shown at ${percent} %`,
-  group: (name) => `Zoom the picture of ${name}`,
+  zoomIn: t("Zoom in"),
+  zoomOut: t("Zoom out"),
+  reset: t("Reset zoom"),
+  whole: t("Text at page size (100 %); the whole picture is in view"),
+  part: t("Text at page size (100 %); drag, or use the arrow keys, to see the rest"),
+  zoomed: (percent) => t("Shown at {percent} %", { percent }),
+  group: (name) => t("Zoom the picture of {name}", { name }),
 };
 
 // The scale at which the drawing's text is as big as the page's body text, on this page now.

@@ -3,6 +3,7 @@
 
 import { el } from "../shared/dom.js";
 import { short } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 import { layoutGraph } from "./graph-layout.js";
 import { drawGraph, valueName, valueText } from "./graph-svg.js";
 import { legend, stepText, summary, textAlternative } from "./graph-text.js";
@@ -54,7 +55,7 @@ export function renderGraph(container, { name, graph, diagnosis, mistake = null,
   const last = states.length - 1;
   const laid = layoutGraph(graph, graded);
   const drawing = drawGraph(laid, graph, notesOf, summary(name, graph, graded), graded);
-  const scroller = el("div", { class: "graph-scroll", tabindex: "0", role: "group", "aria-label": `Picture of ${name}` });
+  const scroller = el("div", { class: "graph-scroll", tabindex: "0", role: "group", "aria-label": t("Picture of {name}", { name }) });
   scroller.append(drawing.svg);
   const zoom = zoomable(scroller, drawing.svg, laid, name);
   // The note of the value last focused or tapped: its name in words, then what the diagnosis says of it
@@ -71,13 +72,13 @@ export function renderGraph(container, { name, graph, diagnosis, mistake = null,
     b.addEventListener("click", () => b.getAttribute("aria-disabled") !== "true" && show(to(), true));
     return b;
   };
-  const first = button("First", () => 0);
-  const previous = button("Previous call", () => Math.max(0, step - 1));
-  const next = button("Next call", () => Math.min(last, step + 1));
-  const final = button("Last", () => last);
+  const first = button(t("First"), () => 0);
+  const previous = button(t("Previous call"), () => Math.max(0, step - 1));
+  const next = button(t("Next call"), () => Math.min(last, step + 1));
+  const final = button(t("Last"), () => last);
   const controls = el(
     "div",
-    { class: "graph-controls", role: "group", "aria-label": `Step through the _backward calls of ${name}` },
+    { class: "graph-controls", role: "group", "aria-label": t("Step through the _backward calls of {name}", { name }) },
     first,
     previous,
     next,

@@ -1,12 +1,14 @@
 // The picture of an expression's graph, folded in a <details>; the drawing code loads when first opened.
 
+import { number, t } from "../shared/i18n.js";
+
 // The most a picture lays out (the engine's caps, config.picture): values, calls, characters of a label
 // (a formula is made of two labels). A graph past them is not drawn, whatever the worker sent.
 const CAPS = JSON.parse(document.getElementById("config")?.textContent ?? "{}").picture ?? null;
 
 function pastCaps(graph) {
   if (!CAPS) return false;
-  const text = (t, most) => t === null || t === undefined || (typeof t === "string" && t.length <= most);
+  const text = (s, most) => s === null || s === undefined || (typeof s === "string" && s.length <= most);
   return (
     !Array.isArray(graph.nodes) ||
     !Array.isArray(graph.calls) ||
@@ -28,7 +30,7 @@ function loadGraph() {
 
 function note(text) {
   const p = document.createElement("p");
-  p.className = "note picture-note";
+  p.classList.add("note", "picture-note");
   p.textContent = text;
   return p;
 }
@@ -37,7 +39,7 @@ function note(text) {
 // data-state "closed" until first opened, then "loading", "ready" or "failed" (opening it again
 // retries); "none" when there is no graph.
 // A scratch pad's drawing passes { testid: "drawing", title, graded: false }: no expected grads.
-export function picture(expr, open = !expr.passed, { testid = "graph", title = `Graph of ${expr.name}`, graded = true } = {}) {
+export function picture(expr, open = !expr.passed, { testid = "graph", title = t("Graph of {name}", { name: expr.name }), graded = true } = {}) {
   const root = document.createElement("details");
   root.className = "picture";
   root.dataset.testid = testid;
@@ -52,10 +54,10 @@ export function picture(expr, open = !expr.passed, { testid = "graph", title = `
     root.dataset.state = "none";
     const count = expr.size; // the number of values, when the grader says
     const why = expr.graph
-      ? "This graph is larger than the page draws."
+      ? t("This graph is larger than the page draws.")
       : Number.isFinite(count)
-        ? `This graph has ${count} values; too many to draw.`
-        : "There is no graph to draw.";
+        ? t("This graph has {count} values; too many to draw.", { count: number(count) })
+        : t("There is no graph to draw.");
     body.append(note(why));
     return root;
   }
@@ -63,14 +65,14 @@ export function picture(expr, open = !expr.passed, { testid = "graph", title = `
   const show = async () => {
     if (!root.open || !["closed", "failed"].includes(root.dataset.state)) return;
     root.dataset.state = "loading";
-    body.replaceChildren(note("Loading the picture…"));
+    body.replaceChildren(note(t("Loading the picture…")));
     try {
       const { renderGraph } = await loadGraph();
       renderGraph(body, { name: expr.name, graph: expr.graph, diagnosis: expr.diagnosis ?? [], mistake: expr.mistake ?? null, graded });
       root.dataset.state = "ready";
     } catch (err) {
       console.error("graph picture:", err);
-      body.replaceChildren(note(`The picture could not be shown (${err?.message ?? err}). Close and open it to try again.`));
+      body.replaceChildren(note(t("The picture could not be shown ({reason}). Close and open it to try again.", { reason: err?.message ?? err })));
       root.dataset.state = "failed";
     }
   };
