@@ -37,13 +37,16 @@ def directories(app: Flask) -> list:
 
 def languages(app: Flask | None = None) -> list[str]:
     """The languages this server speaks: English and each with a compiled catalogue, in order."""
-    app = app or current_app
-    found = {
-        mo.parent.parent.name
-        for folder in directories(app)
-        for mo in Path(folder).glob("*/LC_MESSAGES/messages.mo")
-    }
-    return [SOURCE, *sorted(found - {SOURCE})]
+    return list(_languages(tuple(directories(app or current_app))))
+
+
+@cache
+def _languages(folders: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders' languages, looked for once (each request asks up to four times; the catalogues
+    themselves are read once too, _catalogue)."""
+    compiled = (mo for folder in folders for mo in Path(folder).glob("*/LC_MESSAGES/messages.mo"))
+    found = {mo.parent.parent.name for mo in compiled}
+    return (SOURCE, *sorted(found - {SOURCE}))
 
 
 def known(code: object, app: Flask | None = None) -> str | None:
