@@ -105,14 +105,16 @@ export function valueName(node, grad, final, graded = true) {
   const shown = [boxLabel(node), badgeText(node), `data ${short(node.data)}`, `grad ${short(grad)}`];
   if (graded) shown.push(`${t("expected")} ${short(node.expected)}`);
   const verdict = !final ? t("grad at this step") : node.expected === null ? "" : node.wrong ? t("wrong") : t("right");
-  const whole = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : boxLabel(node) !== node.label ? node.label : "";
+  const whole = node.formula && node.formula !== node.label ? whatItIs(node) : boxLabel(node) !== node.label ? node.label : "";
   return shown.filter(Boolean).join(", ") + (verdict ? `: ${verdict}` : "") + (whole ? `; ${whole}` : "");
 }
 
+// What a value is: "label = formula", or its label where it has no other formula.
+const whatItIs = (node) => (node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : node.label);
+
 // A value in words, with its grad at the step shown; at the last step (final), whether it is right.
 export function valueText(node, grad, final) {
-  const what = node.formula && node.formula !== node.label ? `${node.label} = ${node.formula}` : node.label;
-  const said = { what, data: node.data, grad, expected: node.expected };
+  const said = { what: whatItIs(node), data: node.data, grad, expected: node.expected };
   if (!final) return t("{what}: data {data}, grad {grad} at this step", said);
   if (node.expected === null) return t("{what}: data {data}, grad {grad}", said);
   return node.wrong ? t("{what}: data {data}, grad {grad}, wrong: expected {expected}", said) : t("{what}: data {data}, grad {grad}, right", said);
