@@ -12,8 +12,15 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
+# The page as the learner reads it, not changing under axe (which fails on an element removed while it
+# looks): the next Check's runtime, which the status line reports, has loaded.
+SETTLED = """() => { const status = document.querySelector('[data-testid=runtime-status]');
+  return !status || status.dataset.state !== 'ready' || status.dataset.fresh === 'ready'; }"""
+
+
 def serious_violations(page) -> list[str]:
     """Run axe on the page as it is; each serious or critical violation as 'rule (impact): elements'."""
+    page.wait_for_function(SETTLED)
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.evaluate(AXE.read_text())
     return page.evaluate(
