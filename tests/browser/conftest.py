@@ -13,7 +13,7 @@ from werkzeug.serving import make_server
 from server import create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
-from tests.browser.pages import TIME_LIMIT_MS, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, returning_page, watched_page
 from tests.servers import http_server
 
 
@@ -57,14 +57,60 @@ def browser():
 
 @pytest.fixture
 def context(browser):
+    """A new browser context: a browser that has never seen the page."""
     context = browser.new_context()
     yield context
     context.close()
 
 
+@pytest.fixture(scope="session")
+def returning(browser):
+    """A returning learner's browser: returning(**options) is a context kept for the whole session, one
+    per set of context options (viewport, scale, locale...), whose runtime snapshot later pages reuse."""
+    kept = {}
+
+    def context(**options):
+        key = repr(sorted(options.items()))
+        if key not in kept:
+            kept[key] = browser.new_context(**options)
+        return kept[key]
+
+    yield context
+    for context in kept.values():
+        context.close()
+
+
 @pytest.fixture
-def page(context, serve, base_url):
-    """A page on which no error goes uncaught and no request leaves the test servers' origins."""
+def learner_page(returning, serve, base_url):
+    """learner_page(**context options): a page as `page` is, in the kept context with those options."""
+    opened = []
+
+    def open_page(**options):
+        page, assert_clean, reset = returning_page(returning(**options), serve.origins, base_url)
+        opened.append((page, assert_clean, reset))
+        return page
+
+    yield open_page
+    for page, _, reset in opened:
+        page.close()
+        reset()
+    for _, assert_clean, _ in opened:
+        assert_clean()
+
+
+@pytest.fixture
+def page(learner_page):
+    """A page on which no error goes uncaught and no request leaves the test servers' origins.
+
+    In a returning learner's browser: the learner's state is reset before and after the test, the
+    runtime kept (docs/page-contract.md's quicker recipe). A test of a first visit takes fresh_page.
+    """
+    return learner_page()
+
+
+@pytest.fixture
+def fresh_page(context, serve):
+    """A watched page in a browser that has never seen the page: a first visit."""
     page, assert_clean = watched_page(context, serve.origins)
     yield page
     assert_clean()

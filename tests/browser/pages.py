@@ -4,7 +4,10 @@ import json
 import re
 from urllib.parse import urlsplit
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+
+from server import ROOT
 
 # The test servers' time limit: short, so code that loops is stopped soon, yet an honest Check of every
 # case (the deep chain, the order graphs) ends well inside it on a 2-core machine running 3 test processes.
@@ -19,7 +22,11 @@ def watched_page(context, origins):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # blob: URLs (the runner frame's scripts and workers) name bytes already in the browser: no request leaves
     local = lambda url: urlsplit(url).scheme == "blob" or urlsplit(url).netloc in origins  # noqa: E731
-    context.on("request", lambda r: local(r.url) or offsite.append(r.url))
+    # The context's, to see its workers' requests too; no longer heard once the page is closed (a kept
+    # context outlives its pages).
+    heard = lambda request: local(request.url) or offsite.append(request.url)  # noqa: E731
+    context.on("request", heard)
+    page.on("close", lambda _: context.remove_listener("request", heard))
     page.set_default_timeout(30_000)
 
     def assert_clean():
@@ -27,6 +34,53 @@ def watched_page(context, origins):
         assert offsite == [], f"requests that left the origin: {offsite}"
 
     return page, assert_clean
+
+
+def recipe(title: str) -> str:
+    """The JavaScript of docs/page-contract.md's recipe under a heading, as written there."""
+    docs = (ROOT / "docs/page-contract.md").read_text()
+    section = docs[docs.index(title) :]
+    return re.search(r"```js\n(.*?)```", section, re.S)[1]
+
+
+KEEP_RUNTIME = recipe("### A quicker fresh start: keep the runtime")
+
+
+def reset_keeping_runtime(context, origins) -> None:
+    """Reset the learner's state each origin keeps (docs/page-contract.md's quicker recipe), in a page
+    of the context's own (none of a test's init scripts or routes): a light document of each origin.
+    A server that is gone has nothing left to reset."""
+    page = context.new_page()
+    try:
+        for origin in sorted(origins):
+            try:
+                page.goto(origin + "/schema/report.json")
+            except PlaywrightError:
+                continue
+            page.evaluate(KEEP_RUNTIME)
+    finally:
+        page.close()
+
+
+def returning_page(context, origins, base_url):
+    """A watched page in a kept context, which has visited the page before; return it, a check, and a
+    reset for after the test. The learner's state is reset first and after, on every origin the page
+    visits, so what a test does never reaches the next; the runtime kept there is used."""
+    visited = {origin_of(base_url)}
+    reset_keeping_runtime(context, visited)
+    page, assert_clean = watched_page(context, origins)
+
+    def navigated(frame):
+        if frame == page.main_frame and frame.url.startswith("http"):
+            visited.add(origin_of(frame.url))
+
+    page.on("framenavigated", navigated)
+    return page, assert_clean, lambda: reset_keeping_runtime(context, visited)
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def open_playground(page, url):

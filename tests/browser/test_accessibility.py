@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.axe import serious_violations
-from tests.browser.pages import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures
 
 VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1366, 900)}
 
@@ -87,24 +87,19 @@ STATES = [
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_no_serious_axe_violation_in_any_state(browser, serve, base_url, viewport):
+def test_no_serious_axe_violation_in_any_state(learner_page, base_url, viewport):
     """Each state looked at in the light theme and then the dark one (the system's, switched in place)."""
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page, assert_clean = watched_page(context, serve.origins)
-    try:
-        open_playground(page, base_url)
-        found = {}
-        for state in STATES:
-            state(page)
-            backgrounds = set()
-            for theme in ("light", "dark"):
-                page.emulate_media(color_scheme=theme)
-                backgrounds.add(page.evaluate("getComputedStyle(document.body).color"))
-                found[f"{state.__name__}, {theme} theme"] = serious_violations(page)
-            assert len(backgrounds) == 2, backgrounds  # the dark theme was the one looked at
-        failures = {state: rules for state, rules in found.items() if rules}
-        assert not failures, f"axe at {viewport} {width}x{height}: {failures}"
-        assert_clean()
-    finally:
-        context.close()
+    page = learner_page(viewport={"width": width, "height": height})
+    open_playground(page, base_url)
+    found = {}
+    for state in STATES:
+        state(page)
+        backgrounds = set()
+        for theme in ("light", "dark"):
+            page.emulate_media(color_scheme=theme)
+            backgrounds.add(page.evaluate("getComputedStyle(document.body).color"))
+            found[f"{state.__name__}, {theme} theme"] = serious_violations(page)
+        assert len(backgrounds) == 2, backgrounds  # the dark theme was the one looked at
+    failures = {state: rules for state, rules in found.items() if rules}
+    assert not failures, f"axe at {viewport} {width}x{height}: {failures}"

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.colours import PAINTED, is_red
-from tests.browser.pages import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures
 
 # Each mistake of the issue: where it shows, the value named, the words that say what happened.
 MISTAKES = {
@@ -73,10 +73,9 @@ def test_a_recursive_solution_is_told_what_the_deep_chain_teaches(page, base_url
 @pytest.mark.parametrize(
     ("answer", "status"), [("CORRECT", "pass"), ("PRE_ORDER", "order"), ("ITERATIVE", "pass")]
 )
-def test_a_right_answer_shows_no_red(browser, serve, base_url, answer, status, theme):
+def test_a_right_answer_shows_no_red(learner_page, base_url, answer, status, theme):
     # A pass of the three with a wrong order too: amber in the headline, violet on the order graphs.
-    context = browser.new_context(color_scheme=theme)
-    page, assert_clean = watched_page(context, serve.origins)
+    page = learner_page(color_scheme=theme)
     open_playground(page, base_url)
     page.evaluate("s => window.playground.check(s)", getattr(solutions, answer))
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", status)
@@ -84,5 +83,3 @@ def test_a_right_answer_shows_no_red(browser, serve, base_url, answer, status, t
     wait_for_pictures(page)  # the extras' pictures too, with their wrong values marked
     red = [p for p in page.evaluate(PAINTED) if is_red(p[2])]
     assert not red, f"red on a right answer ({answer}, {theme}): {red[:8]}"
-    context.close()
-    assert_clean()

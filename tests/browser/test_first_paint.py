@@ -13,6 +13,13 @@ from playwright.sync_api import expect
 
 from tests import solutions
 
+
+@pytest.fixture
+def page(fresh_page):
+    """A first visit: how the page loads is what this module tests."""
+    return fresh_page
+
+
 CODE_KEY = "backprop-playground:code"
 SAVED = "def backward(out):\n    pass  # saved\n\n# the end\n"
 CODE_MIRROR = re.compile(r"/assets/editor-[A-Z0-9]+\.js$")  # CodeMirror's bundle (package.json, build:page)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.pages import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures
 
 SCREENS = {
     "phone 390x844": (390, 844, 3),
@@ -22,14 +22,10 @@ WIDTHS = """() => ({ scroll: document.documentElement.scrollWidth,
 
 
 @pytest.fixture(params=list(SCREENS))
-def screen(request, browser, serve):
+def screen(request, learner_page):
     """A page on one of the screens, and its size."""
     width, height, scale = SCREENS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
-    page, assert_clean = watched_page(context, serve.origins)
-    yield page, width, height
-    context.close()
-    assert_clean()
+    return learner_page(viewport={"width": width, "height": height}, device_scale_factor=scale), width, height
 
 
 def no_sideways_scroll(page, when):
@@ -162,77 +158,68 @@ def rows(page, line):
     return [found[top] for top in sorted(found)]
 
 
-def phone(browser, serve, **options):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3, **options)
-    return context, *watched_page(context, serve.origins)
+def phone(learner_page, **options):
+    return learner_page(viewport={"width": 390, "height": 844}, device_scale_factor=3, **options)
 
 
-def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(browser, serve, base_url):
-    context, page, assert_clean = phone(browser, serve)
-    try:
-        open_playground(page, base_url)
-        scroller = page.locator("#editor .cm-scroller")
-        line = page.locator("#editor .cm-line", has_text=COMMENT)
-        wrap = page.get_by_role("checkbox", name="Wrap long lines")
-        expect(wrap).to_be_checked()
-        assert not scroller.evaluate(SCROLLS_SIDEWAYS), "the editor scrolls sideways with wrapping on"
-        shown = rows(page, line)
-        assert len(shown) >= 2, "the comment is not wrapped"
-        first, continued = shown[0], shown[1][0]
-        text = first[len("    # ")]  # the comment's first word, after its indentation and "# "
-        assert text["char"] == "S"
-        assert abs(continued["left"] - text["left"]) <= 1, (
-            f"the comment goes on at {continued['left']} px, its text starts at {text['left']} px"
-        )
-        assert continued["left"] > first[0]["left"] + 20, "the continuation starts at the left edge"
-        for editor in ("#scratch", "#engine-code"):  # every editor follows the one setting
-            assert not page.locator(f"{editor} .cm-scroller").evaluate(SCROLLS_SIDEWAYS), editor
+def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(learner_page, base_url):
+    page = phone(learner_page)
+    open_playground(page, base_url)
+    scroller = page.locator("#editor .cm-scroller")
+    line = page.locator("#editor .cm-line", has_text=COMMENT)
+    wrap = page.get_by_role("checkbox", name="Wrap long lines")
+    expect(wrap).to_be_checked()
+    assert not scroller.evaluate(SCROLLS_SIDEWAYS), "the editor scrolls sideways with wrapping on"
+    shown = rows(page, line)
+    assert len(shown) >= 2, "the comment is not wrapped"
+    first, continued = shown[0], shown[1][0]
+    text = first[len("    # ")]  # the comment's first word, after its indentation and "# "
+    assert text["char"] == "S"
+    assert abs(continued["left"] - text["left"]) <= 1, (
+        f"the comment goes on at {continued['left']} px, its text starts at {text['left']} px"
+    )
+    assert continued["left"] > first[0]["left"] + 20, "the continuation starts at the left edge"
+    for editor in ("#scratch", "#engine-code"):  # every editor follows the one setting
+        assert not page.locator(f"{editor} .cm-scroller").evaluate(SCROLLS_SIDEWAYS), editor
 
-        wrap.click()
-        expect(wrap).not_to_be_checked()
-        assert scroller.evaluate(SCROLLS_SIDEWAYS), "with wrapping off, a long line scrolls sideways"
-        assert len(rows(page, line)) == 1
-        assert page.locator("#scratch .cm-scroller").evaluate(SCROLLS_SIDEWAYS)
-        no_sideways_scroll(page, "wrapping off")  # the editor scrolls, the page does not
+    wrap.click()
+    expect(wrap).not_to_be_checked()
+    assert scroller.evaluate(SCROLLS_SIDEWAYS), "with wrapping off, a long line scrolls sideways"
+    assert len(rows(page, line)) == 1
+    assert page.locator("#scratch .cm-scroller").evaluate(SCROLLS_SIDEWAYS)
+    no_sideways_scroll(page, "wrapping off")  # the editor scrolls, the page does not
 
-        page.reload()
-        open_playground(page, base_url)
-        expect(wrap).not_to_be_checked()  # kept
-        assert scroller.evaluate(SCROLLS_SIDEWAYS)
-        wrap.press("Space")  # and back on, by keyboard
-        expect(wrap).to_be_checked()
-        assert not scroller.evaluate(SCROLLS_SIDEWAYS)
-        assert_clean()
-    finally:
-        context.close()
+    page.reload()
+    open_playground(page, base_url)
+    expect(wrap).not_to_be_checked()  # kept
+    assert scroller.evaluate(SCROLLS_SIDEWAYS)
+    wrap.press("Space")  # and back on, by keyboard
+    expect(wrap).to_be_checked()
+    assert not scroller.evaluate(SCROLLS_SIDEWAYS)
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_after_a_check_on_a_phone_the_verdict_is_in_view(browser, serve, base_url, motion):
-    context, page, assert_clean = phone(browser, serve, reduced_motion=motion)
-    try:
-        open_playground(page, base_url)
-        page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)  # a whole function
-        verdict = page.get_by_test_id("verdict")
-        in_view = "v => { const r = v.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight }"
-        assert not verdict.evaluate(in_view), "the verdict was in view before the Check: nothing to show"
-        page.evaluate(
-            """() => { window.scrolledTo = [];
-                       addEventListener('scroll', () => scrolledTo.push(scrollY)); }"""
-        )  # every position the page passes through
-        check = page.get_by_role("button", name="Check")
-        check.click()
-        expect(verdict).to_have_attribute("data-status", "fail")
-        page.wait_for_function(in_view, arg=verdict.element_handle())
-        positions = page.evaluate("scrolledTo")
-        # With less motion asked for, the page jumps to the verdict: one position. Otherwise it scrolls
-        # smoothly, which a busy machine's scroll events may sample as one position or several: that it
-        # scrolled, and ends with the verdict in view (above), is what is checked.
-        if motion == "reduce":
-            assert len(set(positions)) == 1, f"scrolled through {positions}"
-        else:
-            assert positions, "the page did not scroll to the verdict"
-        expect(check).to_be_focused()  # the focus stays where it was
-        assert_clean()
-    finally:
-        context.close()
+def test_after_a_check_on_a_phone_the_verdict_is_in_view(learner_page, base_url, motion):
+    page = phone(learner_page, reduced_motion=motion)
+    open_playground(page, base_url)
+    page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)  # a whole function
+    verdict = page.get_by_test_id("verdict")
+    in_view = "v => { const r = v.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight }"
+    assert not verdict.evaluate(in_view), "the verdict was in view before the Check: nothing to show"
+    page.evaluate(
+        """() => { window.scrolledTo = [];
+                   addEventListener('scroll', () => scrolledTo.push(scrollY)); }"""
+    )  # every position the page passes through
+    check = page.get_by_role("button", name="Check")
+    check.click()
+    expect(verdict).to_have_attribute("data-status", "fail")
+    page.wait_for_function(in_view, arg=verdict.element_handle())
+    positions = page.evaluate("scrolledTo")
+    # With less motion asked for, the page jumps to the verdict: one position. Otherwise it scrolls
+    # smoothly, which a busy machine's scroll events may sample as one position or several: that it
+    # scrolled, and ends with the verdict in view (above), is what is checked.
+    if motion == "reduce":
+        assert len(set(positions)) == 1, f"scrolled through {positions}"
+    else:
+        assert positions, "the page did not scroll to the verdict"
+    expect(check).to_be_focused()  # the focus stays where it was

@@ -298,11 +298,9 @@ def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_read
 
 
 @pytest.fixture
-def phone(browser, serve):
+def phone(learner_page):
     """A 390 px phone that taps."""
-    yield from page_in_own_context(
-        browser, serve, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
+    return learner_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
 
 
 def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers(phone, base_url):

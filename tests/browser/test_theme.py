@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.colours import PAINT, contrast, luminance, parse
-from tests.browser.pages import open_playground, wait_for_pictures, watched_page
+from tests.browser.pages import open_playground, wait_for_pictures
 
 THEME_KEY = "backprop-playground:theme"
 
@@ -43,16 +43,13 @@ CONTROLS = ["button#reset", "button#theme", "#hint", ".graph-controls button"]
 
 
 @pytest.fixture(params=["light", "dark"])
-def themed(request, browser, serve, base_url):
+def themed(request, learner_page, base_url):
     """A page with the system in light or dark mode, after a wrong Check (pictures drawn)."""
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, color_scheme=request.param)
-    page, assert_clean = watched_page(context, serve.origins)
+    page = learner_page(viewport={"width": 1366, "height": 900}, color_scheme=request.param)
     open_playground(page, base_url)
     page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
     wait_for_pictures(page)
-    yield page, request.param
-    context.close()
-    assert_clean()
+    return page, request.param
 
 
 def paint(page, selector):
@@ -112,9 +109,8 @@ def test_text_and_controls_meet_aa_contrast(themed):
     assert not low, f"below AA in the {theme} theme: {low}"
 
 
-def test_the_theme_button_overrides_the_system_and_is_remembered(browser, serve, base_url):
-    context = browser.new_context(color_scheme="dark")
-    page, assert_clean = watched_page(context, serve.origins)
+def test_the_theme_button_overrides_the_system_and_is_remembered(learner_page, base_url):
+    page = learner_page(color_scheme="dark")
     open_playground(page, base_url)
     button = page.get_by_role("button", name="Dark theme")
     expect(button).to_have_attribute("aria-pressed", "true")  # the system's choice
@@ -140,5 +136,3 @@ def test_the_theme_button_overrides_the_system_and_is_remembered(browser, serve,
     page.emulate_media(color_scheme="dark")
     expect(button).to_have_attribute("aria-pressed", "true")  # and it follows the system as it changes
     assert luminance(paint(page, "body")[0]["bg"]) < 0.05
-    context.close()
-    assert_clean()

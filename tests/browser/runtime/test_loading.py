@@ -4,12 +4,20 @@ place, Check pressed early, and the snapshot a returning visit starts from."""
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from server import create_app
 from tests import solutions
 from tests.browser.middleware import Gate, Trickle
 from tests.browser.pages import READY_MS, TIME_LIMIT_MS, open_playground, wait_until
+
+
+@pytest.fixture
+def page(fresh_page):
+    """A first visit: how the page loads is what this module tests."""
+    return fresh_page
+
 
 # The snapshot this browser kept: how many entries, and the size of the first.
 KEPT = """async () => {
