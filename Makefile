@@ -27,7 +27,7 @@ SERVE := $(VENV)/.installed static/build/meta.json $(PYODIDE_DIR)/.compressed $(
 # Everything, for the tests.
 setup: serve-setup test-setup
 serve-setup: $(SERVE)
-test-setup: $(VENV)/.test-installed .browser .sandbox .postgres .nginx .redis
+test-setup: $(VENV)/.test-installed .browser .chromium .sandbox .postgres .nginx .redis
 
 $(VENV)/.installed: requirements.lock
 	@echo "make: installing the Python packages that serving needs (requirements.lock) into $(VENV)/"
@@ -85,9 +85,14 @@ messages: $(VENV)/.installed
 	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --project="backprop playground" -o translations/messages.pot .
 	$(BIN)/pybabel -q update -i translations/messages.pot -d translations --no-wrap --ignore-obsolete
 
-# The Chromium the browser tests drive: its path, or empty for Playwright's own.
+# The Chromium the browser tests drive (the headless shell): its path, or empty for Playwright's own.
 .browser: $(VENV)/.test-installed scripts/setup-browser.sh
 	VENV=$(VENV) scripts/setup-browser.sh > $@
+
+# The Chromium a learner has, for the benchmarks, the screenshots and the LTI tests (its contexts block
+# third-party cookies, as an incognito window does): its path, or empty likewise.
+.chromium: $(VENV)/.test-installed scripts/setup-browser.sh
+	VENV=$(VENV) scripts/setup-browser.sh full > $@
 
 # The sandbox /verify runs learner code in (bubblewrap; apt-get when root and missing): its path.
 .sandbox: scripts/setup-sandbox.sh
@@ -128,19 +133,19 @@ lint: $(VENV)/.test-installed
 # check what happens within a time limit, which a machine busy with other tests blurs).
 TEST_PROCESSES ?= 3
 test: setup lint
-	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
-	CHROMIUM="$$(cat .browser)" $(BIN)/pytest -m alone
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
+	$(BIN)/pytest -m alone
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
 # process (about half a minute).
 test-fast: serve-setup $(VENV)/.test-installed
 	$(BIN)/pytest -n 2 -m "not slow" --ignore=tests/browser
 
-bench: setup
+bench: setup .chromium
 	$(BIN)/python benchmarks/load.py
 
 load-check: setup
 	$(BIN)/python benchmarks/load_check.py
 
 clean:
-	rm -rf $(VENV) node_modules static/build .browser .sandbox .postgres .nginx .redis
+	rm -rf $(VENV) node_modules static/build .browser .chromium .sandbox .postgres .nginx .redis

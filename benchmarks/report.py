@@ -32,7 +32,8 @@ def holds(ok: bool | None) -> str:
 def print_report(runs: dict[str, list[dict]], rounds: int, rate: float, rtt: float) -> None:
     """Print the medians over the rounds: one table, then how it was measured, then the footnote."""
     counts = ", ".join(f"{k} {len(v)}" for k, v in runs.items() if len(v) != rounds)
-    print(f"\nMedians over {rounds} rounds, headless {chromium_path() or 'Playwright Chromium'}", end="")
+    browser = chromium_path(full=True) or "Playwright Chromium"
+    print(f"\nMedians over {rounds} rounds, headless {browser}", end="")
     print(f" (runs that worked, where fewer: {counts}):" if counts else ":")
     header = f"{'':44}{'ours':>11}{'stock, CDN':>13}{'ratio':>13}{'target':>10}{'holds':>7}"
     print(header)

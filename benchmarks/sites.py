@@ -209,7 +209,7 @@ def chromium_on(p: Playwright, profile: str, *scripts: str, **options) -> Iterat
     Closed at the end, so the next visit finds the profile on disk, as a learner's restarted browser does.
     """
     context = p.chromium.launch_persistent_context(
-        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True, **options
+        profile, executable_path=chromium_path(full=True), args=CHROMIUM_ARGS, headless=True, **options
     )
     try:
         for script in scripts:

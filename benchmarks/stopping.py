@@ -65,7 +65,7 @@ def main() -> None:
     print(f"Time from Check to report, ms; limit {limit} ms; median of {args.rounds}; headless Chromium")
     print(f"{'code inside backward':26} {'page':14} {'median':>8} {'over limit':>11}  kind     line  then")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         for isolated in (True, False):
             url, server = serve(isolated, limit)
             page = browser.new_page()

@@ -1,6 +1,6 @@
-"""Take docs/playground.png: the page after a wrong Check, in the browser tests' Chromium.
+"""Take docs/playground.png: the page after a wrong Check, in the Chromium a learner has (.chromium).
 
-    CHROMIUM="$(cat .browser)" .venv/bin/python scripts/screenshot.py [docs/playground.png]
+    .venv/bin/python scripts/screenshot.py [docs/playground.png]   (the full Chromium: make .chromium)
 
 A real server on a free port, the learner's code with one mistake (the order not reversed), Check,
 the failing expression's picture drawn; then a screenshot of the editor and the results, down to the
@@ -26,7 +26,7 @@ def main() -> None:
     server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme="light")
         page.goto(f"http://127.0.0.1:{server.server_port}/")
         page.wait_for_function("() => window.playground !== undefined")

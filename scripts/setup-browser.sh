@@ -1,17 +1,23 @@
 #!/bin/sh
-# Find or install a Chromium for the browser tests; print its path (empty: Playwright's own).
-# Order: $CHROMIUM, Debian's chromium (installed with apt-get when root), Playwright's download.
+# Find or install a Chromium; print its path (empty: Playwright's own).
+#   setup-browser.sh          the browser tests': Debian's chromium-headless-shell (the same Chromium
+#                             without the desktop browser around it, which is Playwright's own choice
+#                             for headless runs: the browser tests cost the machine about a third less)
+#   setup-browser.sh full     the benchmarks' and screenshots': Debian's chromium, as a learner has it
+# Order: $CHROMIUM, the Debian package (installed with apt-get when root), Playwright's download.
 set -eu
 found() { command -v "$1" 2>/dev/null || true; }
 if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then echo "$CHROMIUM"; exit 0; fi
-path=$(found chromium)
+package=chromium-headless-shell
+if [ "${1:-}" = full ]; then package=chromium; fi
+path=$(found "$package")
 if [ -z "$path" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-browser: installing Debian's chromium" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
-    path=$(found chromium)
+    echo "setup-browser: installing Debian's $package" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >&2
+    path=$(found "$package")
 fi
 if [ -z "$path" ]; then
-    echo "setup-browser: no system chromium; using Playwright's download" >&2
+    echo "setup-browser: no $package from Debian; using Playwright's download" >&2
     "${VENV:-.venv}/bin/python" -m playwright install chromium >&2
 fi
 echo "$path"

@@ -13,7 +13,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-def chromium_path() -> str | None:
-    """The Chromium that `make` found (scripts/setup-browser.sh), or None for Playwright's own."""
-    found = Path(__file__).resolve().parents[2] / ".browser"
-    return os.environ.get("CHROMIUM") or (found.read_text().strip() if found.exists() else "") or None
+def chromium_path(full: bool = False) -> str | None:
+    """The Chromium that `make` found (scripts/setup-browser.sh): the tests' headless shell ($CHROMIUM, or
+    .browser), or with full the Chromium a learner has ($CHROMIUM_FULL, or .chromium), which the LTI
+    tests, the benchmarks and the screenshots use. None for Playwright's own."""
+    variable, file = ("CHROMIUM_FULL", ".chromium") if full else ("CHROMIUM", ".browser")
+    found = Path(__file__).resolve().parents[2] / file
+    return os.environ.get(variable) or (found.read_text().strip() if found.exists() else "") or None

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.checks import CHECKED
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 from tests.browser.pages import watched_page
 from tests.events import assert_message
 from tests.lti import Served, rig
@@ -27,10 +28,19 @@ def lms(tmp_path_factory):
         yield made
 
 
+@pytest.fixture(scope="module")
+def full_chromium(browser):
+    """The full Chromium a learner has: its contexts block third-party cookies, as its incognito window
+    does (the headless shell the other tests drive keeps them, whatever it is told)."""
+    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
+    yield full
+    full.close()
+
+
 @pytest.fixture
-def lti_page(browser, lms, probe):
-    """A page in a context that blocks third-party cookies (Chromium's default off the record, checked)."""
-    context = browser.new_context(ignore_https_errors=True)  # the tool's certificate is from a test CA
+def lti_page(full_chromium, lms, probe):
+    """A page in a context that blocks third-party cookies (checked)."""
+    context = full_chromium.new_context(ignore_https_errors=True)  # the tool's certificate is from a test CA
     origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}", urlsplit(probe).netloc}
     page, assert_clean = watched_page(context, origins)
     yield page
