@@ -83,10 +83,21 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+# What the page had loaded, and how long each took: said when its script never came to define the API.
+LOADED = """() => ({ url: location.href, state: document.readyState,
+  controlled: Boolean(navigator.serviceWorker?.controller),
+  status: document.querySelector('#runtime-status')?.textContent,
+  loaded: performance.getEntriesByType('resource')
+    .map(e => `${e.name.split('/').pop()} ${Math.round(e.duration)} ms`) })"""
+
+
 def open_playground(page, url):
     """Open the page and wait until Check grades."""
     page.goto(url)
-    page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
+    try:
+        page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
+    except PlaywrightError as err:
+        raise AssertionError(f"the page's API never came: {page.evaluate(LOADED)}") from err
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
 
