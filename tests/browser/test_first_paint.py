@@ -97,6 +97,7 @@ def test_the_selection_and_the_label_carry_over_to_codemirror(page, base_url):
     page.goto(base_url, wait_until="commit")
     textarea = page.get_by_role("textbox", name=EDITOR_NAME)
     expect(textarea).to_have_attribute("aria-describedby", "editor-keys")
+    expect(textarea).to_have_value(SAVED)  # restored: setting the value would move the caret to the end
     start = SAVED.index("saved")
     # selected backwards, as Shift+Left does: the anchor after the word, the head before it
     select = "(area, [a, b]) => { area.focus(); area.setSelectionRange(a, b, 'backward'); }"
