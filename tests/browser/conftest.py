@@ -73,6 +73,7 @@ def returning(browser):
         key = repr(sorted(options.items()))
         if key not in kept:
             kept[key] = browser.new_context(**options)
+            kept[key].clean = True  # nothing visited yet: nothing to reset before its first page
         return kept[key]
 
     yield context
@@ -102,8 +103,9 @@ def learner_page(returning, serve, base_url):
 def page(learner_page):
     """A page on which no error goes uncaught and no request leaves the test servers' origins.
 
-    In a returning learner's browser: the learner's state is reset before and after the test, the
-    runtime kept (docs/page-contract.md's quicker recipe). A test of a first visit takes fresh_page.
+    In a returning learner's browser: the learner's state is reset after the test (and before it, where
+    the last reset in that browser did not finish), the runtime kept (docs/page-contract.md's quicker
+    recipe). A test of a first visit takes fresh_page.
     """
     return learner_page()
 

@@ -64,18 +64,25 @@ def reset_keeping_runtime(context, origins) -> None:
 
 def returning_page(context, origins, base_url):
     """A watched page in a kept context, which has visited the page before; return it, a check, and a
-    reset for after the test. The learner's state is reset first and after, on every origin the page
-    visits, so what a test does never reaches the next; the runtime kept there is used."""
+    reset for after the test. The learner's state is reset after the test on every origin the page
+    visits, so what a test does never reaches the next, and first too where the context is not known to
+    be clean (context.clean: new, or its last reset done); the runtime kept there is used."""
     visited = {origin_of(base_url)}
-    reset_keeping_runtime(context, visited)
+    if not getattr(context, "clean", False):
+        reset_keeping_runtime(context, visited)
+    context.clean = False
     page, assert_clean = watched_page(context, origins)
 
     def navigated(frame):
         if frame == page.main_frame and frame.url.startswith("http"):
             visited.add(origin_of(frame.url))
 
+    def reset():
+        reset_keeping_runtime(context, visited)
+        context.clean = True
+
     page.on("framenavigated", navigated)
-    return page, assert_clean, lambda: reset_keeping_runtime(context, visited)
+    return page, assert_clean, reset
 
 
 def origin_of(url: str) -> str:
