@@ -11,9 +11,8 @@ if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then echo "$CHROMIUM"; exit 0; 
 package=chromium-headless-shell
 if [ "${1:-}" = full ]; then package=chromium; fi
 path=$(found "$package")
-if [ -z "$path" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-browser: installing Debian's $package" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >&2
+if [ -z "$path" ]; then
+    "$(dirname "$0")/apt-install.sh" setup-browser "$package"
     path=$(found "$package")
 fi
 if [ -z "$path" ]; then

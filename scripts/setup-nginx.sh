@@ -5,9 +5,8 @@
 set -eu
 find_nginx() { command -v nginx 2>/dev/null || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
 path=$(find_nginx)
-if [ -z "$path" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-nginx: installing Debian's nginx-light" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >&2
+if [ -z "$path" ]; then
+    "$(dirname "$0")/apt-install.sh" setup-nginx nginx-light
     path=$(find_nginx)
 fi
 if [ -z "$path" ]; then

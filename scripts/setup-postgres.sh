@@ -9,9 +9,8 @@ find_bin() {
     done
 }
 bin=$(find_bin || true)
-if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-postgres: installing Debian's postgresql" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+if [ -z "$bin" ]; then
+    "$(dirname "$0")/apt-install.sh" setup-postgres postgresql
     bin=$(find_bin || true)
 fi
 if [ -z "$bin" ]; then

@@ -4,9 +4,8 @@
 # for PostgreSQL). The tests start a throwaway server of their own from it; without it they are skipped.
 set -eu
 path=$(command -v redis-server 2>/dev/null || true)
-if [ -z "$path" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-redis: installing Debian's redis-server" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
+if [ -z "$path" ]; then
+    "$(dirname "$0")/apt-install.sh" setup-redis redis-server
     path=$(command -v redis-server 2>/dev/null || true)
 fi
 if [ -z "$path" ]; then

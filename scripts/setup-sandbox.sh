@@ -4,9 +4,8 @@
 # for Chromium). Without it the playground still serves everything; only PLAYGROUND_VERIFY=1 refuses.
 set -eu
 path=$(command -v bwrap 2>/dev/null || true)
-if [ -z "$path" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup-sandbox: installing Debian's bubblewrap" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >&2
+if [ -z "$path" ]; then
+    "$(dirname "$0")/apt-install.sh" setup-sandbox bubblewrap
     path=$(command -v bwrap 2>/dev/null || true)
 fi
 if [ -z "$path" ]; then

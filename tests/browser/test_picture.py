@@ -112,19 +112,14 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
     expect(reuse.locator("svg .active")).to_have_count(0)
 
 
-def page_in_own_context(browser, serve, **options):
-    """Yield a watched page in a browser context of its own made with options; check and close it after."""
-    context = browser.new_context(**options)
+@pytest.fixture
+def routed_page(browser, serve):
+    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
+    context = browser.new_context(service_workers="block")
     page, assert_clean = watched_page(context, serve.origins)
     yield page
     assert_clean()
     context.close()
-
-
-@pytest.fixture
-def routed_page(browser, serve):
-    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
-    yield from page_in_own_context(browser, serve, service_workers="block")
 
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
