@@ -10,6 +10,14 @@ from server import create_app
 from server.reference import graded_cases
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--shots",
+        action="store_true",
+        help="save the pictures browser tests take (tests/browser/conftest.py's shoot) in test-results/",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Give this test process an instance folder of its own (keys, LTI database, sandbox slots).
 

@@ -5,6 +5,7 @@ checks.py, hosts.py, service_worker.py. Nothing is imported from here or from a 
 """
 
 import threading
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -15,6 +16,22 @@ from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 from tests.browser.pages import TIME_LIMIT_MS, returning_page, watched_page
 from tests.servers import http_server
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def shoot(request):
+    """shoot(page, name): a full-page picture in test-results/<test module>/<name>.png, for a person to
+    look at, taken only with --shots (a full page at a phone's pixel ratio costs seconds)."""
+    folder = ROOT / "test-results" / request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+
+    def take(page, name: str) -> None:
+        if request.config.getoption("--shots"):
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=folder / f"{name}.png", full_page=True)
+
+    return take
 
 
 @pytest.fixture(scope="session")

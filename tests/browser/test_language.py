@@ -25,7 +25,6 @@ from tests.browser.pages import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-results" / "language"
 
 # Not messages: the worked examples' numbers, Python's own exception texts (as Python says them), and in a
 # picture's table the Value's attribute as code names it ("data") and the labels and formulas of values.
@@ -113,7 +112,7 @@ def test_every_text_the_page_shows_comes_from_the_catalogue(page, pseudo_url):
     assert said == [], "shown but not from the catalogue:\n" + "\n".join(said)
 
 
-def test_a_german_learner_does_the_exercise_in_german(page, serve, base_url):
+def test_a_german_learner_does_the_exercise_in_german(page, serve, base_url, shoot):
     page.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
     open_playground(page, base_url)
     assert page.evaluate("document.documentElement.lang") == "de"
@@ -140,8 +139,7 @@ def test_a_german_learner_does_the_exercise_in_german(page, serve, base_url):
     wrong.focus()  # its note, under the picture
     expect(graph.get_by_test_id("graph-note")).to_contain_text("falsch: erwartet")
     assert serious_violations(page) == []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / "de-wrong-desktop.png", full_page=True)
+    shoot(page, "de-wrong-desktop")
 
     page.evaluate("window.playground.check('def backward(out):\\n    1 / 0\\n')")  # an error
     error = page.get_by_test_id("error")
@@ -154,7 +152,7 @@ def test_a_german_learner_does_the_exercise_in_german(page, serve, base_url):
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
     wait_for_pictures(page)
-    page.screenshot(path=SHOTS / "de-wrong-phone.png", full_page=True)
+    shoot(page, "de-wrong-phone")
     assert serious_violations(page) == []
 
 
@@ -193,7 +191,7 @@ CUT_OFF = """() => {
 
 
 @pytest.mark.parametrize("screen", [(390, 844, 3), (683, 450, 2)], ids=["phone", "200 % zoom"])
-def test_the_german_page_fits_a_phone_and_200_percent_zoom(learner_page, base_url, screen):
+def test_the_german_page_fits_a_phone_and_200_percent_zoom(learner_page, base_url, screen, shoot):
     """German words are longer: nothing is cut off or squeezed, the masthead's tools go below its line."""
     width, height, scale = screen
     page = learner_page(viewport={"width": width, "height": height}, device_scale_factor=scale)
@@ -207,8 +205,7 @@ def test_the_german_page_fits_a_phone_and_200_percent_zoom(learner_page, base_ur
     page.locator("details").evaluate_all("ds => ds.forEach(d => (d.open = true))")
     wait_for_pictures(page)
     assert page.evaluate(CUT_OFF) == {"sideways": False, "cut": []}
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"de-{width}-wrong.png", full_page=True)
+    shoot(page, f"de-{width}-wrong")
 
 
 def test_the_keyboard_walks_the_german_page_in_german(page, base_url):
