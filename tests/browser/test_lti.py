@@ -95,7 +95,9 @@ def checked(frame, source: str) -> dict:
     return message
 
 
-def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_it(lti_page, lms, probe):
+def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_it(
+    lti_page, lms, probe, shoot
+):
     assert not third_party_cookie_kept(lti_page, lms, probe)  # the browser blocks third-party cookies
     frame = launched_frame(lti_page, lms, "learner-b")
     grade = lti_page.frame_locator("#tool").get_by_test_id("lti-grade")
@@ -108,7 +110,7 @@ def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_
     assert score["scoreGiven"] == 1 and score["scoreMaximum"] == 1
     posted = len(lms.platform.scores_posted)
     grade.scroll_into_view_if_needed()
-    lti_page.screenshot(path=str(lms.folder / "sent.png"))  # for a person to look at: tmp_path of the test
+    shoot(lti_page, "sent")  # the course page, the playground in it, its grade line
 
     cases = frame.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
     message = checked(frame, solutions.lookup_table(cases))  # passes in the browser, not at the server
