@@ -3,16 +3,10 @@
 // course's PLAYGROUND_LANGUAGE, the browser's); a choice kept here is asked for again on the next visit.
 
 import NAMES from "../shared/names.json" with { type: "json" };
+import { inLanguage } from "../shared/i18n.js";
 import { read, write } from "../shared/storage.js";
 
 const KEY = NAMES.storage.language;
-
-// The URL of this page in another language: the same page, its ?lang= set (the fragment kept: a share link).
-const inLanguage = (code) => {
-  const url = new URL(location.href);
-  url.searchParams.set("lang", code);
-  return url.href;
-};
 
 // Before anything loads: a learner who chose a language before gets it, unless this URL or a launch
 // (the LMS's locale) says which. Returns true when the page is being opened again in that language.
@@ -22,7 +16,7 @@ export function followKeptLanguage(config) {
   if (!kept || kept === current || by === "learner" || by === "launch" || config.lti) return false;
   if (!available?.some((lang) => lang.code === kept)) return false;
   if (new URL(location.href).searchParams.has("lang")) return false; // asked already: a static copy has one language
-  location.replace(inLanguage(kept));
+  location.replace(inLanguage(location.href, kept));
   return true;
 }
 
@@ -31,6 +25,6 @@ export function setupLanguage(select) {
   if (!select) return;
   select.addEventListener("change", () => {
     write(KEY, select.value);
-    location.assign(inLanguage(select.value));
+    location.assign(inLanguage(location.href, select.value));
   });
 }

@@ -2,12 +2,12 @@
 // goes to the course's gradebook. The server's sender sends it in the background; this line says
 // where it is ("Sending to <course>…", then "Sent to <course>.", "<course> already has a newer grade…",
 // or "Could not reach <course>." with Retry), asking lti/grade every second while it is on its way. The
-// server says it in the page's language (?lang=: inPageLanguage).
+// server says it in the page's language (?lang=: inLanguage).
 // It also sends the launch token with a pass, so the receipt names the LMS's learner (the token is
 // signed by the server: the learner cannot change it).
 
 import { el } from "../shared/dom.js";
-import { inPageLanguage, t } from "../shared/i18n.js";
+import { inLanguage, t } from "../shared/i18n.js";
 
 const config = () => JSON.parse(document.getElementById("config")?.textContent ?? "{}").lti ?? null;
 const POLL_MS = 1000;
@@ -61,7 +61,7 @@ async function ask(line, retry, polls = 0) {
   }
   let grade;
   try {
-    const response = await fetch(inPageLanguage(lti.retry), {
+    const response = await fetch(inLanguage(lti.retry), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ launch: lti.launch, retry }),

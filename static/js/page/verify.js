@@ -4,7 +4,7 @@
 // page to check on its own server. Only with verification on (config.verify), only after a pass.
 
 import { el } from "../shared/dom.js";
-import { inPageLanguage, number, t, tn } from "../shared/i18n.js";
+import { inLanguage, number, t, tn } from "../shared/i18n.js";
 import { launchFields } from "./lti.js"; // LTI hook: a launched page sends its launch token
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
@@ -20,7 +20,7 @@ const learner = () => {
 export async function askServer(url, source) {
   let response;
   try {
-    response = await fetch(inPageLanguage(url), { // the server's report and refusals in the page's language
+    response = await fetch(inLanguage(url), { // the server's report and refusals in the page's language
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields

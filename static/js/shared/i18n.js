@@ -45,11 +45,12 @@ export const N_ = (message) => message;
 // A number as the learner's locale writes it: 1,234.5 in English, 1.234,5 in German.
 export const number = (n, options) => Number(n).toLocaleString(language, options);
 
-// A URL of the server's with the page's language in its ?lang=: what the server answers (a refusal, the
-// grade's way to the course, /verify's report) is in the language the page speaks, whatever chose it.
-export function inPageLanguage(url) {
+// A URL of the server's with a language in its ?lang= (the page's, unless another is given): what the
+// server answers (a refusal, the grade's way to the course, /verify's report) is in the language the
+// page speaks, whatever chose it; the page itself in another language keeps its fragment (a share link).
+export function inLanguage(url, code = language) {
   const withLanguage = new URL(url, location.href);
-  withLanguage.searchParams.set("lang", language);
+  withLanguage.searchParams.set("lang", code);
   return withLanguage.href;
 }
 
