@@ -12,19 +12,23 @@ Placeholders are `{name}`, filled from keyword arguments after the lookup, the s
 
 import re
 
-ENGLISH = {"language": "en", "messages": {}, "plural": "(n != 1)", "numbers": {"decimal": ".", "group": ","}}
-# The catalogue in use and its parsed plural rule: one dict, changed in place, never rebound (the
-# grader's seal, engine/integrity.py, holds every name the engine's modules bind).
-_now: dict = {"catalogue": ENGLISH, "plural": None}
+ENGLISH_PLURAL = ["!=", ["n"], [1]]  # "(n != 1)", as plural_tree parses it
+ENGLISH = {
+    "language": "en",
+    "messages": {},
+    "plural": ENGLISH_PLURAL,
+    "numbers": {"decimal": ".", "group": ","},
+}
+# The catalogue in use: one dict, changed in place, never rebound (the grader's seal,
+# engine/integrity.py, holds every name the engine's modules bind).
+_now: dict = {"catalogue": ENGLISH}
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def use(catalogue: dict | None) -> None:
     """Speak the language of catalogue (server/i18n.py's shape); None: English."""
-    catalogue = catalogue or ENGLISH
-    _now["plural"] = plural_rule(catalogue.get("plural") or ENGLISH["plural"])
-    _now["catalogue"] = catalogue
+    _now["catalogue"] = catalogue or ENGLISH
 
 
 def fill(message: str, params: dict) -> str:
@@ -44,7 +48,7 @@ def ngettext(singular: str, plural: str, n: int, **params: object) -> str:
     """Say the form of a message that fits the count n ({n} is filled with n as the locale writes it)."""
     forms = _now["catalogue"]["messages"].get(singular)
     if isinstance(forms, list) and forms:
-        index = _now["plural"](n)
+        index = plural_index(_now["catalogue"].get("plural") or ENGLISH_PLURAL, n)
         said = forms[index] if 0 <= index < len(forms) and forms[index] else forms[0]
     else:
         said = singular if n == 1 else plural
@@ -70,12 +74,15 @@ def number(x: float | int, spec: str = ",") -> str:
 
 # A C plural expression (a catalogue's Plural-Forms, "(n != 1)", "(n==1 ? 0 : n%10>=2 && ... ? 1 : 2)"),
 # parsed, never evaluated as code: gettext's own c2py is in a stdlib module the worker does not load.
+# The tree is JSON, in the catalogue the page and the engine get (server/i18n.py): each evaluates it
+# (plural_index here, pluralIndex in static/js/shared/i18n.js), and this is the one parser.
 TOKEN = re.compile(r"\s*(\d+|n|\|\||&&|==|!=|<=|>=|[<>%?:()!+\-*/])")
 BINARY = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%"))
 
 
-def plural_rule(expression: str):
-    """Parse a C plural expression ("nplurals=2; plural=(n != 1);" or just the expression) into n -> index."""
+def plural_tree(expression: str) -> list:
+    """Parse a C plural expression ("nplurals=2; plural=(n != 1);" or just the expression) into a tree:
+    ["n"], [number], ["!", x], [operator, left, right] or ["?", condition, then, otherwise]."""
     if "plural=" in expression:
         expression = expression.split("plural=", 1)[1].split(";", 1)[0]
     tokens, at = [], 0
@@ -98,65 +105,79 @@ def plural_rule(expression: str):
         pos += 1
         return tok
 
-    def ternary():
+    def ternary() -> list:
         cond = binary(0)
         if peek() == "?":
             take("?")
             yes = ternary()
             take(":")
-            no = ternary()
-            return lambda n: yes(n) if cond(n) else no(n)
+            return ["?", cond, yes, ternary()]
         return cond
 
-    def binary(level: int):
+    def binary(level: int) -> list:
         if level == len(BINARY):
             return unary()
         left = binary(level + 1)
         while peek() in BINARY[level]:
-            op, right = take(), binary(level + 1)
-            left = combine(op, left, right)
+            op = take()
+            left = [op, left, binary(level + 1)]
         return left
 
-    def unary():
+    def unary() -> list:
         tok = take()
         if tok == "!":
-            inner = unary()
-            return lambda n: int(not inner(n))
+            return ["!", unary()]
         if tok == "(":
             inner = ternary()
             take(")")
             return inner
         if tok == "n":
-            return lambda n: n
+            return ["n"]
         if tok.isdigit():
-            return lambda n, v=int(tok): v
+            return [int(tok)]
         raise ValueError(f"not a plural expression: {expression!r}")
 
-    rule = ternary()
+    tree = ternary()
     if pos != len(tokens):
         raise ValueError(f"not a plural expression: {expression!r}")
-    return lambda n: int(rule(abs(int(n))))
+    return tree
 
 
-def combine(op: str, left, right):
-    """One binary operator of C, on integers (division and modulo by zero give 0, not an error)."""
-    ops = {
-        "||": lambda a, b: int(bool(a) or bool(b)),
-        "&&": lambda a, b: int(bool(a) and bool(b)),
-        "==": lambda a, b: int(a == b),
-        "!=": lambda a, b: int(a != b),
-        "<": lambda a, b: int(a < b),
-        ">": lambda a, b: int(a > b),
-        "<=": lambda a, b: int(a <= b),
-        ">=": lambda a, b: int(a >= b),
-        "+": lambda a, b: a + b,
-        "-": lambda a, b: a - b,
-        "*": lambda a, b: a * b,
-        "/": lambda a, b: a // b if b else 0,
-        "%": lambda a, b: a % b if b else 0,
-    }
-    f = ops[op]
-    return lambda n: f(left(n), right(n))
+# C's binary operators on integers (division and modulo by zero give 0, not an error).
+OPERATORS = {
+    "||": lambda a, b: int(bool(a) or bool(b)),
+    "&&": lambda a, b: int(bool(a) and bool(b)),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else 0,
+    "%": lambda a, b: a % b if b else 0,
+}
+
+
+def plural_index(tree: list, n: int) -> int:
+    """The index of the plural form that fits the count n, by a rule plural_tree parsed."""
+    n = abs(int(n))
+
+    def value(node: list) -> int:
+        head = node[0]
+        if head == "n":
+            return n
+        if head == "!":
+            return int(not value(node[1]))
+        if head == "?":
+            return value(node[2] if value(node[1]) else node[3])
+        if head in OPERATORS:
+            return OPERATORS[head](value(node[1]), value(node[2]))
+        return int(head)
+
+    return int(value(tree))
 
 
 use(None)

@@ -87,7 +87,7 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
         "decimal": locale.number_symbols["latn"]["decimal"],
         "group": locale.number_symbols["latn"]["group"],
     }
-    result = {"language": lang, "messages": {}, "plural": "nplurals=2; plural=(n != 1);", "numbers": symbols}
+    result = {"language": lang, "messages": {}, "plural": words.ENGLISH_PLURAL, "numbers": symbols}
     if lang == SOURCE:
         return result
     for folder in folders:
@@ -98,7 +98,7 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
             break
     else:
         return result
-    result["plural"] = catalog.plural_forms
+    result["plural"] = words.plural_tree(catalog.plural_forms)
     for message in catalog:
         if not message.id or not message.string:
             continue
@@ -113,7 +113,8 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
 
 def catalogue(lang: str | None = None) -> dict:
     """The messages of a language as the page and the engine read them: {"language", "messages" (msgid ->
-    msgstr, or a list of plural forms), "plural" (the Plural-Forms header), "numbers" (decimal, group)}."""
+    msgstr, or a list of plural forms), "plural" (the Plural-Forms rule, as engine/words.py's plural_tree
+    parses it), "numbers" (decimal, group)}."""
     lang = lang or select_locale()
     return _catalogue(lang, tuple(directories(current_app)))
 

@@ -6,6 +6,7 @@ and a messages.pot that `make messages` has not brought up to date.
 """
 
 import ast
+import json
 import os
 import re
 import subprocess
@@ -339,11 +340,13 @@ def test_a_complete_language_translates_every_message_with_its_placeholders(lang
 def test_plural_rules_are_parsed_not_evaluated():
     slavic = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) "
     slavic += "? 1 : 2);"
-    rule = words.plural_rule(slavic)
-    assert [rule(n) for n in (1, 2, 5, 11, 21, 22, 25, 111)] == [0, 1, 2, 2, 0, 1, 2, 2]
-    assert words.plural_rule("nplurals=2; plural=(n != 1);")(1) == 0
+    tree = words.plural_tree(slavic)
+    assert [words.plural_index(tree, n) for n in (1, 2, 5, 11, 21, 22, 25, 111)] == [0, 1, 2, 2, 0, 1, 2, 2]
+    assert words.plural_tree("nplurals=2; plural=(n != 1);") == words.ENGLISH_PLURAL
+    assert [words.plural_index(words.ENGLISH_PLURAL, n) for n in (0, 1, 2)] == [1, 0, 1]
+    assert json.loads(json.dumps(tree)) == tree  # handed to the page and the engine as JSON
     with pytest.raises(ValueError):
-        words.plural_rule("plural=__import__('os').system('true');")
+        words.plural_tree("plural=__import__('os').system('true');")
 
 
 def test_the_engine_speaks_the_catalogue_it_is_given_and_english_without_one():

@@ -8,7 +8,7 @@
 
 const catalogue = readCatalogue();
 const messages = catalogue.messages ?? {};
-const pluralIndex = pluralRule(catalogue.plural ?? "plural=(n != 1);");
+const rule = catalogue.plural; // which of a message's plural forms fits a count (pluralIndex)
 
 function readCatalogue() {
   try {
@@ -35,7 +35,7 @@ export function t(message, params) {
 export function tn(singular, plural, n, params = {}) {
   const forms = messages[singular];
   let said = n === 1 ? singular : plural;
-  if (Array.isArray(forms) && forms.length) said = forms[pluralIndex(n)] || forms[0];
+  if (Array.isArray(forms) && forms.length && rule) said = forms[pluralIndex(rule, n)] || forms[0];
   return fill(said, { n: number(n), ...params });
 }
 
@@ -54,70 +54,34 @@ export function inLanguage(url, code = language) {
   return withLanguage.href;
 }
 
-// A C plural expression (the catalogue's Plural-Forms) parsed into n -> index: never evaluated as code
-// (the page's CSP forbids eval), the same grammar as engine/words.py's.
-export function pluralRule(header) {
-  const expression = header.includes("plural=") ? header.split("plural=")[1].split(";")[0] : header;
-  const tokens = expression.match(/\d+|n|\|\||&&|==|!=|<=|>=|[<>%?:()!+\-*/]/g) ?? [];
-  if (tokens.join("") !== expression.replace(/\s+/g, "")) throw new Error(`not a plural rule: ${header}`);
-  let pos = 0;
-  const peek = () => tokens[pos];
-  const take = (want) => {
-    const tok = tokens[pos++];
-    if (tok === undefined || (want !== undefined && tok !== want)) throw new Error(`not a plural rule: ${header}`);
-    return tok;
+// C's binary operators on integers (division and modulo by zero give 0), as engine/words.py's OPERATORS.
+const OPERATORS = {
+  "||": (a, b) => +(!!a || !!b),
+  "&&": (a, b) => +(!!a && !!b),
+  "==": (a, b) => +(a === b),
+  "!=": (a, b) => +(a !== b),
+  "<": (a, b) => +(a < b),
+  ">": (a, b) => +(a > b),
+  "<=": (a, b) => +(a <= b),
+  ">=": (a, b) => +(a >= b),
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "/": (a, b) => (b ? Math.trunc(a / b) : 0),
+  "%": (a, b) => (b ? a % b : 0),
+};
+
+// The index of the plural form that fits the count n, by the catalogue's rule: a tree the server parsed
+// from the Plural-Forms line with engine/words.py's plural_tree (["n"], [number], ["!", x],
+// [operator, left, right], ["?", condition, then, otherwise]), never evaluated as code.
+export function pluralIndex(tree, n) {
+  const count = Math.abs(Math.trunc(n));
+  const value = ([head, a, b, c]) => {
+    if (head === "n") return count;
+    if (head === "!") return +!value(a);
+    if (head === "?") return value(value(a) ? b : c);
+    if (head in OPERATORS) return OPERATORS[head](value(a), value(b));
+    return Number(head);
   };
-  const LEVELS = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
-  const OPS = {
-    "||": (a, b) => +(!!a || !!b),
-    "&&": (a, b) => +(!!a && !!b),
-    "==": (a, b) => +(a === b),
-    "!=": (a, b) => +(a !== b),
-    "<": (a, b) => +(a < b),
-    ">": (a, b) => +(a > b),
-    "<=": (a, b) => +(a <= b),
-    ">=": (a, b) => +(a >= b),
-    "+": (a, b) => a + b,
-    "-": (a, b) => a - b,
-    "*": (a, b) => a * b,
-    "/": (a, b) => (b ? Math.trunc(a / b) : 0),
-    "%": (a, b) => (b ? a % b : 0),
-  };
-  const ternary = () => {
-    const cond = binary(0);
-    if (peek() !== "?") return cond;
-    take("?");
-    const yes = ternary();
-    take(":");
-    const no = ternary();
-    return (n) => (cond(n) ? yes(n) : no(n));
-  };
-  const binary = (level) => {
-    if (level === LEVELS.length) return unary();
-    let left = binary(level + 1);
-    while (LEVELS[level].includes(peek())) {
-      const op = OPS[take()];
-      const [l, right] = [left, binary(level + 1)];
-      left = (n) => op(l(n), right(n));
-    }
-    return left;
-  };
-  const unary = () => {
-    const tok = take();
-    if (tok === "!") {
-      const inner = unary();
-      return (n) => +!inner(n);
-    }
-    if (tok === "(") {
-      const inner = ternary();
-      take(")");
-      return inner;
-    }
-    if (tok === "n") return (n) => n;
-    if (/^\d+$/.test(tok)) return () => Number(tok);
-    throw new Error(`not a plural rule: ${header}`);
-  };
-  const rule = ternary();
-  if (pos !== tokens.length) throw new Error(`not a plural rule: ${header}`);
-  return (n) => Number(rule(Math.abs(Math.trunc(n))));
+  return value(tree);
 }
