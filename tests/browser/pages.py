@@ -19,7 +19,12 @@ def watched_page(context, origins):
     """Open a page that records uncaught errors and requests outside origins; return it and a check."""
     page = context.new_page()
     errors, offsite = [], []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # What the page said went wrong, for a failure's message (open_playground): not a check of its own.
+    page.troubles = []
+    page.on("pageerror", lambda exc: (errors.append(str(exc)), page.troubles.append(f"uncaught: {exc}")))
+    said = lambda m: m.type in ("error", "warning") and page.troubles.append(f"{m.type}: {m.text}")  # noqa: E731
+    page.on("console", said)
+    page.on("requestfailed", lambda r: page.troubles.append(f"failed: {r.url} {r.failure}"))
     # blob: URLs (the runner frame's scripts and workers) name bytes already in the browser: no request leaves
     local = lambda url: urlsplit(url).scheme == "blob" or urlsplit(url).netloc in origins  # noqa: E731
     # The context's, to see its workers' requests too; no longer heard once the page is closed (a kept
@@ -95,7 +100,7 @@ LOADED = """() => ({ url: location.href, state: document.readyState,
   controlled: Boolean(navigator.serviceWorker?.controller),
   status: document.querySelector('#runtime-status')?.textContent,
   loaded: performance.getEntriesByType('resource')
-    .map(e => `${e.name.split('/').pop()} ${Math.round(e.duration)} ms`) })"""
+    .map(e => `${e.name.split('/').pop()} ${e.responseStatus} ${Math.round(e.duration)} ms`) })"""
 
 
 def open_playground(page, url):
@@ -104,7 +109,8 @@ def open_playground(page, url):
     try:
         page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
     except PlaywrightError as err:
-        raise AssertionError(f"the page's API never came: {page.evaluate(LOADED)}") from err
+        said = getattr(page, "troubles", [])
+        raise AssertionError(f"the page's API never came: {page.evaluate(LOADED)}; it said: {said}") from err
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
 
