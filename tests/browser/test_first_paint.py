@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
+from tests.browser.pages import wait_until
 
 
 @pytest.fixture
@@ -130,6 +131,19 @@ def test_the_saved_code_is_in_the_textarea_before_any_bundle_runs(page, base_url
     page.goto(base_url)
     # the inline script did it, allowed by its hash
     expect(page.get_by_role("textbox", name=EDITOR_NAME)).to_have_value(SAVED)
+
+
+def test_a_page_script_that_does_not_load_is_said_and_stays_said(page, base_url):
+    page.route(re.compile(r"/assets/page-[A-Z0-9]+\.js$"), lambda route: route.abort("blockedbyclient"))
+    page.goto(base_url)
+    status = page.get_by_test_id("runtime-status")
+    expect(status).to_contain_text("The editor could not load")
+    expect(status).to_have_attribute("data-state", "failed")
+    # The runtime loads all the same; what it says then must not cover the page's failure.
+    wait_until(page, "() => performance.getEntriesByName('runtime: worker loaded').length > 0")
+    expect(status).to_contain_text("The editor could not load")
+    expect(status).to_have_attribute("data-state", "failed")
+    expect(page.get_by_role("button", name="Check")).to_be_disabled()
 
 
 def test_without_codemirror_the_textarea_edits_saves_and_checks(page, base_url):

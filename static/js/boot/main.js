@@ -19,7 +19,8 @@ const parsed = new Promise((resolve) =>
 );
 
 let load = null; // the status line, progress bar and Retry: loading.js, once the body is parsed
-const whenParsed = (show) => parsed.then(() => show((load ??= showLoad(runtime))));
+let pageFailed = false; // the page's own script did not load: that is what the status line says from then on
+const whenParsed = (show) => parsed.then(() => pageFailed || show((load ??= showLoad(runtime))));
 
 const leaving = followKeptLanguage(config); // opened again in the language this learner chose before
 const runtime = new RuntimeClient({ ...config, urls });
@@ -32,6 +33,7 @@ runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.se
 Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime }))
   .catch((err) => {
+    pageFailed = true;
     const status = $("runtime-status");
     status.dataset.state = "failed";
     status.textContent = t("The editor could not load ({error}). Reload the page to try again.", { error: err.message });
