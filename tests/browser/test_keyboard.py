@@ -2,6 +2,7 @@
 
 import re
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests import solutions
@@ -192,8 +193,14 @@ def test_a_picture_zooms_and_pans_by_keyboard(page, base_url):
     page.keyboard.press("+")
     expect(chain.locator(".graph-zoom-level")).to_have_text("Shown at 200 %")
     scroller.evaluate("s => (s.scrollLeft = 0)")
+    expect(scroller).to_be_focused()  # the arrow keys pan the picture that has the keyboard
+    assert scroller.evaluate("s => s.scrollWidth > s.clientWidth")  # and there is somewhere to pan to
     page.keyboard.press("ArrowRight")  # scrolls smoothly: wait for it to move
-    page.wait_for_function("s => s.scrollLeft > 0", arg=scroller.element_handle())
+    try:
+        page.wait_for_function("s => s.scrollLeft > 0", arg=scroller.element_handle())
+    except PlaywrightError as err:  # once, in a full run: say where the keyboard and the picture were
+        state = "s => ({ left: s.scrollLeft, focused: document.activeElement?.outerHTML.slice(0, 80) })"
+        raise AssertionError(f"ArrowRight did not pan the picture: {scroller.evaluate(state)}") from err
     page.keyboard.press("0")
     expect(chain.locator(".graph-zoom-level")).to_contain_text("Text at page size (100 %)")
     # Tab reaches one value of the picture, the one it opened on (out: the mistake is there); the arrow
