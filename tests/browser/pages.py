@@ -25,6 +25,10 @@ def watched_page(context, origins):
     said = lambda m: m.type in ("error", "warning") and page.troubles.append(f"{m.type}: {m.text}")  # noqa: E731
     page.on("console", said)
     page.on("requestfailed", lambda r: page.troubles.append(f"failed: {r.url} {r.failure}"))
+    page.pending = set()  # the page's requests that have neither finished nor failed (for the same message)
+    page.on("request", lambda r: page.pending.add(r.url))
+    page.on("requestfinished", lambda r: page.pending.discard(r.url))
+    page.on("requestfailed", lambda r: page.pending.discard(r.url))
     # blob: URLs (the runner frame's scripts and workers) name bytes already in the browser: no request leaves
     local = lambda url: urlsplit(url).scheme == "blob" or urlsplit(url).netloc in origins  # noqa: E731
     # The context's, to see its workers' requests too; no longer heard once the page is closed (a kept
@@ -109,8 +113,9 @@ def open_playground(page, url):
     try:
         page.wait_for_function("() => window.playground !== undefined")  # a function: CSP forbids eval
     except PlaywrightError as err:
-        said = getattr(page, "troubles", [])
-        raise AssertionError(f"the page's API never came: {page.evaluate(LOADED)}; it said: {said}") from err
+        said, pending = getattr(page, "troubles", []), sorted(getattr(page, "pending", []))
+        news = f"{page.evaluate(LOADED)}; it said: {said}; waiting for: {pending}"
+        raise AssertionError(f"the page's API never came: {news}") from err
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     return page
 
