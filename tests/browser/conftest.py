@@ -83,13 +83,21 @@ def context(browser):
 @pytest.fixture(scope="session")
 def returning(browser):
     """A returning learner's browser: returning(**options) is a context kept for the whole session, one
-    per set of context options (viewport, scale, locale...), whose runtime snapshot later pages reuse."""
+    per set of context options (viewport, scale, locale...), whose runtime snapshot later pages reuse.
+
+    Without service workers: the offline worker would live as long as its context, across every test of
+    the session, and once (in a full run) a page of a kept context waited 30 s on its own navigation,
+    which never reached the server: the worker, which answers the page's navigations, is the one party
+    between them. Its own tests (test_offline.py, test_sw_integrity.py, test_hosting.py) run it in
+    contexts of their own; here the page's files come from the HTTP cache and the snapshot from the
+    Cache Storage the page keeps itself, as in a browser without service workers.
+    """
     kept = {}
 
     def context(**options):
         key = repr(sorted(options.items()))
         if key not in kept:
-            kept[key] = browser.new_context(**options)
+            kept[key] = browser.new_context(service_workers="block", **options)
             kept[key].clean = True  # nothing visited yet: nothing to reset before its first page
         return kept[key]
 
