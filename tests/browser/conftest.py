@@ -143,6 +143,17 @@ def fresh_page(context, serve):
     assert_clean()
 
 
+@pytest.fixture
+def routed_page(browser, serve):
+    """A first visit whose requests the test routes: in a browser with no service worker, which would
+    answer from its own cache what the routes should see."""
+    context = browser.new_context(service_workers="block")
+    page, assert_clean = watched_page(context, serve.origins)
+    yield page
+    assert_clean()
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def host():
     """Serve a WSGI app on a free port; return its base URL.

@@ -16,23 +16,16 @@ from tests.browser.pages import wait_until
 
 
 @pytest.fixture
-def page(fresh_page):
-    """A first visit: how the page loads is what this module tests."""
-    return fresh_page
+def page(routed_page):
+    """A first visit, with no service worker to keep a copy of CodeMirror's bundle that the routes below
+    never see: how the page loads is what this module tests."""
+    return routed_page
 
 
 CODE_KEY = "backprop-playground:code"
 SAVED = "def backward(out):\n    pass  # saved\n\n# the end\n"
 CODE_MIRROR = re.compile(r"/assets/editor-[A-Z0-9]+\.js$")  # CodeMirror's bundle (package.json, build:page)
 EDITOR_NAME = "Your backward(out) function"
-
-
-@pytest.fixture
-def context(browser):
-    """No service worker: it would keep a copy of CodeMirror's bundle that the routes below never see."""
-    context = browser.new_context(service_workers="block")
-    yield context
-    context.close()
 
 
 def save_code(page, url, code):

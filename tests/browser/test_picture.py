@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.checks import fresh_runtime_ready
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import open_playground
 
 
 def checked(page, base_url, source):
@@ -110,16 +110,6 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
     reuse.get_by_role("button", name="Last").click()
     expect(step).to_contain_text("After the last call")
     expect(reuse.locator("svg .active")).to_have_count(0)
-
-
-@pytest.fixture
-def routed_page(browser, serve):
-    """A page whose requests the test routes: with no service worker, which would answer from its cache."""
-    context = browser.new_context(service_workers="block")
-    page, assert_clean = watched_page(context, serve.origins)
-    yield page
-    assert_clean()
-    context.close()
 
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
