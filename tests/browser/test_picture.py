@@ -125,7 +125,8 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_
     held = []
     page.route("**/*.js", lambda route: held.append(route))  # hold the drawing code back a moment
     assert scripts == []
-    reuse.locator(":scope > summary").click()
+    with page.expect_request(lambda r: r.resource_type == "script"):  # held: routed before this returns
+        reuse.locator(":scope > summary").click()
     expect(reuse).to_have_attribute("data-state", "loading")
     expect(reuse).to_contain_text("Loading the picture…")
     held[0].continue_()
