@@ -1,4 +1,5 @@
-"""Checks on the real page: by its API or its Check button, and the honest pair that must come out right."""
+"""Checks on the real page: by its API or its Check button, the honest pair that must come out right, and
+learner code that reaches for the page's origin."""
 
 from playwright.sync_api import expect
 
@@ -33,3 +34,37 @@ def then_honest(page):
     report = check(page, solutions.NOT_REVERSED)
     assert report["passed"] is False and report["error"] is None, report["error"]
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+
+
+# Learner code that reaches for everything of the page's origin, and says what it got.
+PROBE = """import js
+def attempt(what, reach):
+    try:
+        got = reach()
+    except Exception as exc:
+        print(what, "refused", type(exc).__name__)
+    else:
+        print(what, "reached" if got is not None else "refused (absent)")
+attempt("caches", lambda: js.caches)
+attempt("indexedDB", lambda: js.indexedDB.open("probe"))
+attempt("localStorage", lambda: js.localStorage)
+attempt("cookies", lambda: js.document.cookie)
+attempt("service worker", lambda: js.navigator.serviceWorker)
+attempt("the page", lambda: js.parent.document)
+print("origin", js.self.origin)
+"""
+REACHES = ("caches", "indexedDB", "localStorage", "cookies", "service worker", "the page")
+
+
+def sees_no_storage(page):
+    """Run PROBE in the page's playground (or its frame): every reach refused, an opaque origin (the
+    runner frame's, runtime/server.py); then the honest pair."""
+    report = check(page, PROBE + solutions.CORRECT)
+    assert report["passed"] is True, report["error"]
+    said = dict(line.split(" ", 1) for line in report["output"]["text"].splitlines() if " " in line)
+    lines = report["output"]["text"].splitlines()
+    for what in REACHES:
+        line = next(line for line in lines if line.startswith(what + " "))
+        assert " refused" in line, line
+    assert said["origin"] == "null", report["output"]["text"]
+    then_honest(page)

@@ -1,4 +1,8 @@
-"""Hosting: the policy the page runs under, caching, a sub-path behind a proxy, a static export, iframes."""
+"""Hosting: the policy the page runs under, caching, a sub-path behind a proxy, a static export, iframes.
+
+In each way of hosting it, learner code also reaches none of the origin's storage (checks.sees_no_storage:
+the runner frame's opaque origin, whatever serves the page).
+"""
 
 import json
 import threading
@@ -11,6 +15,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from server import create_app
 from server.headers import content_security_policy
 from tests import solutions
+from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 
@@ -169,6 +174,7 @@ def check_under_prefix(context, base, page_url):
     report = page.evaluate("s => window.playground.check(s)", ENDLESS)
     assert report["error"]["kind"] == "timeout"
     passes(page)
+    sees_no_storage(page)
     assert_under(requests, page_url)
     assert len(requests) >= 10
     assert_clean()
@@ -196,6 +202,7 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     report = page.evaluate("s => window.playground.check(s)", ENDLESS)
     assert report["error"]["kind"] == "timeout" and "its runtime was ended" in report["error"]["message"]
     passes(page)
+    sees_no_storage(page)
     assert_under(requests, exported)
     assert page.evaluate("window.violations") == []  # the page's own <meta> policy is on
     assert_clean()
@@ -209,6 +216,7 @@ def test_embedded_in_a_course_page(host, context, isolated):
     # Only a cross-origin isolated course page lets the iframe interrupt; elsewhere Stop restarts.
     stop = "interrupt" if isolated else "restart"
     expect(page.frame_locator("iframe").get_by_test_id("runtime-status")).to_have_attribute("data-stop", stop)
+    sees_no_storage(frame)
     assert_clean()
 
 

@@ -2,9 +2,11 @@
 
 Learner code runs in workers of the runner frame, a sandboxed iframe with an opaque origin
 (runtime/server.py): the origin's Cache Storage, IndexedDB, local storage, cookies and service worker
-are not there to write. These tests try it as an attacker would, in every hosting mode, and then
-come back as the learner does: a reload and a browser restart on the same profile, where nothing
-the code could have written is trusted, and a right Check passes and a wrong one fails.
+are not there to write. These tests try it as an attacker would, and then come back as the learner
+does: a reload and a browser restart on the same profile, where nothing the code could have written is
+trusted, and a right Check passes and a wrong one fails. The same probe runs in every other hosting
+mode too, in the test of that mode (test_hosting.py: under a prefix, behind a proxy, a static export,
+in a course page's iframe).
 """
 
 import json
@@ -12,36 +14,17 @@ import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 
 from server import assets, create_app
 from server import page as page_view
 from tests import solutions
+from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
-from tests.browser.hosts import PREFIX, Dispatch, Proxy, course_page, embedded_cross_site, ready_frame
+from tests.browser.hosts import Dispatch, course_page, ready_frame
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.builds import new_build_app
-
-# Learner code that reaches for everything of the page's origin, and says what it got.
-PROBE = """import js
-def attempt(what, reach):
-    try:
-        got = reach()
-    except Exception as exc:
-        print(what, "refused", type(exc).__name__)
-    else:
-        print(what, "reached" if got is not None else "refused (absent)")
-attempt("caches", lambda: js.caches)
-attempt("indexedDB", lambda: js.indexedDB.open("probe"))
-attempt("localStorage", lambda: js.localStorage)
-attempt("cookies", lambda: js.document.cookie)
-attempt("service worker", lambda: js.navigator.serviceWorker)
-attempt("the page", lambda: js.parent.document)
-print("origin", js.self.origin)
-"""
-REACHES = ("caches", "indexedDB", "localStorage", "cookies", "service worker", "the page")
 
 # Pasted code that tries to leave something behind for later Checks and visits: at module level, in
 # backward, and in a timer that would run after the report if its worker were not ended.
@@ -63,63 +46,9 @@ js.setTimeout(create_proxy(attack), 0)
 """ + solutions.CORRECT.replace("def backward(out):\n", "def backward(out):\n    attack()\n", 1)
 
 
-def check(page, source):
-    return page.evaluate("s => window.playground.check(s)", source)
-
-
-def honest(page):
-    """A right Check passes and a wrong one fails."""
-    assert check(page, solutions.CORRECT)["passed"] is True
-    report = check(page, solutions.NOT_REVERSED)
-    assert report["passed"] is False and report["error"] is None
-
-
-def sees_no_storage(page):
-    """Run PROBE in the page's playground: every reach refused, an opaque origin; then honest Checks."""
-    report = check(page, PROBE + solutions.CORRECT)
-    assert report["passed"] is True, report["error"]
-    said = dict(line.split(" ", 1) for line in report["output"]["text"].splitlines() if " " in line)
-    lines = report["output"]["text"].splitlines()
-    for what in REACHES:
-        line = next(line for line in lines if line.startswith(what + " "))
-        assert " refused" in line, line
-    assert said["origin"] == "null", report["output"]["text"]
-    honest(page)
-
-
 def test_learner_code_sees_none_of_the_origins_storage(page, base_url):
     open_playground(page, base_url)
     sees_no_storage(page)
-
-
-def test_under_a_prefix_too(host, context):
-    base = host(DispatcherMiddleware(NotFound(), {PREFIX: create_app({"TESTING": True})}))
-    page, assert_clean = watched_page(context, {base.split("/")[2]})
-    open_playground(page, base + PREFIX[1:] + "/")
-    sees_no_storage(page)
-    assert_clean()
-
-
-def test_behind_a_proxy_too(host, context):
-    base = host(Proxy(create_app({"TESTING": True, "PROXY_FIX": 1}), PREFIX))
-    page, assert_clean = watched_page(context, {base.split("/")[2]})
-    open_playground(page, base + PREFIX[1:] + "/")
-    sees_no_storage(page)
-    assert_clean()
-
-
-def test_in_a_static_export_too(exported, context):
-    page, assert_clean = watched_page(context, {exported.split("/")[2]})
-    open_playground(page, exported)
-    sees_no_storage(page)
-    assert_clean()
-
-
-@pytest.mark.parametrize("isolated", [False, True], ids=["plain-course-page", "isolated-course-page"])
-def test_embedded_cross_site_too(host, context, isolated):
-    _, frame, assert_clean = embedded_cross_site(host, context, isolated)
-    sees_no_storage(frame)
-    assert_clean()
 
 
 def test_embedded_same_site_too(host, context):
@@ -150,7 +79,7 @@ def test_later_runtimes_share_the_runner_frames_compiled_webassembly(page, base_
     open_playground(page, base_url)
     status = page.get_by_test_id("runtime-status")
     for _ in range(2):
-        honest(page)
+        then_honest(page)
         expect(status).to_have_attribute("data-fresh", "ready")
         expect(status).to_have_attribute("data-wasm", "shared")
 
@@ -221,13 +150,13 @@ def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browse
     page.evaluate("window.playground.ready")
     assert start_of(page) == "full"  # not the tampered snapshot
     assert any("does not match its digest" in m for m in page.messages), page.messages
-    honest(page)  # graded against the right gradients
+    then_honest(page)  # graded against the right gradients
     page.wait_for_function(KEPT)
     context.close()
     context = persistent(browser, tmp_path / "profile")  # the next visit: a new snapshot, kept right
     page, assert_clean = visit(context, url, serve.origins)
     assert start_of(page) == "stored"
-    honest(page)
+    then_honest(page)
     context.close()
     assert_clean()
 
@@ -243,7 +172,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
     page.evaluate("s => window.playground.setCode(s)", ATTACK)
     report = page.evaluate("() => window.playground.check()")
     assert report["passed"] is True, report["error"]
-    honest(page)  # check(source) puts each source in the editor: the learner's code goes back in after
+    then_honest(page)  # check(source) puts each source in the editor: the learner's code goes back in after
     page.evaluate("s => window.playground.setCode(s)", ATTACK)
     checks = 3
     for step in ("reload", "restart"):
@@ -262,7 +191,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
         assert page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)") == []
         progress = json.loads(page.evaluate("() => localStorage.getItem('backprop-playground:progress')"))
         assert progress["attempts"] == checks, progress  # counted by the page, never written by the code
-        honest(page)
+        then_honest(page)
         page.evaluate("s => window.playground.setCode(s)", ATTACK)
         checks += 2
     context.close()
@@ -306,7 +235,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
     site.app = new_build_app(tmp_path / "build")
     open_playground(page, url)
     assert start_of(page) == "full"
-    honest(page)
+    then_honest(page)
     assert_clean()
 
 
@@ -319,4 +248,4 @@ def test_memory_taken_through_javascript_loses_nothing(page, base_url):
     report = page.evaluate("() => window.playground.check()")
     assert report["error"] is None or report["error"]["kind"] in ("runtime", "crash", "timeout"), report
     assert page.evaluate("() => localStorage.getItem('backprop-playground:code')") == source
-    honest(page)
+    then_honest(page)
