@@ -2,6 +2,9 @@
 # serving needs the runtime's Python packages and the built files; the tests also need the test tools
 # (pytest, playwright, ruff...), Chromium, bubblewrap and PostgreSQL. PLAYGROUND_VERIFY=1 make run also
 # sets up bubblewrap, the sandbox verification runs learner code in.
+# Two jobs at once: the setup steps that wait on the network or the disk (pip, npm, apt) run beside the
+# ones that wait on a core (brotli, esbuild); `make -jN` sets another number.
+MAKEFLAGS += --jobs=2
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
