@@ -13,7 +13,7 @@ PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip 
 # Served under a versioned URL (static/pyodide/<version>/), so browsers keep the files for good.
 PYODIDE_VERSION := $(shell node -p "require('./package.json').dependencies.pyodide")
 PYODIDE_DIR := static/build/pyodide/$(PYODIDE_VERSION)
-# .br and .gz beside each file, made once here (brotli-11 of the wasm takes most of a minute), never per request.
+# .br and .gz beside each file, made once here (brotli-11 of the wasm takes about half a minute), never per request.
 COMPRESS := $(BIN)/python scripts/compress.py
 # Where `make export` writes: export/ is git-ignored; DIR=/srv/backprop/site for a folder outside the repo.
 DIR ?= export

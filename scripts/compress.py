@@ -3,7 +3,7 @@
 WhiteNoise's own compressor (the same settings `python -m whitenoise.compress` uses: brotli at its
 best, gzip -9, a copy kept only where it is at least 5 % smaller), over the files that are not copies
 already, one process per core (brotli holds Python's lock while it works). Brotli at its best takes
-most of a minute for Pyodide's wasm: a line says so when a big file starts and when it is done, so a
+about half a minute for Pyodide's wasm: a line says so when a big file starts and when it is done, so a
 first `make run` is never silent.
 
     python scripts/compress.py FOLDER [--quiet]
