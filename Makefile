@@ -74,7 +74,7 @@ $(PYODIDE_DIR)/.copied: node_modules/.installed $(STDLIB_SPLIT) static/build/pyo
 	touch $@
 
 $(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.copied $(VENV)/.installed
-	@echo "make: compressing Pyodide's files, once (about a minute on two cores: brotli at its best)"
+	@echo "make: compressing Pyodide's files, once (about half a minute: brotli at its best)"
 	$(COMPRESS) $(PYODIDE_DIR)
 	touch $@
 
