@@ -5,19 +5,16 @@ checks.py, hosts.py, service_worker.py. Nothing is imported from here or from a 
 """
 
 import threading
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
-from server import create_app
+from server import ROOT, create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 from tests.browser.pages import TIME_LIMIT_MS, returning_page, watched_page
 from tests.servers import http_server
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
+from server import ROOT
 from tests import solutions
 from tests.browser.axe import serious_violations
 from tests.browser.pages import (
@@ -23,8 +24,6 @@ from tests.browser.pages import (
     tab,
     wait_for_pictures,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # Not messages: the worked examples' numbers, Python's own exception texts (as Python says them), and in a
 # picture's table the Value's attribute as code names it ("data") and the labels and formulas of values.
