@@ -134,11 +134,11 @@ lint: $(VENV)/.test-installed
 # file in one of them, so a file's servers and pages are made once; the browser tests mostly wait on
 # Chromium and Pyodide, so more processes than cores); then those marked alone, away from the rest (they
 # check what happens within a time limit, which a machine busy with other tests blurs), in two processes,
-# one per xdist_group: each has one page at a time, whose runaway code spins one core at most.
+# one per core: each runs one test at a time, whose runaway code spins one core at most.
 TEST_PROCESSES ?= 3
 test: setup lint
 	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
-	$(BIN)/pytest -n 2 --dist loadgroup -m alone
+	$(BIN)/pytest -n 2 --dist load -m alone
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
 # process (about half a minute).

@@ -21,7 +21,7 @@ from tests.sandboxes import sandbox_processes, server_uids
 
 # Slow: real sandboxes and a server process (not in make test-fast). Alone: a runaway row is stopped at
 # a 1 s limit, so honest rows must finish well inside it, which a machine busy with other tests blurs.
-pytestmark = [pytest.mark.slow, pytest.mark.alone, pytest.mark.xdist_group("verify-hostile")]
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 CANARY = f"canary-{secrets.token_hex(8)}"  # in the server's environment: must never come back
 LIMIT_MS = 1000  # a short time limit, so the runaway rows take a second each

@@ -23,14 +23,11 @@ from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
 from tests.browser.pages import open_playground, watched_page
 
-# Alone (make test runs it after the rest, away from the other tests' browsers): what a stop does within
-# its grace period, and an error reported before the time limit, are what these tests check, and a
-# machine busy with other tests blurs both. The tests on the isolated page are one group, those on the
-# page that is not isolated another (xdist_group: make test runs the alone tests in two processes, each
-# with one page at a time, which spins at most one core).
+# Alone (make test runs it after the rest, away from the other tests' browsers): what a stop does within its
+# grace period, and an error reported before the time limit, are what these tests check, and a machine
+# busy with other tests blurs both. Each test process runs one test at a time: one page runs code at once,
+# and its runaway code spins one core at most.
 pytestmark = pytest.mark.alone
-ISOLATED = pytest.mark.xdist_group("hostile-isolated")
-NOT_ISOLATED = pytest.mark.xdist_group("hostile-not-isolated")
 LIMIT_MS = 2000
 GRACE_S = STOP_GRACE_MS / 1000  # the page's: an interrupted worker is ended after one or two of these
 HEADER, BODY = solutions.CORRECT.split("\n", 1)  # "def backward(out):", then its body
@@ -252,14 +249,12 @@ def run_hostile(page, name, where):
     then_honest(page)
 
 
-@ISOLATED
 @pytest.mark.parametrize("where", PLACES)
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_code_isolated(isolated, name, where):
     run_hostile(isolated, name, where)
 
 
-@NOT_ISOLATED
 @pytest.mark.parametrize("where", PLACES)
 @pytest.mark.parametrize("name", [name for name, hostile in HOSTILE.items() if hostile.stops])
 def test_hostile_code_not_isolated(not_isolated, name, where):
@@ -277,17 +272,14 @@ def stop_mode_matches_isolation(page):
     assert "docs/hosting.md" in "".join(noted) or page.isolated
 
 
-@ISOLATED
 def test_stop_mode_matches_isolation_isolated(isolated):
     stop_mode_matches_isolation(isolated)
 
 
-@NOT_ISOLATED
 def test_stop_mode_matches_isolation_not_isolated(not_isolated):
     stop_mode_matches_isolation(not_isolated)
 
 
-@ISOLATED
 def test_an_interrupt_that_came_late_never_stops_the_next_check(isolated):
     # The limit falls while the report of a Check that has just finished is on its way: the interrupt
     # lands in a runtime that is then ended, never in the next Check's.
@@ -299,7 +291,6 @@ def test_an_interrupt_that_came_late_never_stops_the_next_check(isolated):
         assert report["passed"] is True, report["error"]
 
 
-@ISOLATED
 def test_10k_prints_are_shown_capped(isolated):
     report = check(isolated, "for i in range(10_000):\n    print(i)\n" + solutions.CORRECT)
     assert report["passed"] is True
@@ -308,20 +299,17 @@ def test_10k_prints_are_shown_capped(isolated):
     expect(isolated.get_by_test_id("output-cut")).to_contain_text("more characters were cut")
 
 
-@ISOLATED
 def test_stderr_is_shown(isolated):
     check(isolated, 'import sys\nprint("to stderr", file=sys.stderr)\n' + solutions.CORRECT)
     expect(isolated.get_by_test_id("output-text")).to_have_text("to stderr\n")
 
 
-@ISOLATED
 def test_source_over_100_kb_is_refused(isolated):
     report = check(isolated, solutions.CORRECT + "#" * 200_000)
     assert report["error"]["kind"] == "syntax" and "100,000" in report["error"]["message"]
     then_honest(isolated)
 
 
-@ISOLATED
 def test_code_that_posts_messages_cannot_forge_a_report(isolated):
     forge = (
         "import js\n"
@@ -334,7 +322,6 @@ def test_code_that_posts_messages_cannot_forge_a_report(isolated):
     then_honest(isolated)
 
 
-@NOT_ISOLATED
 @pytest.mark.parametrize("isolation", [True, False], ids=["isolated", "not-isolated"])
 def test_stop_button(serve, browser, isolation):
     url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolation)
@@ -377,7 +364,6 @@ def gated(browser):
     assert_clean()
 
 
-@NOT_ISOLATED
 def test_stop_while_waiting_for_python_cancels_the_check(gated):
     page, gate = gated
     check_button = page.locator("#check")  # its name says what it is doing
@@ -401,7 +387,6 @@ THROUGH_JS = (
 )
 
 
-@ISOLATED
 @pytest.mark.parametrize("where", PLACES)
 def test_recursion_through_javascript_is_an_error_never_a_clean_report(isolated, where):
     source, _ = place(THROUGH_JS, where)
