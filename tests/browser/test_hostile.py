@@ -25,8 +25,8 @@ from tests.browser.pages import open_playground, watched_page
 
 # Alone (make test runs it after the rest, away from the other tests' browsers): what a stop does within its
 # grace period, and an error reported before the time limit, are what these tests check, and a machine
-# busy with other tests blurs both. Each test process runs one test at a time: one page runs code at once,
-# and its runaway code spins one core at most.
+# busy with other tests blurs both. Each test process runs one test at a time: one page runs learner code
+# at once, and its runaway code spins one core at most.
 pytestmark = pytest.mark.alone
 LIMIT_MS = 2000
 GRACE_S = STOP_GRACE_MS / 1000  # the page's: an interrupted worker is ended after one or two of these

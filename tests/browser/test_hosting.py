@@ -1,7 +1,8 @@
 """Hosting: the policy the page runs under, caching, a sub-path behind a proxy, a static export, iframes.
 
-In each way of hosting it, learner code also reaches none of the origin's storage (checks.sees_no_storage:
-the runner frame's opaque origin, whatever serves the page).
+Under a prefix, behind a proxy, as a static export and in a course page's iframe, learner code also
+reaches none of the origin's storage (checks.sees_no_storage: the runner frame's opaque origin, whatever
+serves the page; the playground's own server: test_runner_frame.py).
 """
 
 import json
