@@ -12,6 +12,12 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 
+# The browser tests' Chromium besides: Pyodide's wasm compiled by V8's baseline compiler (Liftoff) only,
+# never optimised as it runs. A test's page lives for a few Checks, and optimising the wasm again for each
+# new page cost more than it saved: a fifth of the machine's work for the same tests (docs/speed.md).
+# test_hostile.py, whose rows reach the stack's end and the time limit, runs Chromium as a learner has it.
+TEST_ARGS = [*CHROMIUM_ARGS, "--js-flags=--liftoff-only"]
+
 
 def chromium_path(full: bool = False) -> str | None:
     """The Chromium that `make` found (scripts/setup-browser.sh): the tests' headless shell ($CHROMIUM, or

@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 
 from server import ROOT, create_app
 from server.export import export_site
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
 from tests.browser.pages import TIME_LIMIT_MS, returning_page, watched_page
 from tests.servers import http_server
 
@@ -62,11 +62,26 @@ def base_url(serve):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """The tests' Chromium: the headless shell, Pyodide's wasm never optimised (chromium.py's TEST_ARGS)."""
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=TEST_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def learners_browser(playwright):
+    """The headless shell as a learner's Chromium runs the page: its wasm optimised as it runs. For tests
+    whose code reaches the stack's end or the time limit, where how the wasm is compiled shows."""
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

@@ -199,13 +199,13 @@ def page_for(serve, browser, isolated: bool):
 
 
 @pytest.fixture(scope="module")
-def isolated(serve, browser):
-    yield from page_for(serve, browser, True)
+def isolated(serve, learners_browser):
+    yield from page_for(serve, learners_browser, True)
 
 
 @pytest.fixture(scope="module")
-def not_isolated(serve, browser):
-    yield from page_for(serve, browser, False)
+def not_isolated(serve, learners_browser):
+    yield from page_for(serve, learners_browser, False)
 
 
 def run_hostile(page, name, where):
@@ -323,9 +323,9 @@ def test_code_that_posts_messages_cannot_forge_a_report(isolated):
 
 
 @pytest.mark.parametrize("isolation", [True, False], ids=["isolated", "not-isolated"])
-def test_stop_button(serve, browser, isolation):
+def test_stop_button(serve, learners_browser, isolation):
     url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolation)
-    context = browser.new_context()
+    context = learners_browser.new_context()
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
     source, first = place("while True:\n    pass", "backward")
@@ -346,14 +346,14 @@ def test_stop_button(serve, browser, isolation):
 
 
 @pytest.fixture
-def gated(browser):
+def gated(learners_browser):
     """A page whose runtime cannot finish loading until the test opens the gate."""
     app = create_app({"TESTING": True, "TIME_LIMIT_MS": LIMIT_MS})
     gate = Gate(app.wsgi_app, "/engine-")
     app.wsgi_app = gate
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    context = browser.new_context()
+    context = learners_browser.new_context()
     page, assert_clean = watched_page(context, {f"127.0.0.1:{server.server_port}"})
     page.goto(f"http://127.0.0.1:{server.server_port}/")
     page.wait_for_function("() => window.playground !== undefined")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.checks import CHECKED
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import watched_page
 from tests.events import assert_message
 from tests.lti import Served, rig
@@ -32,7 +32,7 @@ def lms(tmp_path_factory):
 def full_chromium(browser):
     """The full Chromium a learner has: its contexts block third-party cookies, as its incognito window
     does (the headless shell the other tests drive keeps them, whatever it is told)."""
-    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
+    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
     yield full
     full.close()
 

@@ -18,7 +18,7 @@ from server import create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests import solutions
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, Host, netloc
 from tests.browser.pages import open_playground, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
@@ -209,7 +209,7 @@ def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
 def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the_console(browser, host):
     # http on a host that is not this machine's loopback: not a secure context, so no service workers
     # (nor cross-origin isolation). The name maps to 127.0.0.1 inside this browser only.
-    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP playground.test 127.0.0.1"]
+    args = [*TEST_ARGS, "--host-resolver-rules=MAP playground.test 127.0.0.1"]
     other = browser.browser_type.launch(executable_path=chromium_path(), args=args)
     try:
         port = urlsplit(host.start(create_app({"TESTING": True}))).port

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from server import create_app
 from tests import solutions
 from tests.browser.checks import then_honest as grades  # a right backward passes, a wrong one fails
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Deploy, Host, netloc
 from tests.browser.pages import open_playground, wait_until, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
@@ -69,7 +69,7 @@ class Browser:
 
     def launch(self):
         self.context = self.type.launch_persistent_context(
-            str(self.profile), executable_path=chromium_path(), args=CHROMIUM_ARGS, service_workers="allow"
+            str(self.profile), executable_path=chromium_path(), args=TEST_ARGS, service_workers="allow"
         )
         self.context.on("console", lambda m: m.type == "warning" and self.warnings.append(m.text))
         return self.context

@@ -21,7 +21,7 @@ from server import assets, create_app
 from server import page as page_view
 from tests import solutions
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.builds import new_build_app
@@ -122,7 +122,7 @@ KEPT = "() => localStorage.getItem('backprop-playground:snapshot') !== null"
 def persistent(browser, profile):
     """A browser on a profile kept on disk: a restart is a learner's next visit."""
     return browser.browser_type.launch_persistent_context(
-        str(profile), executable_path=chromium_path(), args=CHROMIUM_ARGS
+        str(profile), executable_path=chromium_path(), args=TEST_ARGS
     )
 
 
