@@ -13,7 +13,7 @@ from werkzeug.serving import make_server
 from server import ROOT, create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
-from tests.browser.pages import TIME_LIMIT_MS, returning_page, watched_page
+from tests.browser.pages import TIME_LIMIT_MS, open_playground, returning_page, watched_page
 from tests.servers import http_server
 
 
@@ -134,6 +134,31 @@ def learner_page(returning, serve, base_url):
         reset()
     for _, assert_clean, _ in opened:
         assert_clean()
+
+
+@pytest.fixture(scope="session")
+def kept_for_modules(browser):
+    """A returning learner's browser kept for the session for module_page, apart from `page`'s: a page
+    open across a module's tests never shares a browser (its storage, its snapshot) with a test's own."""
+    context = browser.new_context(service_workers="block")
+    context.clean = True
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(kept_for_modules, serve, base_url):
+    """One playground page, loaded once, for a module's tests that Check and read what the page shows.
+
+    Each Check runs in a runtime that never ran code and redraws the results, so what one test Checks
+    never reaches the next; the learner's state is reset after the module, as `page`'s after a test.
+    """
+    page, assert_clean, reset = returning_page(kept_for_modules, serve.origins, base_url)
+    open_playground(page, base_url)
+    yield page
+    page.close()
+    reset()
+    assert_clean()
 
 
 @pytest.fixture

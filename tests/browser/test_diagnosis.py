@@ -1,11 +1,13 @@
-"""A learner with a wrong order sees the value it concerns named in words and marked in the picture."""
+"""A learner with a wrong order sees the value it concerns named in words and marked in the picture.
+
+Every test here Checks and reads the results, on one page (module_page): each Check redraws them."""
 
 import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
 from tests.browser.colours import PAINTED, is_red
-from tests.browser.pages import open_playground, wait_for_pictures
+from tests.browser.pages import wait_for_pictures
 
 # Each mistake of the issue: where it shows, the value named, the words that say what happened.
 MISTAKES = {
@@ -17,9 +19,9 @@ MISTAKES = {
 
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))
-def test_mistake_is_named_and_marked_in_the_picture(page, base_url, mistake):
+def test_mistake_is_named_and_marked_in_the_picture(module_page, mistake):
+    page = module_page
     source, expr, value, words = MISTAKES[mistake]
-    open_playground(page, base_url)
     report = page.evaluate("s => window.playground.check(s)", source)
     section = page.locator(f"[data-testid=results] [data-expr={expr}]")
     expect(section).to_have_attribute("data-status", "fail")
@@ -35,8 +37,8 @@ def test_mistake_is_named_and_marked_in_the_picture(page, base_url, mistake):
     expect(graph.locator("svg [data-node]")).to_have_count(len(shown["graph"]["nodes"]))
 
 
-def test_pre_order_passes_the_three_and_the_order_graphs_say_where_it_goes_wrong(page, base_url):
-    open_playground(page, base_url)
+def test_pre_order_passes_the_three_and_the_order_graphs_say_where_it_goes_wrong(module_page):
+    page = module_page
     page.evaluate("s => window.playground.check(s)", solutions.PRE_ORDER)
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "order")
     extras = page.get_by_test_id("extras")
@@ -53,8 +55,8 @@ def test_pre_order_passes_the_three_and_the_order_graphs_say_where_it_goes_wrong
     expect(details.get_by_test_id("diagnosis")).to_contain_text("h: its _backward ran 3 times")
 
 
-def test_a_recursive_solution_is_told_what_the_deep_chain_teaches(page, base_url):
-    open_playground(page, base_url)
+def test_a_recursive_solution_is_told_what_the_deep_chain_teaches(module_page):
+    page = module_page
     page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
     deep = page.locator("[data-expr=deep]")
@@ -73,10 +75,10 @@ def test_a_recursive_solution_is_told_what_the_deep_chain_teaches(page, base_url
 @pytest.mark.parametrize(
     ("answer", "status"), [("CORRECT", "pass"), ("PRE_ORDER", "order"), ("ITERATIVE", "pass")]
 )
-def test_a_right_answer_shows_no_red(learner_page, base_url, answer, status, theme):
+def test_a_right_answer_shows_no_red(module_page, answer, status, theme):
     # A pass of the three with a wrong order too: amber in the headline, violet on the order graphs.
-    page = learner_page(color_scheme=theme)
-    open_playground(page, base_url)
+    page = module_page
+    page.emulate_media(color_scheme=theme)  # the system's theme, switched in place
     page.evaluate("s => window.playground.check(s)", getattr(solutions, answer))
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", status)
     page.locator("[data-testid=results] details").evaluate_all("ds => ds.forEach(d => (d.open = true))")

@@ -1,4 +1,7 @@
-"""The playground as a learner uses it: edit, Check, read the results, keep the code."""
+"""The playground as a learner uses it: edit, Check, read the results, keep the code.
+
+The tests that only Check and read what the page shows share one page (module_page); the others, which
+need the page as it first loads, or reload it, take a page of their own."""
 
 from playwright.sync_api import expect
 
@@ -46,10 +49,9 @@ def test_typed_correct_solution_passes(page, base_url):
     expect(page.locator("[data-extra=false] td.wrong")).to_have_count(0)
 
 
-def test_wrong_order_shows_expected_and_got(page, base_url):
-    open_playground(page, base_url)
-    page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
-    check(page)
+def test_wrong_order_shows_expected_and_got(module_page):
+    page = module_page
+    page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
     neuron = page.locator("[data-expr=neuron]")
     expect(neuron).to_have_attribute("data-status", "fail")
@@ -59,8 +61,8 @@ def test_wrong_order_shows_expected_and_got(page, base_url):
     expect(example.locator("tr[data-leaf=x1] td.got")).to_contain_text("0")
 
 
-def test_check_resolves_to_the_report(page, base_url):
-    open_playground(page, base_url)
+def test_check_resolves_to_the_report(module_page):
+    page = module_page
     report = page.evaluate("s => window.playground.check(s)", solutions.CORRECT)
     assert report["passed"] is True and report["error"] is None
     assert [e["name"] for e in report["expressions"] if not e["extra"]] == list(EXPRESSIONS)
@@ -75,20 +77,18 @@ def test_ctrl_enter_checks(page, base_url):
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
 
 
-def test_syntax_error_marks_its_line(page, base_url):
-    open_playground(page, base_url)
-    page.evaluate("s => window.playground.setCode(s)", "def backward(out):\n    out.grad = 1\n    for v in\n")
-    check(page)
+def test_syntax_error_marks_its_line(module_page):
+    page = module_page
+    page.evaluate("s => window.playground.check(s)", "def backward(out):\n    out.grad = 1\n    for v in\n")
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
     expect(page.get_by_test_id("error")).to_contain_text("SyntaxError")
     expect(page.get_by_test_id("error")).to_contain_text("Line 3")
     expect(page.locator(".cm-error-line")).to_have_text("    for v in")
 
 
-def test_runtime_error_names_the_learners_line(page, base_url):
-    open_playground(page, base_url)
-    page.evaluate("s => window.playground.setCode(s)", "def backward(out):\n    out.grad = 1\n    1 / 0\n")
-    check(page)
+def test_runtime_error_names_the_learners_line(module_page):
+    page = module_page
+    page.evaluate("s => window.playground.check(s)", "def backward(out):\n    out.grad = 1\n    1 / 0\n")
     expect(page.get_by_test_id("error")).to_contain_text("ZeroDivisionError")
     expect(page.locator(".cm-error-line")).to_have_text("    1 / 0")
     page.locator("#editor .cm-content").click()
@@ -96,15 +96,15 @@ def test_runtime_error_names_the_learners_line(page, base_url):
     expect(page.locator(".cm-error-line")).to_have_count(0)
 
 
-def test_code_without_backward(page, base_url):
-    open_playground(page, base_url)
+def test_code_without_backward(module_page):
+    page = module_page
     report = page.evaluate("window.playground.check('x = 1')")
     assert report["error"]["kind"] == "runtime"
     expect(page.get_by_test_id("error")).to_contain_text("defines no function backward")
 
 
-def test_endless_loop_times_out_and_the_next_check_passes(page, base_url):
-    open_playground(page, base_url)
+def test_endless_loop_times_out_and_the_next_check_passes(module_page):
+    page = module_page
     report = page.evaluate("window.playground.check('while True:\\n    pass\\n')")
     assert report["error"]["kind"] == "timeout"
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "error")
@@ -174,8 +174,8 @@ def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
     assert report["error"]["kind"] == "crash"
 
 
-def test_the_header_says_what_the_page_is(page, base_url):
-    open_playground(page, base_url)
+def test_the_header_says_what_the_page_is(module_page):
+    page = module_page
     banner = page.get_by_role("banner")
     expect(banner).to_contain_text("Backprop playground · a Python exercise that runs in your browser")
     expect(banner.get_by_role("heading", level=1)).to_have_text("Run backpropagation in the right order")
