@@ -1,4 +1,7 @@
-"""The graph picture: every value with its data and grads, the wrong ones marked, the calls step by step."""
+"""The graph picture: every value with its data and grads, the wrong ones marked, the calls step by step.
+
+The tests that Check and look at the pictures share one page (module_page), each at the screen size it
+names; those that watch the drawing code load, and the phone that taps, take a page of their own."""
 
 import re
 
@@ -9,10 +12,12 @@ from tests import solutions
 from tests.browser.checks import fresh_runtime_ready
 from tests.browser.pages import open_playground
 
+DESKTOP = (1280, 720)
 
-def checked(page, base_url, source):
-    """Open the page, grade source and return the report."""
-    open_playground(page, base_url)
+
+def checked(page, source, screen=DESKTOP):
+    """At this screen size, grade source and return the report (each Check draws its pictures anew)."""
+    page.set_viewport_size({"width": screen[0], "height": screen[1]})
     return page.evaluate("s => window.playground.check(s)", source)
 
 
@@ -28,8 +33,9 @@ def graph_of(report, name):
     return expression(report, name)["graph"]
 
 
-def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_values_marked(page, base_url):
-    report = checked(page, base_url, solutions.NOT_REVERSED)
+def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_values_marked(module_page):
+    page = module_page
+    report = checked(page, solutions.NOT_REVERSED)
     reuse = picture(page, "reuse")
     expect(reuse).to_have_attribute("data-state", "ready")  # failed, so it opens by itself
     expect(reuse.locator(":scope > summary")).to_have_text("Graph of reuse")
@@ -64,8 +70,9 @@ def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_value
     expect(ab).to_have_attribute("aria-label", ab_named)
 
 
-def test_the_text_alternative_lists_every_value_and_call_in_full(page, base_url):
-    report = checked(page, base_url, solutions.NO_SEED)
+def test_the_text_alternative_lists_every_value_and_call_in_full(module_page):
+    page = module_page
+    report = checked(page, solutions.NO_SEED)
     neuron = picture(page, "neuron")
     expect(neuron).to_have_attribute("data-state", "ready")
     graph = graph_of(report, "neuron")
@@ -80,8 +87,9 @@ def test_the_text_alternative_lists_every_value_and_call_in_full(page, base_url)
     expect(neuron.locator("ol.graph-calls li").first).to_contain_text("out._backward()")
 
 
-def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_url):
-    checked(page, base_url, solutions.NOT_REVERSED)
+def test_stepping_through_the_calls_shows_the_grads_after_each_call(module_page):
+    page = module_page
+    checked(page, solutions.NOT_REVERSED)
     reuse = picture(page, "reuse")
     step = reuse.get_by_test_id("graph-step")
     ab, aa, out = (reuse.locator(f"svg [data-node='{i}']") for i in (2, 3, 4))
@@ -113,8 +121,8 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(page, base_u
 
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
-    page = routed_page
-    checked(page, base_url, solutions.ITERATIVE)  # everything passes: every picture starts closed
+    page = open_playground(routed_page, base_url)
+    checked(page, solutions.ITERATIVE)  # everything passes: every picture starts closed
     # the next Check's runtime has loaded its scripts: what loads from here on is the picture's
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready")
     scripts = []
@@ -140,8 +148,8 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_
 
 
 def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(routed_page, base_url):
-    page = routed_page
-    checked(page, base_url, solutions.ITERATIVE)
+    page = open_playground(routed_page, base_url)
+    checked(page, solutions.ITERATIVE)
     page.route("**/*.js", lambda route: route.abort())
     chain = picture(page, "chain")
     chain.locator(":scope > summary").click()
@@ -211,10 +219,9 @@ def in_view(element, scroller) -> bool:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen):
-    width, height = SCREENS[screen]
-    page.set_viewport_size({"width": width, "height": height})
-    checked(page, base_url, solutions.NOT_REVERSED)
+def test_a_pictures_text_is_never_smaller_than_the_pages(module_page, screen):
+    page = module_page
+    checked(page, solutions.NOT_REVERSED, SCREENS[screen])
     for name in ("chain", "tangle", "reuse"):
         assert_readable(opened(page, name), (screen, name))
     fresh_runtime_ready(page)
@@ -228,9 +235,9 @@ def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, base_url, width):
-    page.set_viewport_size({"width": width, "height": 844})
-    report = checked(page, base_url, solutions.PRE_ORDER)  # the tangle: wrong from value 5 on
+def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(module_page, width):
+    page = module_page
+    report = checked(page, solutions.PRE_ORDER, (width, 844))  # the tangle: wrong from value 5 on
     mistake = expression(report, "tangle")["mistake"]["node"]
     assert mistake not in (None, graph_of(report, "tangle")["out"])
     tangle = opened(page, "tangle")
@@ -267,9 +274,9 @@ def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, b
     assert scroller.evaluate("s => s.scrollLeft") == max(0, before - 100)
 
 
-def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_readable(page, base_url):
-    page.set_viewport_size({"width": 1280, "height": 800})
-    checked(page, base_url, solutions.NOT_REVERSED)  # the mistake is at out: it passed on too early
+def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_readable(module_page):
+    page = module_page
+    checked(page, solutions.NOT_REVERSED, (1280, 800))  # the mistake is at out: it passed on too early
     chain = opened(page, "chain")
     scroller = chain.locator(".graph-scroll")
     assert in_view(chain.locator("svg [data-node='21']"), scroller)
@@ -290,8 +297,8 @@ def phone(learner_page):
 
 
 def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers(phone, base_url):
-    page = phone
-    report = checked(page, base_url, solutions.NOT_REVERSED)
+    page = open_playground(phone, base_url)
+    report = checked(page, solutions.NOT_REVERSED, (390, 844))
     reuse = picture(page, "reuse")
     expect(reuse).to_have_attribute("data-state", "ready")
     notes = {str(d["node"]): d["message"] for d in expression(report, "reuse")["diagnosis"]}
@@ -320,9 +327,9 @@ LED = """c => { const r = document.createRange(); r.setStart(c.firstChild, 0); r
   return r.getBoundingClientRect().left - c.getBoundingClientRect().left; }"""
 
 
-def test_the_text_table_is_whole_on_a_phone(page, base_url):
-    page.set_viewport_size({"width": 390, "height": 844})
-    checked(page, base_url, solutions.NOT_REVERSED)
+def test_the_text_table_is_whole_on_a_phone(module_page):
+    page = module_page
+    checked(page, solutions.NOT_REVERSED, (390, 844))
     # The tangle is one of the graphs that tell orders apart, folded away while the graded ones fail.
     page.locator("[data-testid=extras] details.extras-list").evaluate("d => (d.open = true)")
     for name in ("neuron", "tangle"):
@@ -345,9 +352,9 @@ def test_the_text_table_is_whole_on_a_phone(page, base_url):
         expect(table.get_by_role("columnheader", name="notes")).to_have_count(1)
 
 
-def test_a_zoomed_picture_follows_the_call(page, base_url):
-    page.set_viewport_size({"width": 900, "height": 900})
-    checked(page, base_url, solutions.NOT_REVERSED)
+def test_a_zoomed_picture_follows_the_call(module_page):
+    page = module_page
+    checked(page, solutions.NOT_REVERSED, (900, 900))
     chain = picture(page, "chain")
     expect(chain).to_have_attribute("data-state", "ready")
     chain.get_by_role("button", name="Zoom in").click()
