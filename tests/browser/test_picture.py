@@ -1,7 +1,8 @@
 """The graph picture: every value with its data and grads, the wrong ones marked, the calls step by step.
 
-The tests that Check and look at the pictures share one page (module_page), each at the screen size it
-names; those that watch the drawing code load, and the phone that taps, take a page of their own."""
+The tests that Check and look at the pictures on a desktop share one page (module_page); those at other
+screen sizes (a resize while a picture opens would move its view), those that watch the drawing code
+load, and the phone that taps take a page of their own."""
 
 import re
 
@@ -15,9 +16,12 @@ from tests.browser.pages import open_playground
 DESKTOP = (1280, 720)
 
 
-def checked(page, source, screen=DESKTOP):
-    """At this screen size, grade source and return the report (each Check draws its pictures anew)."""
+def checked(page, source, screen=DESKTOP, url=None):
+    """At this screen size (and with url, the page opened there at that size), grade source and return
+    the report: each Check draws its pictures anew."""
     page.set_viewport_size({"width": screen[0], "height": screen[1]})
+    if url:
+        open_playground(page, url)
     return page.evaluate("s => window.playground.check(s)", source)
 
 
@@ -121,8 +125,8 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(module_page)
 
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
-    page = open_playground(routed_page, base_url)
-    checked(page, solutions.ITERATIVE)  # everything passes: every picture starts closed
+    page = routed_page
+    checked(page, solutions.ITERATIVE, url=base_url)  # everything passes: every picture starts closed
     # the next Check's runtime has loaded its scripts: what loads from here on is the picture's
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready")
     scripts = []
@@ -148,8 +152,8 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_
 
 
 def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(routed_page, base_url):
-    page = open_playground(routed_page, base_url)
-    checked(page, solutions.ITERATIVE)
+    page = routed_page
+    checked(page, solutions.ITERATIVE, url=base_url)
     page.route("**/*.js", lambda route: route.abort())
     chain = picture(page, "chain")
     chain.locator(":scope > summary").click()
@@ -219,9 +223,8 @@ def in_view(element, scroller) -> bool:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_a_pictures_text_is_never_smaller_than_the_pages(module_page, screen):
-    page = module_page
-    checked(page, solutions.NOT_REVERSED, SCREENS[screen])
+def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen):
+    checked(page, solutions.NOT_REVERSED, SCREENS[screen], base_url)
     for name in ("chain", "tangle", "reuse"):
         assert_readable(opened(page, name), (screen, name))
     fresh_runtime_ready(page)
@@ -235,9 +238,8 @@ def test_a_pictures_text_is_never_smaller_than_the_pages(module_page, screen):
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(module_page, width):
-    page = module_page
-    report = checked(page, solutions.PRE_ORDER, (width, 844))  # the tangle: wrong from value 5 on
+def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, base_url, width):
+    report = checked(page, solutions.PRE_ORDER, (width, 844), base_url)  # the tangle: wrong from value 5 on
     mistake = expression(report, "tangle")["mistake"]["node"]
     assert mistake not in (None, graph_of(report, "tangle")["out"])
     tangle = opened(page, "tangle")
@@ -274,9 +276,8 @@ def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(module_
     assert scroller.evaluate("s => s.scrollLeft") == max(0, before - 100)
 
 
-def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_readable(module_page):
-    page = module_page
-    checked(page, solutions.NOT_REVERSED, (1280, 800))  # the mistake is at out: it passed on too early
+def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_readable(page, base_url):
+    checked(page, solutions.NOT_REVERSED, (1280, 800), base_url)  # the mistake is at out: passed on too early
     chain = opened(page, "chain")
     scroller = chain.locator(".graph-scroll")
     assert in_view(chain.locator("svg [data-node='21']"), scroller)
@@ -297,8 +298,8 @@ def phone(learner_page):
 
 
 def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers(phone, base_url):
-    page = open_playground(phone, base_url)
-    report = checked(page, solutions.NOT_REVERSED, (390, 844))
+    page = phone
+    report = checked(page, solutions.NOT_REVERSED, (390, 844), base_url)
     reuse = picture(page, "reuse")
     expect(reuse).to_have_attribute("data-state", "ready")
     notes = {str(d["node"]): d["message"] for d in expression(report, "reuse")["diagnosis"]}
@@ -327,9 +328,8 @@ LED = """c => { const r = document.createRange(); r.setStart(c.firstChild, 0); r
   return r.getBoundingClientRect().left - c.getBoundingClientRect().left; }"""
 
 
-def test_the_text_table_is_whole_on_a_phone(module_page):
-    page = module_page
-    checked(page, solutions.NOT_REVERSED, (390, 844))
+def test_the_text_table_is_whole_on_a_phone(page, base_url):
+    checked(page, solutions.NOT_REVERSED, (390, 844), base_url)
     # The tangle is one of the graphs that tell orders apart, folded away while the graded ones fail.
     page.locator("[data-testid=extras] details.extras-list").evaluate("d => (d.open = true)")
     for name in ("neuron", "tangle"):
@@ -352,9 +352,8 @@ def test_the_text_table_is_whole_on_a_phone(module_page):
         expect(table.get_by_role("columnheader", name="notes")).to_have_count(1)
 
 
-def test_a_zoomed_picture_follows_the_call(module_page):
-    page = module_page
-    checked(page, solutions.NOT_REVERSED, (900, 900))
+def test_a_zoomed_picture_follows_the_call(page, base_url):
+    checked(page, solutions.NOT_REVERSED, (900, 900), base_url)
     chain = picture(page, "chain")
     expect(chain).to_have_attribute("data-state", "ready")
     chain.get_by_role("button", name="Zoom in").click()
