@@ -92,6 +92,13 @@ def context(browser):
     context.close()
 
 
+def kept_context(browser, **options):
+    """A context to keep for the session (`returning`'s docstring says why without service workers)."""
+    context = browser.new_context(service_workers="block", **options)
+    context.clean = True  # nothing visited yet: nothing to reset before its first page
+    return context
+
+
 @pytest.fixture(scope="session")
 def returning(browser):
     """A returning learner's browser: returning(**options) is a context kept for the whole session, one
@@ -109,8 +116,7 @@ def returning(browser):
     def context(**options):
         key = repr(sorted(options.items()))
         if key not in kept:
-            kept[key] = browser.new_context(service_workers="block", **options)
-            kept[key].clean = True  # nothing visited yet: nothing to reset before its first page
+            kept[key] = kept_context(browser, **options)
         return kept[key]
 
     yield context
@@ -138,10 +144,9 @@ def learner_page(returning, serve, base_url):
 
 @pytest.fixture(scope="session")
 def kept_for_modules(browser):
-    """A returning learner's browser kept for the session for module_page, apart from `page`'s: a page
-    open across a module's tests never shares a browser (its storage, its snapshot) with a test's own."""
-    context = browser.new_context(service_workers="block")
-    context.clean = True
+    """A returning learner's browser kept for the session for module_page, as `returning`'s are, apart
+    from them: a page open across a module's tests never shares storage or a snapshot with a test's own."""
+    context = kept_context(browser)
     yield context
     context.close()
 

@@ -30,8 +30,9 @@ def lms(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def full_chromium(browser):
-    """The full Chromium a learner has: its contexts block third-party cookies, as its incognito window
-    does (the headless shell the other tests drive keeps them, whatever it is told)."""
+    """The full Chromium a learner has, with the tests' flags (chromium.py's TEST_ARGS): its contexts block
+    third-party cookies, as its incognito window does (the headless shell the other tests drive keeps
+    them, whatever it is told)."""
     full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
     yield full
     full.close()

@@ -1,8 +1,9 @@
 """The graph picture: every value with its data and grads, the wrong ones marked, the calls step by step.
 
-The tests that Check and look at the pictures on a desktop share one page (module_page); those at other
-screen sizes (a resize while a picture opens would move its view), those that watch the drawing code
-load, and the phone that taps take a page of their own."""
+The tests that Check and look at the pictures at the default size share one page (module_page); those at
+other sizes open their own at that size (resized just before a Check, the shared page once opened the big
+graph with its first wrong value out of view), as do those that watch the drawing code load, and the
+phone that taps."""
 
 import re
 
@@ -10,18 +11,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import solutions
-from tests.browser.checks import fresh_runtime_ready
+from tests.browser.checks import check, fresh_runtime_ready
 from tests.browser.pages import open_playground
 
-DESKTOP = (1280, 720)
 
-
-def checked(page, source, screen=DESKTOP, url=None):
-    """At this screen size (and with url, the page opened there at that size), grade source and return
-    the report: each Check draws its pictures anew."""
-    page.set_viewport_size({"width": screen[0], "height": screen[1]})
-    if url:
-        open_playground(page, url)
+def checked(page, base_url, source):
+    """Open the page, grade source and return the report."""
+    open_playground(page, base_url)
     return page.evaluate("s => window.playground.check(s)", source)
 
 
@@ -39,7 +35,7 @@ def graph_of(report, name):
 
 def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_values_marked(module_page):
     page = module_page
-    report = checked(page, solutions.NOT_REVERSED)
+    report = check(page, solutions.NOT_REVERSED)
     reuse = picture(page, "reuse")
     expect(reuse).to_have_attribute("data-state", "ready")  # failed, so it opens by itself
     expect(reuse.locator(":scope > summary")).to_have_text("Graph of reuse")
@@ -76,7 +72,7 @@ def test_a_failing_expression_shows_its_graph_left_to_right_with_the_wrong_value
 
 def test_the_text_alternative_lists_every_value_and_call_in_full(module_page):
     page = module_page
-    report = checked(page, solutions.NO_SEED)
+    report = check(page, solutions.NO_SEED)
     neuron = picture(page, "neuron")
     expect(neuron).to_have_attribute("data-state", "ready")
     graph = graph_of(report, "neuron")
@@ -93,7 +89,7 @@ def test_the_text_alternative_lists_every_value_and_call_in_full(module_page):
 
 def test_stepping_through_the_calls_shows_the_grads_after_each_call(module_page):
     page = module_page
-    checked(page, solutions.NOT_REVERSED)
+    check(page, solutions.NOT_REVERSED)
     reuse = picture(page, "reuse")
     step = reuse.get_by_test_id("graph-step")
     ab, aa, out = (reuse.locator(f"svg [data-node='{i}']") for i in (2, 3, 4))
@@ -126,7 +122,7 @@ def test_stepping_through_the_calls_shows_the_grads_after_each_call(module_page)
 
 def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_url):
     page = routed_page
-    checked(page, solutions.ITERATIVE, url=base_url)  # everything passes: every picture starts closed
+    checked(page, base_url, solutions.ITERATIVE)  # everything passes: every picture starts closed
     # the next Check's runtime has loaded its scripts: what loads from here on is the picture's
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-fresh", "ready")
     scripts = []
@@ -153,7 +149,7 @@ def test_the_drawing_code_loads_only_when_a_picture_is_opened(routed_page, base_
 
 def test_a_picture_that_cannot_load_says_so_and_loads_when_opened_again(routed_page, base_url):
     page = routed_page
-    checked(page, solutions.ITERATIVE, url=base_url)
+    checked(page, base_url, solutions.ITERATIVE)
     page.route("**/*.js", lambda route: route.abort())
     chain = picture(page, "chain")
     chain.locator(":scope > summary").click()
@@ -224,7 +220,9 @@ def in_view(element, scroller) -> bool:
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen):
-    checked(page, solutions.NOT_REVERSED, SCREENS[screen], base_url)
+    width, height = SCREENS[screen]
+    page.set_viewport_size({"width": width, "height": height})
+    checked(page, base_url, solutions.NOT_REVERSED)
     for name in ("chain", "tangle", "reuse"):
         assert_readable(opened(page, name), (screen, name))
     fresh_runtime_ready(page)
@@ -239,7 +237,8 @@ def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen)
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, base_url, width):
-    report = checked(page, solutions.PRE_ORDER, (width, 844), base_url)  # the tangle: wrong from value 5 on
+    page.set_viewport_size({"width": width, "height": 844})
+    report = checked(page, base_url, solutions.PRE_ORDER)  # the tangle: wrong from value 5 on
     mistake = expression(report, "tangle")["mistake"]["node"]
     assert mistake not in (None, graph_of(report, "tangle")["out"])
     tangle = opened(page, "tangle")
@@ -277,7 +276,8 @@ def test_a_big_graph_opens_on_its_first_wrong_value_and_pans_to_the_rest(page, b
 
 
 def test_the_chain_opens_readable_on_its_output_and_zooms_in_never_out_past_readable(page, base_url):
-    checked(page, solutions.NOT_REVERSED, (1280, 800), base_url)  # the mistake is at out: passed on too early
+    page.set_viewport_size({"width": 1280, "height": 800})
+    checked(page, base_url, solutions.NOT_REVERSED)  # the mistake is at out: it passed on too early
     chain = opened(page, "chain")
     scroller = chain.locator(".graph-scroll")
     assert in_view(chain.locator("svg [data-node='21']"), scroller)
@@ -299,7 +299,7 @@ def phone(learner_page):
 
 def test_a_tap_or_the_focus_on_a_value_shows_its_note_to_eyes_and_screen_readers(phone, base_url):
     page = phone
-    report = checked(page, solutions.NOT_REVERSED, (390, 844), base_url)
+    report = checked(page, base_url, solutions.NOT_REVERSED)
     reuse = picture(page, "reuse")
     expect(reuse).to_have_attribute("data-state", "ready")
     notes = {str(d["node"]): d["message"] for d in expression(report, "reuse")["diagnosis"]}
@@ -329,7 +329,8 @@ LED = """c => { const r = document.createRange(); r.setStart(c.firstChild, 0); r
 
 
 def test_the_text_table_is_whole_on_a_phone(page, base_url):
-    checked(page, solutions.NOT_REVERSED, (390, 844), base_url)
+    page.set_viewport_size({"width": 390, "height": 844})
+    checked(page, base_url, solutions.NOT_REVERSED)
     # The tangle is one of the graphs that tell orders apart, folded away while the graded ones fail.
     page.locator("[data-testid=extras] details.extras-list").evaluate("d => (d.open = true)")
     for name in ("neuron", "tangle"):
@@ -353,7 +354,8 @@ def test_the_text_table_is_whole_on_a_phone(page, base_url):
 
 
 def test_a_zoomed_picture_follows_the_call(page, base_url):
-    checked(page, solutions.NOT_REVERSED, (900, 900), base_url)
+    page.set_viewport_size({"width": 900, "height": 900})
+    checked(page, base_url, solutions.NOT_REVERSED)
     chain = picture(page, "chain")
     expect(chain).to_have_attribute("data-state", "ready")
     chain.get_by_role("button", name="Zoom in").click()
