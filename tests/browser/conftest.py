@@ -126,7 +126,12 @@ def returning(browser):
 
 @pytest.fixture
 def learner_page(returning, serve, base_url):
-    """learner_page(**context options): a page as `page` is, in the kept context with those options."""
+    """learner_page(**context options): a page as `page` is, in the kept context with those options.
+
+    For what only a context sets (a device scale, touch, a locale): a kept context's first page is a first
+    visit, a full start of Python. A screen size or a system setting (dark, less motion) is the page's
+    own: `page`, then page.set_viewport_size() or page.emulate_media() before it opens the playground.
+    """
     opened = []
 
     def open_page(**options):

@@ -87,10 +87,10 @@ STATES = [
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_no_serious_axe_violation_in_any_state(learner_page, base_url, viewport):
+def test_no_serious_axe_violation_in_any_state(page, base_url, viewport):
     """Each state looked at in the light theme and then the dark one (the system's, switched in place)."""
     width, height = VIEWPORTS[viewport]
-    page = learner_page(viewport={"width": width, "height": height})
+    page.set_viewport_size({"width": width, "height": height})
     open_playground(page, base_url)
     found = {}
     for state in STATES:

@@ -158,8 +158,8 @@ def rows(page, line):
     return [found[top] for top in sorted(found)]
 
 
-def phone(learner_page, **options):
-    return learner_page(viewport={"width": 390, "height": 844}, device_scale_factor=3, **options)
+def phone(learner_page):
+    return learner_page(viewport={"width": 390, "height": 844}, device_scale_factor=3)
 
 
 def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(learner_page, base_url):
@@ -200,7 +200,8 @@ def test_long_lines_wrap_at_their_indentation_and_wrapping_can_be_turned_off(lea
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_after_a_check_on_a_phone_the_verdict_is_in_view(learner_page, base_url, motion):
-    page = phone(learner_page, reduced_motion=motion)
+    page = phone(learner_page)
+    page.emulate_media(reduced_motion=motion)  # the learner's setting, from the page's first paint on
     open_playground(page, base_url)
     page.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)  # a whole function
     verdict = page.get_by_test_id("verdict")

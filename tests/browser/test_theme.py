@@ -43,9 +43,10 @@ CONTROLS = ["button#reset", "button#theme", "#hint", ".graph-controls button"]
 
 
 @pytest.fixture(params=["light", "dark"])
-def themed(request, learner_page, base_url):
+def themed(request, page, base_url):
     """A page with the system in light or dark mode, after a wrong Check (pictures drawn)."""
-    page = learner_page(viewport={"width": 1366, "height": 900}, color_scheme=request.param)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.emulate_media(color_scheme=request.param)  # the system's theme, from the page's first paint on
     open_playground(page, base_url)
     page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
     wait_for_pictures(page)
@@ -109,8 +110,8 @@ def test_text_and_controls_meet_aa_contrast(themed):
     assert not low, f"below AA in the {theme} theme: {low}"
 
 
-def test_the_theme_button_overrides_the_system_and_is_remembered(learner_page, base_url):
-    page = learner_page(color_scheme="dark")
+def test_the_theme_button_overrides_the_system_and_is_remembered(page, base_url):
+    page.emulate_media(color_scheme="dark")
     open_playground(page, base_url)
     button = page.get_by_role("button", name="Dark theme")
     expect(button).to_have_attribute("aria-pressed", "true")  # the system's choice
