@@ -130,14 +130,16 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Every test: first all but those marked alone, in TEST_PROCESSES processes (pytest-xdist; each test
-# file in one of them, so a file's servers and pages are made once; the browser tests mostly wait on
-# Chromium and Pyodide, so more processes than cores); then those marked alone, away from the rest (they
-# check what happens within a time limit, which a machine busy with other tests blurs), in two processes,
-# one per core: each runs one test at a time, whose runaway code spins one core at most.
+# Every test: first all but those marked alone, in TEST_PROCESSES processes (pytest-xdist's worksteal:
+# each process takes a run of tests in file order and, when it is done, the end of another's run, so no
+# core idles while one process finishes a long file; a module's shared pages are made in each process
+# that runs its tests). One more process than cores: the tests that wait on a server or a timeout leave
+# the cores to the others. Then those marked alone, away from the rest (they check what happens within a
+# time limit, which a machine busy with other tests blurs), in two processes, one per core: each runs one
+# test at a time, whose runaway code spins one core at most.
 TEST_PROCESSES ?= 3
 test: setup lint
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile -m "not alone"
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal -m "not alone"
 	$(BIN)/pytest -n 2 --dist load -m alone
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
