@@ -12,7 +12,7 @@ from server import ROOT, create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests import servers, solutions
-from tests.browser.pages import READY_MS, TIME_LIMIT_MS, watched_page
+from tests.browser.pages import READY_MS, TIME_LIMIT_MS, wait_for_pictures, watched_page
 from tests.events import assert_message
 from tests.nginx import headers_for
 
@@ -155,6 +155,7 @@ def test_iframe_height_follows_the_page(sites, serve, context):
     frame.evaluate("s => window.playground.setCode(s)", solutions.NOT_REVERSED)
     page.frame_locator("#backprop").get_by_role("button", name="Check").click()
     expect(page.frame_locator("#backprop").get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    wait_for_pictures(frame)  # the page's last growth: measured before it, the iframe grows after the measure
     frame.wait_for_function(f"() => document.documentElement.scrollHeight > {before} + 500")
     after = fits(frame)
     assert after > before + 500
