@@ -4,7 +4,7 @@ axe-core is the npm package pinned in package.json (node_modules/axe-core/axe.mi
 Content-Security-Policy refuses Playwright's add_script_tag (an inline script), so its source is run with
 page.evaluate, which the DevTools protocol does outside the page's policy: the page keeps its real CSP,
 no bypass_csp context is needed. Only violations are asked for in full (resultTypes): axe then builds no
-selector for each element that passes, about a tenth of a run on the page with its pictures open.
+selector for each element that passes: a few percent of a run (benchmarks/axe_run.py).
 """
 
 from pathlib import Path

@@ -1,0 +1,68 @@
+"""Time one axe-core run on the page, asking for every result and for its violations only.
+
+    .venv/bin/python benchmarks/axe_run.py [--runs N]
+
+test_accessibility.py runs axe 54 times (9 states, 2 themes, 3 screen sizes). A real server (werkzeug,
+in a thread) serves the playground to the tests' headless shell with the tests' flags, on a phone-sized
+page in its busiest state: a wrong Check with every picture drawn and open. Then, alternated, N runs of
+axe with the tags the tests use, as `axe.run` returns every result by default and with
+`resultTypes: ['violations']` (tests/browser/axe.py), which spares it a selector for every element that
+passes. Prints each run's milliseconds (axe's own, in the page) and the medians.
+"""
+
+import argparse
+import logging
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+from server import create_app  # noqa: E402
+from tests import solutions  # noqa: E402
+from tests.browser.axe import AXE, RULES, SETTLED  # noqa: E402
+from tests.browser.chromium import TEST_ARGS, chromium_path  # noqa: E402
+from tests.browser.pages import open_playground, wait_for_pictures  # noqa: E402
+
+RUN = """async ([tags, options]) => {
+  const started = performance.now();
+  await axe.run(document, { runOnly: { type: 'tag', values: tags }, ...options });
+  return performance.now() - started;
+}"""
+WAYS = {"every result": {}, "violations only": {"resultTypes": ["violations"]}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=6)
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=TEST_ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        open_playground(page, f"http://127.0.0.1:{server.server_port}/")
+        page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
+        page.locator("details").evaluate_all("ds => ds.forEach(d => (d.open = true))")
+        wait_for_pictures(page)
+        page.wait_for_function(SETTLED)
+        page.evaluate(AXE.read_text())
+        found: dict[str, list[float]] = {way: [] for way in WAYS}
+        for _ in range(args.runs):
+            for way, options in WAYS.items():
+                found[way].append(page.evaluate(RUN, [RULES, options]))
+        browser.close()
+    server.shutdown()
+    for way, times in found.items():
+        runs = " ".join(f"{ms:.0f}" for ms in times)
+        print(f"{way:16} median {statistics.median(times):5.0f} ms   ({runs})")
+
+
+if __name__ == "__main__":
+    main()
