@@ -11,18 +11,16 @@ passes. Prints each run's milliseconds (axe's own, in the page) and the medians.
 """
 
 import argparse
-import logging
 import statistics
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
 
+from benchmarks.sites import serve  # noqa: E402
 from server import create_app  # noqa: E402
 from tests import solutions  # noqa: E402
 from tests.browser.axe import AXE, RULES, SETTLED  # noqa: E402
@@ -41,13 +39,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=6)
     args = parser.parse_args()
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = serve(create_app({"TESTING": True}))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=TEST_ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})
-        open_playground(page, f"http://127.0.0.1:{server.server_port}/")
+        open_playground(page, url)
         page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)
         page.locator("details").evaluate_all("ds => ds.forEach(d => (d.open = true))")
         wait_for_pictures(page)
@@ -58,7 +54,6 @@ def main() -> None:
             for way, options in WAYS.items():
                 found[way].append(page.evaluate(RUN, [RULES, options]))
         browser.close()
-    server.shutdown()
     for way, times in found.items():
         runs = " ".join(f"{ms:.0f}" for ms in times)
         print(f"{way:16} median {statistics.median(times):5.0f} ms   ({runs})")
