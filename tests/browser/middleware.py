@@ -17,6 +17,28 @@ class Gate:
         return self.app(environ, start_response)
 
 
+class Halt:
+    """Send one path's body up to a marker, then hold the rest until the test opens the gate: a page whose
+    <head> has arrived, and its scripts started, while its body is still on the way."""
+
+    def __init__(self, app, path: str, marker: bytes) -> None:
+        self.app, self.path, self.marker, self.open = app, path, marker, threading.Event()
+
+    def __call__(self, environ, start_response):
+        body = self.app(environ, start_response)
+        return self.halted(body) if environ["PATH_INFO"] == self.path else body
+
+    def halted(self, body: Iterable[bytes]) -> Iterator[bytes]:
+        try:
+            whole = b"".join(body)
+        finally:
+            getattr(body, "close", lambda: None)()
+        cut = whole.index(self.marker)
+        yield whole[:cut]
+        self.open.wait(30)
+        yield whole[cut:]
+
+
 class Trickle:
     """Send the body of one path in pieces of `piece` bytes, `pause` seconds apart: a slow line."""
 

@@ -11,8 +11,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from server import create_app
 from tests import solutions
-from tests.browser.pages import wait_until
+from tests.browser.middleware import Halt
+from tests.browser.pages import TIME_LIMIT_MS, wait_until
 
 
 @pytest.fixture
@@ -25,6 +27,7 @@ def page(routed_page):
 CODE_KEY = "backprop-playground:code"
 SAVED = "def backward(out):\n    pass  # saved\n\n# the end\n"
 CODE_MIRROR = re.compile(r"/assets/editor-[A-Z0-9]+\.js$")  # CodeMirror's bundle (package.json, build:page)
+PAGE_SCRIPT = re.compile(r"/assets/page-[A-Z0-9]+\.js$")  # the page's own bundle
 EDITOR_NAME = "Your backward(out) function"
 
 
@@ -127,7 +130,7 @@ def test_the_saved_code_is_in_the_textarea_before_any_bundle_runs(page, base_url
 
 
 def test_a_page_script_that_does_not_load_is_said_and_stays_said(page, base_url):
-    page.route(re.compile(r"/assets/page-[A-Z0-9]+\.js$"), lambda route: route.abort("blockedbyclient"))
+    page.route(PAGE_SCRIPT, lambda route: route.abort("blockedbyclient"))
     page.goto(base_url)
     status = page.get_by_test_id("runtime-status")
     expect(status).to_contain_text("The editor could not load")
@@ -189,3 +192,19 @@ def test_the_plain_textarea_wraps_as_the_learner_chose(page, base_url):
     expect(textarea).to_have_attribute("wrap", "off")
     expect(wrap).not_to_be_checked()
     assert textarea.evaluate(sideways)
+
+
+def test_a_page_script_refused_before_the_body_has_arrived_is_said_once_it_has(page, serve):
+    # A blocker refuses the script at once, while the rest of the page is still on its way: the page says
+    # so when its status line is there, and nothing throws meanwhile (the `page` fixture checks).
+    halt = Halt(create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS}), "/", b"<body")
+    url = serve.wsgi(halt)
+    page.route(PAGE_SCRIPT, lambda route: route.abort("blockedbyclient"))
+    # The runtime's worker asks for Pyodide after main.js has run, and so asked for the page's script.
+    with page.expect_request(lambda request: request.url.endswith("/pyodide.asm.wasm")):
+        page.goto(url, wait_until="commit")
+    assert page.evaluate("document.getElementById('runtime-status')") is None  # the body: not yet
+    halt.open.set()
+    status = page.get_by_test_id("runtime-status")
+    expect(status).to_contain_text("The editor could not load")
+    expect(status).to_have_attribute("data-state", "failed")

@@ -32,8 +32,9 @@ runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.se
 
 Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime }))
-  .catch((err) => {
+  .catch(async (err) => {
     pageFailed = true;
+    await parsed; // a script blocked at once fails before the body, and its status line, is there
     const status = $("runtime-status");
     status.dataset.state = "failed";
     status.textContent = t("The editor could not load ({error}). Reload the page to try again.", { error: err.message });
