@@ -269,19 +269,37 @@ def deflate_bomb(chars: int) -> str:
     return base64.urlsafe_b64encode(stream).rstrip(b"=").decode()
 
 
+# What the page feeds its inflater, counted on the way in (the inflater itself is the browser's own).
+COUNT_FED = """() => {
+  const Inflater = DecompressionStream;
+  window.fedToInflater = 0;
+  window.DecompressionStream = function (format) {
+    const inflater = new Inflater(format);
+    const count = (chunk, control) => ((window.fedToInflater += chunk.byteLength), control.enqueue(chunk));
+    const counter = new TransformStream({ transform: count });
+    counter.readable.pipeTo(inflater.writable).catch(() => {});
+    return { writable: counter.writable, readable: inflater.readable };
+  };
+}"""
+
+
 @pytest.mark.parametrize("chars", [1_000_000_000, 1_300_000], ids=["inflates-to-1G", "just-past-the-cap"])
-def test_a_share_link_too_large_is_refused_before_it_is_parsed(scratch_page, chars):
-    page = scratch_page
-    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
-    base = page.url.split("#")[0]
-    page.goto("about:blank")
-    page.goto(base + "#code/1/" + deflate_bomb(chars))  # 1 G: more than a string may hold, unless cut
+def test_a_share_link_too_large_is_refused_before_it_is_parsed(scratch_page, serve, chars):
+    scratch_page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
+    page, assert_clean = watched_page(scratch_page.context, serve.origins)  # the learner's next tab
+    page.add_init_script(f"({COUNT_FED})()")
+    link = deflate_bomb(chars)
+    page.goto(scratch_page.url.split("#")[0] + "#code/1/" + link)  # 1 G: more than a string may hold
     status = page.get_by_test_id("share-status")
     expect(status).to_contain_text("The link's code could not be read")
     expect(status).to_contain_text("more than two pieces of code of 100,000 characters")
     expect(page.get_by_test_id("shared-code")).to_be_hidden()
+    # Refused as it inflates: a few kilobytes of the link's megabyte in, never the whole gigabyte out.
+    assert page.evaluate("window.fedToInflater") <= 16 * 1024, len(link)
     assert page.evaluate("window.playground.getCode()") == solutions.CORRECT  # theirs, unchanged
     then_honest(page)
+    page.close()
+    assert_clean()
 
 
 def test_a_share_link_carries_the_code_only_and_points_at_the_public_page(browser, serve):

@@ -23,9 +23,18 @@ const maxBytes = (sourceChars) => 2 * 6 * sourceChars + 64;
 
 class TooLarge extends Error {}
 
+// The link's bytes a kilobyte at a time, each when the inflater asks for it: DecompressionStream inflates
+// a whole chunk at once, and deflate's kilobyte comes out as a megabyte at most, where the whole link's
+// megabyte would come out as a gigabyte before a single byte of it could be counted.
+function pieces(bytes, size = 1024) {
+  let at = 0;
+  const pull = (controller) => (at < bytes.length ? controller.enqueue(bytes.slice(at, (at += size))) : controller.close());
+  return new ReadableStream({ pull }, { highWaterMark: 0 });
+}
+
 // Inflate, stopping as soon as more than most bytes have come out.
 async function inflate(bytes, most) {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const reader = pieces(bytes).pipeThrough(new DecompressionStream("deflate-raw")).getReader();
   const chunks = [];
   let size = 0;
   for (;;) {
