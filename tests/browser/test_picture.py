@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from engine.scratch import run_scratch
 from tests import solutions
 from tests.browser.checks import check, fresh_runtime_ready
 from tests.browser.pages import open_playground
@@ -190,6 +191,11 @@ draw(out)
 """
 
 
+WEIGHT = next(
+    n["id"] for n in run_scratch(BIG_DRAWING, solutions.CORRECT)["drawings"][0]["nodes"] if n["label"] == "w"
+)
+
+
 def opened(page, name):
     graph = picture(page, name)
     graph.evaluate("d => (d.open = true)")
@@ -231,6 +237,8 @@ def test_a_pictures_text_is_never_smaller_than_the_pages(page, base_url, screen)
     expect(drawing).to_have_attribute("data-state", "ready")
     expect(drawing.locator("svg [data-node]")).to_have_count(200)
     assert_readable(drawing, (screen, "drawing"))
+    # w feeds all 99 multiplications, far apart: each of its edges is drawn (an arc over the graph).
+    assert drawing.locator(f"svg g.edge[data-child='{WEIGHT}'] path").count() == 99
     # It opens on the output, the value that matters in a drawing.
     assert in_view(drawing.locator("svg [data-node='199']"), drawing.locator(".graph-scroll"))
 
