@@ -46,7 +46,7 @@ function numbersOf(graph) {
 // a deep graph (one weight in every step of a chain) makes tens of thousands of them and seconds of the
 // page's time; past MOST_PLACEHOLDERS, the values whose edges make the most are laid out apart (bridge).
 const MOST_PLACEHOLDERS = 1000;
-const MARGIN = 10; // px around the graph, as dagre's marginx and marginy
+const MARGIN = 10; // px around the graph (dagre's marginx and marginy)
 const BRIDGE = { gap: 24, first: 16, each: 6 }; // px: the apart row above the graph; the arcs above it
 
 // The values to lay out apart: a set of ids, empty for any graph dagre lays out quickly. Leaves only (an
@@ -90,10 +90,11 @@ function bridge(apartIds, arcs, { values, ops, edges }) {
     left += b.width + BRIDGE.gap;
   }
   arcs.sort((a, b) => a.to.x - a.from.x - (b.to.x - b.from.x));
-  const fromOne = (child) => arcs.filter((a) => a.child === child);
+  const counts = new Map(); // each value's arcs: how many, and how many placed so far
+  for (const { child } of arcs) counts.set(child, { all: (counts.get(child)?.all ?? 0) + 1, placed: 0 });
   arcs.forEach(({ from, to, ...edge }, i) => {
-    const own = fromOne(edge.child);
-    const x = from.x + from.width / 2 - ((own.indexOf(arcs[i]) + 1) * from.width) / (own.length + 1);
+    const count = counts.get(edge.child);
+    const x = from.x + from.width / 2 - (++count.placed * from.width) / (count.all + 1);
     const level = from.y - from.height / 2 - BRIDGE.first - i * BRIDGE.each;
     const points = [{ x, y: from.y - from.height / 2 }, { x, y: level }, { x: to.x, y: level }, { x: to.x, y: to.y - to.height / 2 }];
     edges.push({ ...edge, points });
@@ -112,7 +113,7 @@ function bridge(apartIds, arcs, { values, ops, edges }) {
 export function layoutGraph(graph, graded = true) {
   const arced = apart(graph);
   const g = new graphlib.Graph();
-  g.setGraph({ rankdir: "LR", nodesep: 16, ranksep: 30, edgesep: 8, marginx: 10, marginy: 10 });
+  g.setGraph({ rankdir: "LR", nodesep: 16, ranksep: 30, edgesep: 8, marginx: MARGIN, marginy: MARGIN });
   g.setDefaultEdgeLabel(() => ({}));
   const numbers = numbersOf(graph);
   const height = 2 * PAD.y + (graded ? 4 : 3) * LINE;
