@@ -6,15 +6,19 @@ A real server (werkzeug, threaded, in a thread) serves the playground twice: cro
 (Stop and the limit interrupt Python) and not (the runtime is ended). In headless Chromium, for each
 body below put inside `backward` (so it runs on every value set), each round waits until the next
 Check's runtime is ready, checks the code with window.playground.check() and takes the report's
-`ms` (the page's own measure, from the Check to the report) and the error's kind and line; then a
-correct Check on the same page, to show the page carries on. Prints medians and the extra over the limit.
+`ms` (the page's own measure, from the Check to the report) and the error's kind and line, and the
+machine's CPU seconds in the AFTER_S seconds after the report (from /proc/stat: an ended runtime that
+still runs shows there); then a correct Check on the same page, to show the page carries on. Prints
+medians, the extra over the limit and that CPU time. The machine should be otherwise idle.
 """
 
 import argparse
 import logging
+import os
 import statistics
 import sys
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +31,8 @@ from server import create_app  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
 
+AFTER_S = 3  # the CPU time of this long after a report is counted: the browser ends a busy worker in 2 s
+
 BODIES = {
     "while True: pass": "while True:\n        pass",
     "time.sleep(100)": "import time\n    time.sleep(100)",
@@ -36,6 +42,12 @@ BODIES = {
     ),
     "10**6 prints": "for i in range(10**6):\n        print(i)\n    while True:\n        pass",
 }
+
+
+def busy_seconds() -> float:
+    """CPU seconds the machine's cores have spent on work (user, nice, system, irq, softirq) since boot."""
+    user, nice, system, _idle, _iowait, irq, softirq = map(int, Path("/proc/stat").read_text().split()[1:8])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
 def source(body: str) -> str:
@@ -63,7 +75,11 @@ def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     limit = args.limit_ms
     print(f"Time from Check to report, ms; limit {limit} ms; median of {args.rounds}; headless Chromium")
-    print(f"{'code inside backward':26} {'page':14} {'median':>8} {'over limit':>11}  kind     line  then")
+    print(
+        f"{'code inside backward':26} {'page':14} {'median':>8} {'over limit':>11}  kind     line  then  ",
+        end="",
+    )
+    print(f"CPU s in {AFTER_S} s after")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         for isolated in (True, False):
@@ -75,9 +91,12 @@ def main() -> None:
             for name, body in BODIES.items():
                 if args.only and args.only not in name:
                     continue
-                times, kinds, lines, after = [], set(), set(), set()
+                times, kinds, lines, after, busy = [], set(), set(), set(), []
                 for _ in range(args.rounds):
                     report = measure(page, source(body))
+                    before = busy_seconds()
+                    time.sleep(AFTER_S)
+                    busy.append(busy_seconds() - before)
                     times.append(report["ms"])
                     kinds.add(report["error"]["kind"] if report["error"] else "none")
                     lines.add(str(report["error"]["line"]) if report["error"] else "-")
@@ -85,7 +104,10 @@ def main() -> None:
                 median = statistics.median(times)
                 where = "isolated" if isolated else "not isolated"
                 kind, line, then = (",".join(sorted(s)) for s in (kinds, lines, after))
-                print(f"{name:26} {where:14} {median:8.0f} {median - limit:+11.0f}  {kind:8} {line:5} {then}")
+                row = (
+                    f"{name:26} {where:14} {median:8.0f} {median - limit:+11.0f}  {kind:8} {line:5} {then:5}"
+                )
+                print(f"{row} {statistics.median(busy):5.2f}")
             page.close()
             server.shutdown()
         browser.close()
