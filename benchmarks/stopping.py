@@ -13,11 +13,8 @@ medians, the extra over the limit and that CPU time. The machine should be other
 """
 
 import argparse
-import logging
-import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -25,8 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
 
+from benchmarks.sites import serve  # noqa: E402
+from benchmarks.suite_floor import busy_seconds  # noqa: E402
 from server import create_app  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.solutions import CORRECT  # noqa: E402
@@ -44,21 +42,8 @@ BODIES = {
 }
 
 
-def busy_seconds() -> float:
-    """CPU seconds the machine's cores have spent on work (user, nice, system, irq, softirq) since boot."""
-    user, nice, system, _idle, _iowait, irq, softirq = map(int, Path("/proc/stat").read_text().split()[1:8])
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
-
-
 def source(body: str) -> str:
     return f"def backward(out):\n    {body}\n"
-
-
-def serve(isolated: bool, limit_ms: int) -> tuple[str, object]:
-    app = create_app({"TESTING": True, "TIME_LIMIT_MS": limit_ms, "CROSS_ORIGIN_ISOLATION": isolated})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/", server
 
 
 def measure(page: Page, code: str) -> dict:
@@ -72,18 +57,16 @@ def main() -> None:
     parser.add_argument("--limit-ms", type=int, default=5000)
     parser.add_argument("--only", help="the bodies whose name contains this")
     args = parser.parse_args()
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     limit = args.limit_ms
     print(f"Time from Check to report, ms; limit {limit} ms; median of {args.rounds}; headless Chromium")
-    print(
-        f"{'code inside backward':26} {'page':14} {'median':>8} {'over limit':>11}  kind     line  then  ",
-        end="",
-    )
-    print(f"CPU s in {AFTER_S} s after")
+    header = f"{'code inside backward':26} {'page':14} {'median':>8} {'over limit':>11}  kind     line  then"
+    print(f"{header}  CPU s in {AFTER_S} s after")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         for isolated in (True, False):
-            url, server = serve(isolated, limit)
+            url = serve(
+                create_app({"TESTING": True, "TIME_LIMIT_MS": limit, "CROSS_ORIGIN_ISOLATION": isolated})
+            )
             page = browser.new_page()
             page.goto(url)
             page.wait_for_function("() => window.playground !== undefined")
@@ -109,7 +92,6 @@ def main() -> None:
                 )
                 print(f"{row} {statistics.median(busy):5.2f}")
             page.close()
-            server.shutdown()
         browser.close()
 
 

@@ -26,6 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
+CORES = os.cpu_count() or 1
 OUT = "SUITE_FLOOR_OUT"  # the environment variable that tells the plugin where to write
 
 
@@ -62,8 +63,7 @@ def report(name: str, lines: list[dict]) -> float:
         cpu[module] += line["cpu"]
         count[module] += 1
     total = sum(cpu.values())
-    cores = os.cpu_count() or 1
-    print(f"\n{name}: {len(lines)} tests, {total:.0f} CPU s, at least {total / cores:.0f} s on {cores} cores")
+    print(f"\n{name}: {len(lines)} tests, {total:.0f} CPU s, at least {total / CORES:.0f} s on {CORES} cores")
     for module, seconds in cpu.most_common(15):
         print(f"{seconds:8.1f}  {count[module]:4d}  {module}")
     return total
@@ -85,9 +85,8 @@ def main() -> int:
         if not out.exists():  # nothing of this selection in those paths
             continue
         totals += report(name, [json.loads(line) for line in out.read_text().splitlines()])
-    cores = os.cpu_count() or 1
     print(
-        f"\nboth phases: {totals:.0f} CPU s, at least {totals / cores:.0f} s on {cores} cores (set-up aside)"
+        f"\nboth phases: {totals:.0f} CPU s, at least {totals / CORES:.0f} s on {CORES} cores (set-up aside)"
     )
     return failed
 
