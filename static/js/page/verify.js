@@ -1,5 +1,5 @@
 // Verified by the server: after a pass in this browser, the server re-grades the same code in its
-// sandbox, on value sets it draws itself, and signs a receipt (POST verify, README "Verified results").
+// sandbox, on value sets it draws itself, and signs a receipt (POST verify, docs/verification.md).
 // The page says what the server found; the `checked` event carries it and the receipt, for a course
 // page to check on its own server. Only with verification on (config.verify), only after a pass.
 
@@ -75,7 +75,7 @@ export async function verifyPass(place, url, source, report) {
 }
 
 // What a Check counts for (the progress kept, the checked event): with verification on, a pass only
-// when the server confirmed it; the page's own pass is the learner's to fake (README "Verified results").
+// when the server confirmed it; the page's own pass is the learner's to fake (docs/verification.md).
 export function counted(report, outcome) {
   if (report.passed !== true || outcome === null) return report; // no pass, or verification off
   if (outcome.verified === true) return report;
