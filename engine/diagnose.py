@@ -100,13 +100,10 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
     return found
 
 
-# The mistakes, the likeliest cause first: the one named is the first kind found in this order.
-MISTAKES = ("out-grad", "reversed", "direct", "repeated", "early", "never")
-
-
 def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
-    """Name the one mistake behind the findings, in the statement's words, at the value it shows best."""
-    first = {kind: next((f for f in found if f["kind"] == kind), None) for kind in MISTAKES}
+    """Name the one mistake behind the findings, in the statement's words, at the value it shows best:
+    the likeliest cause first (report.MISTAKES lists them in that order)."""
+    first = {kind: next((f for f in found if f["kind"] == kind), None) for kind in report.FINDINGS}
     for kind in ("repeated", "never"):  # the one nearest out: the others follow from it
         first[kind] = min(
             (f for f in found if f["kind"] == kind), key=lambda f: trace.steps[f["node"]], default=None

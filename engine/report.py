@@ -18,8 +18,16 @@ KINDS = {  # English here: the page says each in the learner's language (the cat
     "crash": N_("The runtime crashed"),
     "output": N_("Printed too much"),
 }
+# Every kind of a diagnosis's line (engine/diagnose.py finds them): out.grad not 1 when out passed on, a
+# value passing its gradient on before it had all of it, a _backward run more than once or never, a grad
+# changed directly, a recursion too deep.
+FINDINGS = ("out-grad", "early", "repeated", "never", "direct", "recursion")
+# Every kind of mistake, in the order engine/diagnose.py tries them (the likeliest cause first): the code
+# does nothing yet; out.grad not 1; the order not reversed; a grad set by hand; a _backward run twice; a
+# value passing its gradient on early; a _backward that never ran; none of these, yet gradients wrong.
+MISTAKES = ("nothing", "out-grad", "reversed", "direct", "repeated", "early", "never", "wrong")
 # The fields of each object in a report (docs/page-contract.md lists the same, and server/schema.py
-# makes the JSON Schema that tests hold real reports to, from these).
+# makes the JSON Schema that tests hold real reports to, from these and the kinds above).
 FIELDS = {
     "report": ("passed", "expressions", "error", "order", "rule", "output", "ms"),
     "expression": (
@@ -125,7 +133,10 @@ def failed(err: dict | None, rule: str = "seed") -> dict:
 
 
 def expression(name: str, words: dict, leaves: list[str], extra: bool, role: str) -> dict:
-    """Start an expression's part of a report: words is its {"formula", "about"} (expressions.py)."""
+    """Start an expression's part of a report: words is its {"formula", "about"} (expressions.py).
+
+    Its size (the number of values of the graph it is explained with) stays None where no graph was
+    built to explain it: at /verify, or where the learner's code broke the build."""
     return {
         "name": name,
         "formula": words["formula"],
@@ -134,6 +145,7 @@ def expression(name: str, words: dict, leaves: list[str], extra: bool, role: str
         "role": role,
         "passed": True,
         "leaves": leaves,
+        "size": None,
         "cases": [],
         "mistake": None,
         "diagnosis": [],
@@ -156,11 +168,15 @@ def case(values: list, expected: list, example: bool, fresh: bool = False) -> di
 
 def finding(kind: str, node: int | None, message: str) -> dict:
     """One line of an expression's diagnosis: what happened at one value (node)."""
+    if kind not in FINDINGS:
+        raise ValueError(f"not a kind of finding: {kind!r}")
     return {"kind": kind, "message": message, "node": node}
 
 
 def mistake(kind: str, node: int | None, message: str) -> dict:
     """The one mistake an expression's diagnosis comes down to, in the statement's words."""
+    if kind not in MISTAKES:
+        raise ValueError(f"not a kind of mistake: {kind!r}")
     return {"kind": kind, "message": message, "node": node}
 
 

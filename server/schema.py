@@ -1,4 +1,4 @@
-"""JSON Schemas of the page's contract, made from engine/report.py (FIELDS, KINDS, EVENTS) on request.
+"""JSON Schemas of the page's contract, made from engine/report.py (FIELDS, the kinds, EVENTS) on request.
 
 A Check's report, a scratch pad Run's result and the messages to an embedding page, each as a JSON
 Schema (draft 2020-12) served at <prefix>/schema/<name>.json for test authors, and held to the real
@@ -11,7 +11,7 @@ from functools import cache
 
 from flask import Blueprint, abort, jsonify
 
-from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, KINDS
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, FINDINGS, KINDS, MISTAKES
 from server.names import NAMES
 
 bp = Blueprint("schema", __name__)
@@ -58,7 +58,7 @@ TYPES = {
         "role": {"enum": ["seed", "order", "lesson"]},
         "passed": BOOL,
         "leaves": array(TEXT),
-        "size": COUNT,
+        "size": either(NULL, COUNT),  # null: no graph was built to explain it (always at /verify)
         "cases": array(ref("case")),
         "mistake": either(NULL, ref("mistake")),
         "diagnosis": array(ref("diagnosis")),
@@ -74,8 +74,8 @@ TYPES = {
         "example": BOOL,
         "fresh": BOOL,  # drawn for this request (only at /verify)
     },
-    "mistake": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
-    "diagnosis": {"kind": TEXT, "message": TEXT, "node": either(NULL, COUNT)},
+    "mistake": {"kind": {"enum": list(MISTAKES)}, "message": TEXT, "node": either(NULL, COUNT)},
+    "diagnosis": {"kind": {"enum": list(FINDINGS)}, "message": TEXT, "node": either(NULL, COUNT)},
     "graph": {"case": COUNT, "out": COUNT, "nodes": array(ref("node")), "calls": array(ref("call"))},
     "node": {
         "id": COUNT,

@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, KINDS
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
 from server import ROOT
 
 DOCS = ROOT / "docs"
@@ -45,7 +45,8 @@ def named(block: str) -> set[str]:
 
 
 def kinds_in(block: str) -> list[str]:
-    return re.findall(r'"(\w+)"', re.search(r'"kind": ("\w+"(?: \| "\w+")*)', block)[1])
+    """The kinds a sketch lists after its first "kind":, across lines: "a" | "b"..."""
+    return re.findall(r'"([\w-]+)"', re.search(r'"kind": ("[\w-]+"(?:\s*\| "[\w-]+")*)', block)[1])
 
 
 # -- the README ------------------------------------------------------------------------------------
@@ -106,10 +107,12 @@ def test_every_link_between_the_documents_lands(name):
 
 def test_the_report_sketch_names_every_field_and_kind_and_no_other():
     block = sketch(text("docs/page-contract.md"), "- The report (JSON):")
-    nodes = sketch(text("docs/page-contract.md"), "  picture (null above 200 values)")
+    nodes = sketch(text("docs/page-contract.md"), "picture (null above 200 values)")
     report = {kind: fields for kind, fields in FIELDS.items() if kind not in ("run", "drawing")}
     assert named(block) | named(nodes) == {field for fields in report.values() for field in fields}
     assert kinds_in(block.split('"error": null |')[1]) == list(KINDS)
+    assert kinds_in(block.split('"mistake": null |')[1]) == list(MISTAKES)
+    assert kinds_in(block.split('"diagnosis": [')[1]) == list(FINDINGS)
 
 
 def test_the_run_sketch_names_every_field_of_a_run_and_no_other():
