@@ -4,12 +4,12 @@ from json import dumps, loads  # bound now: learner code that replaces json's fu
 
 from engine import report
 from engine.cases import role
-from engine.compare import leaves_right
 from engine.diagnose import diagnose, mistake, too_deep
 from engine.errors import refusal
 from engine.expressions import words
 from engine.gradients import Runner, within
 from engine.integrity import Seal
+from engine.judge import Judging
 from engine.learner_side import LearnerSide
 from engine.picture import MAX_PICTURE, picture
 from engine.trace import Trace
@@ -28,7 +28,7 @@ class Shown:
 
 
 def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
-    """Run the learner's source on every case and return its report (engine/report.py, README).
+    """Run the learner's source on every case and return its report (engine/report.py, docs/page-contract.md).
 
     sink, when given, receives what the code prints as it prints it (see CappedOutput).
     stopping, when given, is called once an exception that ends the Check has left the learner's
@@ -47,47 +47,29 @@ def grade(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
 
 
 def grade_cases(source: str, cases: list[dict], side: LearnerSide) -> dict:
-    """Run the learner's code on every case; return the report without its output and time.
+    """Run the learner's code on every case, judging each as it has run (judge.py); return the report
+    without its output and time.
 
     An exception that ends the Check (fatal) propagates from here: no further value set runs.
     """
     runner = Runner(source, side, watch=True)
-    err = runner.error
-    expressions: dict[str, dict] = {}
+    judging = Judging()
     shown: dict[str, Shown] = {}
-    for case in cases if err is None else ():
-        name = case["expr"]
-        if name not in expressions:
-            expressions[name] = report.expression(
-                name, words(name), list(case["leaves"]), bool(case.get("extra")), role(name)
-            )
-        expr = expressions[name]
-        result = report.case(list(case["values"]), list(case["expected"]), bool(case.get("example")))
+    for case in cases if runner.error is None else ():
         mark = len(runner.watcher.calls)
         got, case_err = runner.gradients(case)
         if got is not None and (changed := SEAL.broken()) is not None:  # the learner's code for it has run
             got, case_err = None, report.error("runtime", _(GRADER_CHANGED) + f" ({changed}).")
-        if got is not None:
-            result["right"] = leaves_right(got, result["expected"])  # each leaf's mark, as the page shows it
-            result["passed"] = all(result["right"])
-            result["got"] = [report.number(g) for g in got]  # nan and inf as text: JSON has no word for them
-        expr["cases"].append(result)
-        expr["passed"] = expr["passed"] and result["passed"]
+        # nan and inf as text: JSON has no word for them
+        expr = judging.add(case, None if got is None else [report.number(g) for g in got], case_err)
+        result, name = expr["cases"][-1], case["expr"]
         if name not in shown or (shown[name].result["passed"] and not result["passed"]):
             built = runner.built
             trace = Trace(built, runner.watcher.calls[mark:]) if built is not None else None
             shown[name] = Shown(case, len(expr["cases"]) - 1, result, case_err, trace)
-        if case_err is not None:
-            expr.setdefault("error", case_err)
-            if not expr["extra"]:
-                err = err or case_err
     for name, explained in shown.items():
-        explain(expressions[name], explained, side)
-    graded = [e for e in expressions.values() if not e["extra"]]
-    passed = err is None and bool(graded) and all(e["passed"] for e in graded)
-    return report.report(
-        list(expressions.values()), err, order(list(expressions.values()), err), rule_of(cases), passed
-    )
+        explain(judging.expressions[name], explained, side)
+    return judging.report(runner.error, rule_of(cases))
 
 
 def explain(expr: dict, shown: Shown, side: LearnerSide) -> None:
@@ -119,32 +101,6 @@ def explain(expr: dict, shown: Shown, side: LearnerSide) -> None:
             case=shown.index,
             expected=expected,
         )
-
-
-def order(expressions: list[dict], err: dict | None) -> str | None:
-    """Say what the graphs that tell orders apart show: "right", "wrong", "error" (the code raised on
-    one, its gradients right on the others), or None where none was graded or the Check itself failed.
-
-    The deep chain counts only when it is wrong for another reason than recursion depth: a recursive
-    search is a right order.
-    """
-    if err is not None or not any(e["role"] == "order" for e in expressions):
-        return None
-    failing = [e for e in expressions if tells_order(e) and not e["passed"]]
-    if not failing:
-        return "right"
-    return "wrong" if any(e.get("error") is None for e in failing) else "error"
-
-
-def tells_order(expr: dict) -> bool:
-    """Whether an expression's result says something of the order: the order graphs, and the lesson
-    when a recursive search did not stop at Python's recursion limit on it."""
-    return expr["role"] == "order" or (expr["role"] == "lesson" and not too_deep_for(expr))
-
-
-def too_deep_for(expr: dict) -> bool:
-    """Whether an expression failed only because a recursive search met Python's recursion limit."""
-    return any(d["kind"] == "recursion" for d in expr["diagnosis"])
 
 
 def rule_of(cases: list[dict]) -> str:

@@ -1,4 +1,4 @@
-"""Signed receipts: a JWT (EdDSA, Ed25519, PyJWT) per verification, public keys as a JWKS.
+"""Signed receipts: a JWT (EdDSA, Ed25519, PyJWT) per verification, its claims, public keys as a JWKS.
 
 The private key is made on first start into the instance folder (or read from SIGNING_KEY_FILE) and
 never leaves the server process: not served, not in the export, not in the sandbox. Key rotation:
@@ -11,7 +11,10 @@ import base64
 import hashlib
 import json
 import os
+import time
+import uuid
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import jwt
@@ -19,7 +22,53 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
+from server.assets import engine_archive, graded_cases
+
 ALGORITHM = "EdDSA"
+EXERCISE = "backward"
+
+# A receipt's claims, each with what it says: docs/verification.md lists exactly these (a test holds
+# it to them), and claims() writes no other.
+CLAIMS = {
+    "iss": "the page's URL",
+    "iat": "when it was signed (seconds since 1970)",
+    "jti": "unique to this receipt",
+    "exercise": f"`{EXERCISE}`",
+    "version": "a hash of the engine and the cases: the exercise's exact version",
+    "rule": "the verdict's rule, `seed` or `strict`",
+    "passed": "the verdict",
+    "expressions": 'each counted expression\'s verdict, `[{"name", "passed"}]`',
+    "source_sha256": "the SHA-256 of the source, as UTF-8",
+    "sub": "the learner, when a course's learner token or an LTI launch named them (below)",
+    "lms": "the LTI platform's issuer, when the pass came from a launch: `sub` is that platform's user",
+}
+
+
+@cache
+def version(verdict: str) -> str:
+    """A hash of the engine and the cases: a receipt names the exercise's exact version."""
+    cases = json.dumps(graded_cases(verdict), sort_keys=True).encode()
+    return hashlib.sha256(engine_archive() + cases).hexdigest()[:16]
+
+
+def claims(issuer: str, report: dict, source: str, sub: str | None = None, lms: str | None = None) -> dict:
+    """The claims of a receipt for a verification's report of source (CLAIMS says what each means)."""
+    said = {
+        "iss": issuer,
+        "iat": int(time.time()),
+        "jti": uuid.uuid4().hex,
+        "exercise": EXERCISE,
+        "version": version(report["rule"]),
+        "rule": report["rule"],
+        "passed": report["passed"],
+        "expressions": [{"name": e["name"], "passed": e["passed"]} for e in report["expressions"]],
+        "source_sha256": hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
+    }
+    if sub is not None:
+        said["sub"] = sub
+    if lms is not None:
+        said["lms"] = lms
+    return said
 
 
 def b64url(data: bytes) -> str:

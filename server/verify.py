@@ -1,52 +1,36 @@
 """`POST <prefix>/verify`: re-grade a pass in the sandbox, decide here, and sign a receipt.
 
-The learner's source runs in a fresh sandbox (server/sandbox.py) on the page's value sets and on
-fresh ones drawn for this request; the sandbox hands back only the gradients it got. This process
-compares them with the reference's (engine/compare.py's rule) and builds the report, so nothing the
-learner's code prints, patches or forges changes the verdict; it can only spoil its own report.
+The learner's source runs in a fresh sandbox (server/sandbox.py; what it is given and what is read
+back: server/sandbox_io.py) on the page's value sets and on fresh ones drawn for this request; the
+sandbox hands back only the gradients it got. This process judges them against the reference's
+(engine/judge.py, the page's grader's own judging) and builds the report, so nothing the learner's code
+prints, patches or forges changes the verdict; it can only spoil its own report. The receipt's claims
+and its signature: server/receipt.py.
 """
 
-import contextlib
-import fcntl
-import hashlib
-import importlib.util
-import json
 import math
 import os
-import py_compile
 import random
-import signal
-import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from flask_babel import format_number, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine import report
-from engine.cases import LEAVES, SEED, VERDICTS, role
-from engine.compare import leaves_right
+from engine.cases import LEAVES, SEED, VERDICTS
 from engine.errors import MAX_SOURCE, refusal
-from engine.expressions import words
-from engine.grade import order
-from engine.output import MAX_CHARS
-from engine.report import KINDS, MAX_TEXT, cap, error, number
-from server import ROOT, graphs, i18n, sandbox
-from server.assets import engine_archive, graded_cases
+from engine.judge import Judging
+from server import graphs, i18n, receipt, sandbox
+from server.assets import graded_cases
 from server.keysets import key_sets
 from server.learner import Learners, LearnerTokenError
 from server.limits import client, limits
 from server.receipt import Signer
 from server.reference import expected
+from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files
 
 bp = Blueprint("verify", __name__)
-UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
-
-EXERCISE = "backward"
 
 
 def counted(verdict: str) -> tuple[str, ...]:
@@ -105,167 +89,16 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
     return cases
 
 
-@cache
-def engine_files() -> dict[str, bytes]:
-    """engine/ as the browser gets it, and its bytecode, which the sandbox's Python would compile each time.
-
-    Unchecked-hash .pyc files: valid whatever the copies' times, for this interpreter (the sandbox's).
-    """
-    files = {}
-    with tempfile.TemporaryDirectory() as folder:
-        for path in sorted((ROOT / "engine").glob("*.py")):
-            files[f"engine/{path.name}"] = path.read_bytes()
-            compiled = Path(folder) / path.name
-            py_compile.compile(
-                str(path), str(compiled), f"engine/{path.name}", doraise=True, invalidation_mode=UNCHECKED
-            )
-            files[f"engine/{importlib.util.cache_from_source(path.name)}"] = compiled.read_bytes()
-    files["driver.py"] = (ROOT / "server" / "sandbox_driver.py").read_bytes()
-    return files
-
-
-def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None) -> dict[str, bytes]:
-    """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values, and
-    the messages of the learner's language (server/i18n.py's catalogue; None: English)."""
-    files = dict(engine_files())
-    files["source.py"] = source.encode("utf-8", "surrogatepass")
-    files["catalogue.json"] = json.dumps(catalogue).encode()
-    fields = ("expr", "leaves", "values", "graph", "example", "extra")
-    plain = [{k: c[k] for k in fields if k in c} for c in cases]
-    files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
-    return files
-
-
-def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
-    """Parse the sandbox's one JSON document; or say, as an error, why there is none to trust."""
-    limit = f"{current_app.config['VERIFY_TIME_LIMIT_MS'] / 1000:g} s"
-    code = outcome.returncode  # bwrap gives 128 + n for a process inside killed by signal n
-    killed_by = -code if code is not None and code < 0 else code - 128 if code and code > 128 else None
-    if outcome.timed_out or killed_by == signal.SIGXCPU:  # the CPU limit
-        return None, error(
-            "timeout",
-            gettext("Stopped at the server's time limit (%(limit)s): your code ran too long.", limit=limit),
-        )
-    if outcome.result_overflow:
-        return None, error("crash", gettext("The server's sandbox wrote more than the result may hold."))
-    try:
-        data = json.loads(outcome.result.decode())
-        if not isinstance(data, dict) or not isinstance(data.get("got"), list):
-            raise ValueError("not a result")
-    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
-        how = (
-            gettext("killed by %(signal)s", signal=signal_name(killed_by))
-            if killed_by
-            else gettext("exit status %(code)s", code=code)
-        )
-        if not outcome.result:
-            why = gettext("it gave no result (%(how)s)", how=how)
-        else:
-            why = gettext("its result channel held something other than the grader's answer")
-        return None, error("crash", gettext("Your code ended the server's Python: %(why)s.", why=why))
-    return data, None
-
-
-def signal_name(number: int) -> str:
-    """SIGSEGV for 11, and so on."""
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def sandbox_error(data: dict) -> dict | None:
-    """The error the sandbox's grader reported, checked and capped (its text is the learner's to spoil)."""
-    err = data.get("error")
-    if err is None:
-        return None
-    if not isinstance(err, dict) or err.get("kind") not in KINDS:
-        return error("crash", gettext("The server's sandbox gave an error the grader does not know."))
-    line = err.get("line")
-    return error(
-        err["kind"],
-        cap(str(err.get("message", ""))),
-        line if isinstance(line, int) and not isinstance(line, bool) else None,
-        cap(str(err.get("traceback", "")), MAX_TEXT * 2),
-        "editor" if err.get("file") == "editor" else None,
-    )
-
-
-def numbers(got: object, size: int) -> list | None:
-    """The gradients of one value set as the report gives them (finite floats, or text), or None.
-
-    None when they are not a list of size numbers and texts: the sandbox's grader would not send that.
-    """
-    if not isinstance(got, list) or len(got) != size:
-        return None
-    if any(type(g) not in (int, float, str) for g in got):
-        return None
-    # nan, inf and ints beyond any float as text, as the browser's grader gives them; text as it came
-    return [g[:40] if type(g) is str else number(g) for g in got]
-
-
 def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
-    """Decide from the numbers the sandbox returned: the report, in the browser's shape."""
+    """Decide from the numbers the sandbox returned, here: the report, in the browser's shape."""
     data, err = read_result(outcome)
-    got_all = data["got"] if data else []
-    err = err or (sandbox_error(data) if data else None)
-    expressions: dict[str, dict] = {}
+    got = data["got"] if data else []
+    judging = Judging()
     for i, case in enumerate(cases):
-        name = case["expr"]
-        if name not in expressions:
-            expressions[name] = report.expression(name, words(name), list(case["leaves"]), False, role(name))
-        result = report.case(case["values"], case["expected"], case["example"], case["fresh"])
-        result["got"] = numbers(got_all[i], len(case["values"])) if i < len(got_all) else None
-        result["right"] = None if result["got"] is None else leaves_right(result["got"], case["expected"])
-        result["passed"] = result["right"] is not None and all(result["right"])
-        expressions[name]["cases"].append(result)
-        expressions[name]["passed"] = expressions[name]["passed"] and result["passed"]
-    graded = list(expressions.values())
-    passed = err is None and bool(graded) and all(e["passed"] for e in graded)
-    judged = report.report(graded, err, order(graded, err), verdict, passed)
+        judging.add(case, numbers(got[i], len(case["values"])) if i < len(got) else None)
+    judged = judging.report(err or (sandbox_error(data) if data else None), verdict)
     judged["output"] = printed(data.get("output") if data else None)
     return judged
-
-
-def printed(output: object) -> dict:
-    """What the sandbox says the code printed, as the report gives it, whatever the code made of it."""
-    if not (isinstance(output, dict) and isinstance(output.get("text"), str)):
-        return report.no_output()
-    cut = output.get("cut_chars")
-    cut = cut if isinstance(cut, int) and not isinstance(cut, bool) else 0
-    return report.output(output["text"][:MAX_CHARS], cut + max(0, len(output["text"]) - MAX_CHARS))
-
-
-class Slots:
-    """A bounded number of sandboxes at once, machine-wide: one lock file per slot (flock).
-
-    A slot's number also gives its sandbox a uid of its own, so one run's processes never count
-    against another's RLIMIT_NPROC.
-    """
-
-    def __init__(self, folder: Path, count: int) -> None:
-        self.folder = folder
-        self.count = count
-        folder.mkdir(parents=True, exist_ok=True)
-
-    @contextlib.contextmanager
-    def take(self) -> Iterator[int | None]:
-        """Hold a free slot for the block, or give None when all are busy."""
-        held = None
-        for slot in range(self.count):
-            fd = os.open(self.folder / f"{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            held = (slot, fd)
-            break
-        try:
-            yield held[0] if held else None
-        finally:
-            if held:
-                os.close(held[1])  # closing the file releases its lock
 
 
 def refuse(status: int, message: str, retry_after: float | None = None) -> tuple[Response, int]:
@@ -274,13 +107,6 @@ def refuse(status: int, message: str, retry_after: float | None = None) -> tuple
     if retry_after is not None:
         response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return response, status
-
-
-@cache
-def version(verdict: str) -> str:
-    """A hash of the engine and the cases: a receipt names the exercise's exact version."""
-    cases = json.dumps(graded_cases(verdict), sort_keys=True).encode()
-    return hashlib.sha256(engine_archive() + cases).hexdigest()[:16]
 
 
 class TokenRefused(Exception):
@@ -380,21 +206,13 @@ def verify() -> tuple[Response, int]:
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
         report = judge(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
-    claims = {
-        "iss": url_for("page.index", _external=True),
-        "iat": int(time.time()),
-        "jti": uuid.uuid4().hex,
-        "exercise": EXERCISE,
-        "version": version(verdict),
-        "rule": verdict,
-        "passed": report["passed"],
-        "expressions": [{"name": e["name"], "passed": e["passed"]} for e in report["expressions"]],
-        "source_sha256": hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
-    }
-    if sub is not None:
-        claims["sub"] = sub  # the learner the course's token names
-    if launch is not None:
-        claims["lms"] = launch["issuer"]  # LTI: sub is this platform's user
+    claims = receipt.claims(
+        url_for("page.index", _external=True),
+        report,
+        source,
+        sub,  # the learner the course's token (or the launch) names
+        launch["issuer"] if launch is not None else None,  # LTI: sub is this platform's user
+    )
     body = {"report": report, "receipt": state["signer"].sign(claims)}
     if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
         from server.lti.views import record_pass

@@ -26,7 +26,7 @@ PATCHES = {
     "close-code": "import engine.compare as c\nc.close.__code__ = (lambda got, expected: True).__code__\n",
     "leaves-right-code": f"import engine.compare as c\nc.leaves_right.__code__ = {ALL_RIGHT}.__code__\n",
     "tolerance": "import engine.compare\nengine.compare.TOLERANCE = 1e300\n",
-    "rebound-in-grade": f"import engine.grade\nengine.grade.leaves_right = {ALL_RIGHT}\n",
+    "rebound-in-judge": f"import engine.judge\nengine.judge.leaves_right = {ALL_RIGHT}\n",
     "method-code": (
         "import engine.output\n"
         "engine.output.CappedOutput.report.__code__ = (lambda self: {'text': '', 'cut_chars': 0}).__code__\n"
