@@ -9,8 +9,10 @@ import unicodedata
 
 import pytest
 
+from engine.cases import LEAVES
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
 from server import ROOT
+from server.receipt import CLAIMS
 
 DOCS = ROOT / "docs"
 READERS = [
@@ -113,6 +115,8 @@ def test_the_report_sketch_names_every_field_and_kind_and_no_other():
     assert kinds_in(block.split('"error": null |')[1]) == list(KINDS)
     assert kinds_in(block.split('"mistake": null |')[1]) == list(MISTAKES)
     assert kinds_in(block.split('"diagnosis": [')[1]) == list(FINDINGS)
+    names = re.search(r'"name": ("\w+"(?:\s*\| "\w+")*)', block)[1]
+    assert re.findall(r'"(\w+)"', names) == list(LEAVES)
 
 
 def test_the_run_sketch_names_every_field_of_a_run_and_no_other():
@@ -128,6 +132,13 @@ def test_the_events_sketch_names_every_message_field_and_error_kind():
     assert types == set(EVENTS)
     error = re.search(r'"error": null((?: \| "\w+")+)', block)[1]
     assert re.findall(r'"(\w+)"', error) == list(KINDS)
+
+
+def test_the_receipts_claims_are_listed_as_server_receipt_py_says_them():
+    document = text("docs/verification.md")
+    after = document[document.index("Its claims (`server/receipt.py`'s `CLAIMS`") :]
+    listed = re.findall(r"^- `(\w+)`: (.+)$", after.split("\n\n")[0], re.M)
+    assert dict(listed) == CLAIMS and [name for name, _ in listed] == list(CLAIMS)
 
 
 # -- licences ------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The JSON Schemas of the page contract (server/schema.py) follow engine/report.py, are published, and
-real reports and Runs follow them; a report that strays from them is refused."""
+every producer's real reports and Runs follow them (the page's grader, /verify, the scratch pad); a
+report that strays from them is refused."""
 
 import copy
 import json
@@ -10,12 +11,21 @@ from jsonschema import Draft202012Validator
 from engine import report as shape
 from engine.grade import grade
 from engine.scratch import run_scratch
-from server import schema
+from server import create_app, schema
+from server.reference import graded_cases
 from tests import solutions
 from tests.events import assert_message, assert_valid, validator
 from tests.report_sources import SOURCES
 
 DRAWS = "a = Value(1.0)\nb = Value(-2.0)\nc = (a * b).tanh()\nbackward(c)\ndraw(c)\n" + "draw(a)\n" * 11
+SOLUTIONS = {name.lower(): getattr(solutions, name) for name in dir(solutions) if name.isupper()}
+# Beside a pass, a fail and each kind of error the grader makes: what only the server's sandbox sees.
+AT_THE_SERVER = {
+    "timeout": "while True:\n    pass\n",
+    "crash": "import os\nos._exit(3)\n",
+    "output": "while True:\n    print('x' * 10_000)\n",
+    "nothing": "def backward(out):\n    pass\n",
+}
 RUNS = {
     "drawn": (DRAWS, solutions.CORRECT),
     "no backward": ("v = Value(3.0)\nprint(v.data)\ndraw(v)\n", None),
@@ -45,9 +55,30 @@ def test_each_schema_is_a_valid_json_schema_and_is_published(client, name):
     assert client.get("/schema/nothing.json").status_code == 404
 
 
-@pytest.mark.parametrize("name", SOURCES)
-def test_every_report_the_grader_makes_follows_the_schema(name, cases):
-    assert_valid("report", json.loads(json.dumps(grade(SOURCES[name], cases))))
+@pytest.mark.parametrize("verdict", ["seed", "strict"])
+@pytest.mark.parametrize("name", [*SOURCES, *SOLUTIONS])
+def test_every_report_the_grader_makes_follows_the_schema(name, verdict):
+    """The page's grader is this code, run in Pyodide: each kind of report it makes, under each rule."""
+    source = SOURCES.get(name) or SOLUTIONS[name]
+    assert_valid("report", json.loads(json.dumps(grade(source, graded_cases(verdict)))))
+
+
+@pytest.mark.slow  # the real sandbox
+@pytest.mark.parametrize("verdict", ["seed", "strict"])
+def test_every_report_verify_makes_follows_the_schema(tmp_path, verdict):
+    settings = {"TESTING": True, "VERIFY": True, "VERDICT": verdict, "VERIFY_TIME_LIMIT_MS": 1000}
+    client = create_app({**settings, "VERIFY_RATE_LIMIT": 1000, "SIGNING_KEY_FILE": str(tmp_path / "k")})
+    kinds = set()
+    for name, source in {**SOURCES, **AT_THE_SERVER, "pre-order": solutions.PRE_ORDER}.items():
+        answer = client.test_client().post("/verify", json={"source": source})
+        if name == "refused":
+            assert answer.status_code == 413  # refused before any report is made
+            continue
+        report = answer.get_json()["report"]
+        assert_valid("report", report)
+        kinds.add((report["error"] or {}).get("kind"))
+        assert all(e["size"] is None for e in report["expressions"])  # no graph built to explain
+    assert kinds == {None, *shape.KINDS}  # a report of every kind of error, and without one
 
 
 @pytest.mark.parametrize("name", RUNS)

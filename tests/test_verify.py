@@ -22,7 +22,7 @@ from engine.errors import MAX_SOURCE
 from engine.grade import grade
 from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
-from server.receipt import public_jwk
+from server.receipt import CLAIMS, public_jwk
 from tests import servers, solutions
 from tests.served_page import page_config
 
@@ -243,6 +243,7 @@ def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(client):
     assert claims["expressions"] == [{"name": n, "passed": True} for n in ("neuron", "reuse", "chain")]
     assert re.fullmatch(r"[0-9a-f]{16}", claims["version"]) and len(claims["jti"]) == 32
     assert isinstance(claims["iat"], int)
+    assert set(claims) == set(CLAIMS) - {"sub", "lms"}  # no learner named, no launch
     assert decode(client, verified(client, solutions.CORRECT)["receipt"])["jti"] != claims["jti"]
     failed = decode(client, verified(client, solutions.TWICE)["receipt"])
     assert failed["passed"] is False and not any(e["passed"] for e in failed["expressions"])
