@@ -7,7 +7,7 @@ import re
 import traceback
 
 from engine.output import PrintedTooMuch
-from engine.report import MAX_TEXT, cap, error
+from engine.report import cap, error
 from engine.words import N_, _, ngettext, number
 
 FILENAME = "<editor>"  # the learner's backward, as tracebacks name it
@@ -189,6 +189,3 @@ def learner_error(
             message += "\n" + hint  # below Python's own words, which stay as Python says them
     written = learner_traceback(frames, sources)
     return error(kind, message, line, f"{written}\n{message}" if written else message, file)
-
-
-__all__ = ["MAX_TEXT", "cap"]  # kept importable from here: errors' sizes

@@ -45,8 +45,9 @@ class Limits:
     cpu_s: int = 5  # seconds of CPU (SIGXCPU, then SIGKILL one second later)
     memory: int = 1 << 30  # bytes of address space: of the one process the learner's code runs in (below)
     # Processes and threads of the sandbox's own uid (as root): 1, so the code inside cannot fork or start
-    # a thread, and the address-space limit bounds all of one verification's memory (README). Run as
-    # another user, the kernel counts that user's processes, so the bound is UNPRIVILEGED_PROCESSES.
+    # a thread, and the address-space limit bounds all of one verification's memory (docs/verification.md,
+    # "Bounds under abuse"). Run as another user, the kernel counts that user's processes, so the bound
+    # is UNPRIVILEGED_PROCESSES.
     processes: int = 1
     file_size: int = 8 << 20  # bytes any one file may grow to
     open_files: int = 64
