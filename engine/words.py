@@ -12,7 +12,7 @@ Placeholders are `{name}`, filled from keyword arguments after the lookup, the s
 
 import re
 
-ENGLISH_PLURAL = ["!=", ["n"], [1]]  # "(n != 1)", as plural_tree parses it
+ENGLISH_PLURAL = ["!=", ["n"], [1]]  # "(n != 1)", as server/plural.py's plural_tree parses it
 ENGLISH = {
     "language": "en",
     "messages": {},
@@ -72,77 +72,8 @@ def number(x: float | int, spec: str = ",") -> str:
     return written.translate(str.maketrans({",": symbols["group"], ".": symbols["decimal"]}))
 
 
-# A C plural expression (a catalogue's Plural-Forms, "(n != 1)", "(n==1 ? 0 : n%10>=2 && ... ? 1 : 2)"),
-# parsed, never evaluated as code: gettext's own c2py is in a stdlib module the worker does not load.
-# The tree is JSON, in the catalogue the page and the engine get (server/i18n.py): each evaluates it
-# (plural_index here, pluralIndex in static/js/shared/i18n.js), and this is the one parser.
-TOKEN = re.compile(r"\s*(\d+|n|\|\||&&|==|!=|<=|>=|[<>%?:()!+\-*/])")
-BINARY = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%"))
-
-
-def plural_tree(expression: str) -> list:
-    """Parse a C plural expression ("nplurals=2; plural=(n != 1);" or just the expression) into a tree:
-    ["n"], [number], ["!", x], [operator, left, right] or ["?", condition, then, otherwise]."""
-    if "plural=" in expression:
-        expression = expression.split("plural=", 1)[1].split(";", 1)[0]
-    tokens, at = [], 0
-    while at < len(expression.rstrip()):
-        m = TOKEN.match(expression, at)
-        if not m:
-            raise ValueError(f"not a plural expression: {expression!r}")
-        tokens.append(m[1])
-        at = m.end()
-    pos = 0
-
-    def peek() -> str | None:
-        return tokens[pos] if pos < len(tokens) else None
-
-    def take(want: str | None = None) -> str:
-        nonlocal pos
-        tok = peek()
-        if tok is None or (want is not None and tok != want):
-            raise ValueError(f"not a plural expression: {expression!r}")
-        pos += 1
-        return tok
-
-    def ternary() -> list:
-        cond = binary(0)
-        if peek() == "?":
-            take("?")
-            yes = ternary()
-            take(":")
-            return ["?", cond, yes, ternary()]
-        return cond
-
-    def binary(level: int) -> list:
-        if level == len(BINARY):
-            return unary()
-        left = binary(level + 1)
-        while peek() in BINARY[level]:
-            op = take()
-            left = [op, left, binary(level + 1)]
-        return left
-
-    def unary() -> list:
-        tok = take()
-        if tok == "!":
-            return ["!", unary()]
-        if tok == "(":
-            inner = ternary()
-            take(")")
-            return inner
-        if tok == "n":
-            return ["n"]
-        if tok.isdigit():
-            return [int(tok)]
-        raise ValueError(f"not a plural expression: {expression!r}")
-
-    tree = ternary()
-    if pos != len(tokens):
-        raise ValueError(f"not a plural expression: {expression!r}")
-    return tree
-
-
+# A catalogue's Plural-Forms rule comes as a tree (server/plural.py parses it, on the server: the page
+# and the engine only evaluate it, plural_index here, pluralIndex in static/js/shared/i18n.js).
 # C's binary operators on integers (division and modulo by zero give 0, not an error).
 OPERATORS = {
     "||": lambda a, b: int(bool(a) or bool(b)),
@@ -162,7 +93,7 @@ OPERATORS = {
 
 
 def plural_index(tree: list, n: int) -> int:
-    """The index of the plural form that fits the count n, by a rule plural_tree parsed."""
+    """The index of the plural form that fits the count n, by a rule server/plural.py parsed."""
     n = abs(int(n))
 
     def value(node: list) -> int:

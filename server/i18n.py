@@ -24,6 +24,7 @@ from flask_babel import Babel, format_number
 
 from engine import words
 from server import ROOT
+from server.plural import plural_tree
 
 TRANSLATIONS = ROOT / "translations"
 SOURCE = "en"  # the language the msgids are written in
@@ -98,7 +99,7 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
             break
     else:
         return result
-    result["plural"] = words.plural_tree(catalog.plural_forms)
+    result["plural"] = plural_tree(catalog.plural_forms)
     for message in catalog:
         if not message.id or not message.string:
             continue
@@ -113,7 +114,7 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
 
 def catalogue(lang: str | None = None) -> dict:
     """The messages of a language as the page and the engine read them: {"language", "messages" (msgid ->
-    msgstr, or a list of plural forms), "plural" (the Plural-Forms rule, as engine/words.py's plural_tree
+    msgstr, or a list of plural forms), "plural" (the Plural-Forms rule, as server/plural.py's plural_tree
     parses it), "numbers" (decimal, group)}."""
     lang = lang or select_locale()
     return _catalogue(lang, tuple(directories(current_app)))

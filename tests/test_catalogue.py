@@ -6,11 +6,13 @@ and a messages.pot that `make messages` has not brought up to date.
 """
 
 import ast
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from babel.messages.pofile import read_po
 
 from engine import words
 from server import create_app, i18n, presets
+from server.assets import engine_archive
+from server.plural import plural_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 POT = ROOT / "translations" / "messages.pot"
@@ -340,13 +344,19 @@ def test_a_complete_language_translates_every_message_with_its_placeholders(lang
 def test_plural_rules_are_parsed_not_evaluated():
     slavic = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) "
     slavic += "? 1 : 2);"
-    tree = words.plural_tree(slavic)
+    tree = plural_tree(slavic)
     assert [words.plural_index(tree, n) for n in (1, 2, 5, 11, 21, 22, 25, 111)] == [0, 1, 2, 2, 0, 1, 2, 2]
-    assert words.plural_tree("nplurals=2; plural=(n != 1);") == words.ENGLISH_PLURAL
+    assert plural_tree("nplurals=2; plural=(n != 1);") == words.ENGLISH_PLURAL
     assert [words.plural_index(words.ENGLISH_PLURAL, n) for n in (0, 1, 2)] == [1, 0, 1]
     assert json.loads(json.dumps(tree)) == tree  # handed to the page and the engine as JSON
     with pytest.raises(ValueError):
-        words.plural_tree("plural=__import__('os').system('true');")
+        plural_tree("plural=__import__('os').system('true');")
+
+
+def test_the_parser_of_plural_rules_is_not_in_the_engine_the_browser_gets():
+    with zipfile.ZipFile(io.BytesIO(engine_archive())) as archive:
+        engine = b"".join(archive.read(name) for name in archive.namelist())
+    assert b"def plural_index" in engine and b"def plural_tree" not in engine  # evaluated there, parsed here
 
 
 def test_the_engine_speaks_the_catalogue_it_is_given_and_english_without_one():

@@ -72,7 +72,7 @@ const OPERATORS = {
 };
 
 // The index of the plural form that fits the count n, by the catalogue's rule: a tree the server parsed
-// from the Plural-Forms line with engine/words.py's plural_tree (["n"], [number], ["!", x],
+// from the Plural-Forms line with server/plural.py's plural_tree (["n"], [number], ["!", x],
 // [operator, left, right], ["?", condition, then, otherwise]), never evaluated as code.
 export function pluralIndex(tree, n) {
   const count = Math.abs(Math.trunc(n));
