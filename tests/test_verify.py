@@ -24,6 +24,7 @@ from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
 from server.receipt import CLAIMS, public_jwk
 from tests import servers, solutions
+from tests.events import assert_valid
 from tests.served_page import page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
@@ -426,6 +427,7 @@ def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, r
         report = verify.judge(cases, outcome, "seed")
     assert report["passed"] is False and (report["error"] or {}).get("kind") == kind
     json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity
+    assert_valid("report", report)  # the published contract, whatever the sandbox wrote
     got = report["expressions"][0]["cases"][0]["got"]
     assert got is None or all(type(g) in (float, str) for g in got)
 
