@@ -23,6 +23,7 @@ EXTRAS = ORDER + LESSON  # graded and explained on the page beside the seed's th
 # graph that tells orders apart, which only a topological order gets right (/verify adds random ones).
 # The lesson never counts: a recursive search is a right answer.
 VERDICTS: dict[str, tuple[str, ...]] = {"seed": (), "strict": ORDER}
+ROLES = ("seed", "order", "lesson")  # what an expression is for, as role() says it
 
 
 def role(expr: str) -> str:

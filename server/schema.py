@@ -11,7 +11,7 @@ from functools import cache
 
 from flask import Blueprint, abort, jsonify
 
-from engine.cases import LEAVES
+from engine.cases import LEAVES, ROLES, VERDICTS
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, FINDINGS, KINDS, MISTAKES
 from server.names import NAMES
 
@@ -47,7 +47,7 @@ TYPES = {
         "expressions": array(ref("expression")),
         "error": either(NULL, ref("error")),
         "order": either(NULL, ORDER),
-        "rule": {"enum": ["seed", "strict"]},
+        "rule": {"enum": list(VERDICTS)},
         "output": ref("output"),
         "ms": NUMBER,
     },
@@ -56,7 +56,7 @@ TYPES = {
         "formula": TEXT,
         "about": TEXT,
         "extra": BOOL,
-        "role": {"enum": ["seed", "order", "lesson"]},
+        "role": {"enum": list(ROLES)},
         "passed": BOOL,
         "leaves": array(TEXT),
         "size": either(NULL, COUNT),  # null: no graph was built to explain it (always at /verify)
