@@ -104,7 +104,7 @@ export class RuntimeClient extends EventTarget {
   // The next task's runtime could not load: dead now, or once the task under way is over.
   fail(err) {
     this.failure = err.message;
-    if (!this.task) this.set("dead", err.message);
+    if (!this.task && this.state !== "dead") this.set("dead", err.message);
   }
 
   // Load the first runtime; resolves when a task can run, rejects with a clear Error. Called again by
