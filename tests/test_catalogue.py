@@ -152,6 +152,10 @@ IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 # console's note on a snapshot that could not be kept.
 DEVELOPER = {
     "runtime/page/reports.js": {"not an error kind: {x}"},
+    "runtime/page/client.js": {  # the client's own mistakes; the page never asks a second task at once
+        "the runtime cannot go from {x} to {x}",
+        "the runtime runs one task at a time: a {x} is under way",
+    },
     "runtime/page/files.js": {"only the standard library's archives can be read"},
     "runtime/page/stored-snapshot.js": {"local storage is blocked"},
 }

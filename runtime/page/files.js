@@ -3,12 +3,11 @@
 // and hands them over as Blobs. Every byte is counted for the progress bar. No deadline while bytes
 // arrive: the fetch fails when nothing has arrived for stallMs, or at once when a file cannot be fetched.
 
-import { number, t } from "../../static/js/shared/i18n.js";
-
 const name = (url) => new URL(url).pathname.split("/").pop();
 
-// Fetch every URL; resolve to a Blob per key, or reject with an Error naming what failed.
-export async function fetchFiles(urls, { stallMs, onBytes = () => {} }) {
+// Fetch every URL; resolve to a Blob per key, or reject with an Error naming what failed, in the
+// page's words ({ t, number }).
+export async function fetchFiles(urls, { stallMs, onBytes = () => {}, words: { t, number } }) {
   const abort = new AbortController();
   let timer = null;
   const moved = () => {

@@ -3,16 +3,14 @@
 // runtime/protocol.js's messages. Nothing from the frame is trusted beyond the shapes the client handles;
 // a frame that stops answering is removed whole, with every worker in it.
 
-import NAMES from "../../static/js/shared/names.json" with { type: "json" };
-import { t } from "../../static/js/shared/i18n.js";
-
-const HELLO = NAMES.runnerHello; // posted by the frame's one inline script (runtime/server.py)
+import { FROM_RUNNER } from "../protocol.js";
 
 // Create the frame and start the runner in it; resolves once it answers, to { port, isolated (whether
 // Stop can interrupt Python), broken (the Error it was removed with, once), remove(error) }. Every later
 // message from the runner goes to onMessage(frame, data). Where the frame cannot start (a policy that
 // does not allow its script, say), nothing runs anywhere else: the load fails after waitMs, saying so.
-export async function openFrame({ document: doc, runnerCode, waitMs, onMessage }) {
+// hello: what the frame's one inline script posts first (runtime/server.py); words: the page's t().
+export async function openFrame({ document: doc, runnerCode, waitMs, onMessage, hello: HELLO, words: { t } }) {
   const iframe = document.createElement("iframe");
   iframe.sandbox = "allow-scripts"; // no allow-same-origin: an opaque origin, no storage of the page's
   iframe.allow = "cross-origin-isolated *";
@@ -40,7 +38,7 @@ export async function openFrame({ document: doc, runnerCode, waitMs, onMessage }
     };
     addEventListener("message", listen);
     channel.port1.onmessage = ({ data }) => {
-      if (data?.type === "hello") resolve(Boolean(data.isolated));
+      if (data?.type === FROM_RUNNER.hello) resolve(Boolean(data.isolated));
       else reject(new Error(data?.message ? t("the runner did not start ({error})", { error: data.message }) : t("the runner did not start")));
     };
   });

@@ -2,11 +2,10 @@
 // Made from the shapes Python publishes (engine/report.py, in the page's config as `report`), so the
 // page states no field or kind of its own. A task is "check" (a report) or "run" (a scratch pad Run).
 
-import { number, t } from "../../static/js/shared/i18n.js";
-
 export class Reports {
-  constructor(shape) {
+  constructor(shape, words) {
     this.shape = shape; // { kinds, failed, failedRun, error, fields }
+    this.words = words; // the page's { t, number }
   }
 
   // A report (or Run result) that graded or drew nothing, with an error of this kind.
@@ -21,6 +20,7 @@ export class Reports {
 
   // The runtime itself died while running the learner's code: say so, with their line where Pyodide named it.
   crashMessage(err) {
+    const { t, number } = this.words;
     const why = t(
       "This happens when code recurses through __repr__, __del__, a builtin such as map() or calls into JavaScript deeper than the browser's stack. Your code is still in the editor; the next Check runs in a fresh runtime.",
     );

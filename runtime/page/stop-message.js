@@ -1,11 +1,10 @@
 // What the learner is told about code that was stopped: by the time limit or by Stop, and how it
 // ended (interrupted at a line, caught the interrupt, busy, slow to report, stopped answering, ended).
 
-import { number, t } from "../../static/js/shared/i18n.js";
-
 // reason: "timeout" | "stopped"; line: where Python was interrupted, if known; how: a key below;
-// printed: whether the code printed past the output cap (then printing took time too).
-export function stopMessage({ reason, timeLimitMs, line, how, printed = false }) {
+// printed: whether the code printed past the output cap (then printing took time too); words: the
+// page's { t, number }.
+export function stopMessage({ reason, timeLimitMs, line, how, printed = false }, { t, number }) {
   const seconds = number(timeLimitMs / 1000);
   const what = reason === "stopped" ? t("You stopped your code") : t("Your code ran for more than {seconds} s and was stopped", { seconds });
   const where = line ? t("{what} at line {line}", { what, line: number(line) }) : what;

@@ -2,10 +2,9 @@
 // fetched once; the frame, opened with them and opened again when it stops answering; each worker's
 // record, its requests and their replies. Every message to the frame is one of runtime/protocol.js's.
 
-import { number, t } from "../../static/js/shared/i18n.js";
 import { fetchFiles, readArchive } from "./files.js";
 import { openFrame } from "./frame.js";
-import { send } from "../protocol.js";
+import { FROM_RUNNER, FROM_WORKER, message, send } from "../protocol.js";
 
 // Unguessable ids: a worker is named by one, and so is each request to it and its reply.
 export function newId() {
@@ -22,11 +21,14 @@ function mark(step, at) {
 
 export class Workers {
   // config: the page's (urls, pyodideFiles, loadBytes, loadStallMs, runner, cases, catalogue); onBytes(received,
-  // expected) hears the files' progress.
-  constructor(config, limits, onBytes) {
+  // expected) hears the files' progress; page: the page's words and the runner's hello (client.js).
+  // open: how the frame is opened (frame.js's openFrame; a fake runner in tests/runtime/client.mjs).
+  constructor(config, limits, onBytes, page, open = openFrame) {
     this.config = config;
     this.limits = limits; // { outputChars, learnerFile }: every worker's
     this.onBytes = onBytes;
+    this.page = page; // { words: { t, number }, names: { runnerHello } }
+    this.openFrame = open;
     this.isolated = false; // whether the runner frame is cross-origin isolated: known once it answers
     this.files = null; // { runner, rest }: Promises of the runtime's files as Blobs, fetched once
     this.frame = null; // Promise of the open runner frame; made again when it stops answering
@@ -41,8 +43,10 @@ export class Workers {
     this.frame = (async () => {
       const { runner, rest } = this.fetchFiles();
       rest.catch(() => {}); // seen below
-      const frame = await openFrame({
+      const frame = await this.openFrame({
         document: this.config.runner,
+        hello: this.page.names.runnerHello,
+        words: this.page.words,
         runnerCode: runner.then((files) => files.runner.text()),
         waitMs: this.config.loadStallMs,
         onMessage: (opened, data) => this.receive(opened, data),
@@ -78,7 +82,7 @@ export class Workers {
       received += bytes;
       this.onBytes(received, loadBytes);
     };
-    const options = { stallMs: loadStallMs, onBytes: progress };
+    const options = { stallMs: loadStallMs, onBytes: progress, words: this.page.words };
     const files = { runner: fetchFiles({ runner: urls.runner }, options), rest: fetchFiles(wanted, options) };
     Promise.all([files.runner, files.rest]).catch(() => this.files === files && (this.files = null));
     this.files = files;
@@ -87,16 +91,17 @@ export class Workers {
 
   // A message from the runner frame (runtime/protocol.js fromRunner), for one of its workers or its states.
   receive(frame, data) {
+    const { t } = this.page.words;
     const worker = frame.workers?.get(data?.worker);
     switch (data?.type) {
-      case "from":
+      case FROM_RUNNER.from:
         return worker && this.settle(worker, data.message);
-      case "error":
+      case FROM_RUNNER.error:
         return worker && this.end(worker, new Error(t("the worker failed: {error}", { error: data.message })));
-      case "state":
+      case FROM_RUNNER.state:
         frame.states?.get(data.id)?.({ taken: data.taken === true, finishing: data.finishing === true });
         return frame.states?.delete(data.id);
-      case "read":
+      case FROM_RUNNER.read:
         return this.read(frame, data);
     }
   }
@@ -116,6 +121,7 @@ export class Workers {
   // worker.made); resolves to its record once it can run a task. A load that goes stallMs without a step
   // ends the worker.
   async start({ snapshot, makeSnapshot }) {
+    const { t, number } = this.page.words;
     const frame = await this.open();
     const worker = { name: newId(), frame, pending: new Map(), ended: false, lastState: null };
     frame.workers.set(worker.name, worker);
@@ -147,13 +153,19 @@ export class Workers {
     }
   }
 
-  // Ask a worker (toRunner grade, run, interrupt): the request names it.
-  ask(worker, type, fields = {}) {
-    if (!worker.ended) send(worker.frame.port, "toRunner", type, { worker: worker.name, ...fields });
+  // Ask a worker's Python (toWorker grade, run), through the runner as it is.
+  ask(worker, type, fields) {
+    if (!worker.ended) send(worker.frame.port, "toRunner", "to", { worker: worker.name, message: message("toWorker", type, fields) });
+  }
+
+  // Interrupt a worker's Python (isolated frames only: elsewhere the runner has no word to write).
+  interrupt(worker) {
+    if (!worker.ended) send(worker.frame.port, "toRunner", "interrupt", { worker: worker.name });
   }
 
   // Resolves to the worker's reply with this id; onMessage hears its messages on the way (output, progress).
   wait(worker, id, onMessage) {
+    const { t } = this.page.words;
     if (worker.ended) return Promise.reject(new Error(t("the runtime was ended")));
     return new Promise((resolve, reject) => {
       const done = (settle) => (value) => (worker.pending.delete(id), settle(value));
@@ -165,9 +177,18 @@ export class Workers {
   settle(worker, data) {
     const waiter = worker.pending.get(data?.id);
     if (!waiter) return; // not a reply to anything asked
-    if (data.type === "output" || data.type === "progress") waiter.onMessage?.(data);
-    else if (data.type === "failed") waiter.reject(Object.assign(new Error(data.message), { line: data.line }));
-    else waiter.resolve(data);
+    switch (data.type) {
+      case FROM_WORKER.output:
+      case FROM_WORKER.progress:
+        return waiter.onMessage?.(data);
+      case FROM_WORKER.failed: {
+        const line = Number.isInteger(data.line) ? data.line : null;
+        return waiter.reject(Object.assign(new Error(String(data.message)), { line }));
+      }
+      case FROM_WORKER.loaded:
+      case FROM_WORKER.report:
+        return waiter.resolve(data);
+    }
   }
 
   // Resolves to { taken, finishing }: whether Python took the interrupt, whether it has left the learner's
@@ -175,6 +196,7 @@ export class Workers {
   async state(worker, waitMs) {
     if (worker.ended) return worker.lastState;
     const { frame } = worker;
+    const { t } = this.page.words;
     const id = newId();
     worker.lastState = await new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -189,8 +211,10 @@ export class Workers {
   }
 
   // End a worker: whatever it runs stops at once; what waits on it is rejected.
-  end(worker, error = new Error(t("the runtime was ended"))) {
+  end(worker, error = null) {
     if (worker.ended) return;
+    const { t } = this.page.words;
+    error ??= new Error(t("the runtime was ended"));
     worker.ended = true;
     if (worker.frame.workers.delete(worker.name) && !worker.frame.broken) {
       send(worker.frame.port, "toRunner", "end", { worker: worker.name });

@@ -4,11 +4,12 @@
 //
 // It talks to the page over one MessagePort (the page's, handed over with this code) and to each
 // worker over a private port of its own, with runtime/protocol.js's messages only. Workers only ever talk
-// to the runner; the runner passes on to the page only messages of the protocol's shapes, rebuilt field
-// by field. Where the frame is cross-origin isolated it shares two words with each worker: the interrupt
-// (the page's Stop and time limit) and the phase of its task.
+// to the runner; it passes their messages on as they are, both ways (toRunner.to, fromRunner.from), and
+// answers their reads itself. A worker's port is out of its learner code's reach (worker.js), and the page
+// checks what it takes (client.js, workers.js). Where the frame is cross-origin isolated it shares two
+// words with each worker: the interrupt (the page's Stop and time limit) and the phase of its task.
 
-import { PHASE, SIGINT, message, send } from "../protocol.js";
+import { FROM_WORKER, PHASE, SIGINT, TO_RUNNER, answerRead, isReadBuffer, send } from "../protocol.js";
 
 export function start(page) {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
@@ -38,9 +39,7 @@ export function start(page) {
     const { interrupt, phase } = entry;
     send(worker, "toWorker", "start", { port: channel.port2, interrupt, phase, limits: setup.limits }, [channel.port2]);
     const { files } = setup;
-    const { id, indexURL, cases, catalogue, snapshot, makeSnapshot } = load;
-    const fields = { id, indexURL, cases, catalogue, snapshot, makeSnapshot, files };
-    compiling.then(() => send(entry.port, "toWorker", "load", { ...fields, compiled })); // a closed port drops it
+    compiling.then(() => send(entry.port, "toWorker", "load", { ...load, files, compiled })); // a closed port drops it
   }
 
   async function compile(wasm) {
@@ -51,48 +50,27 @@ export function start(page) {
     }
   }
 
-  // A message from a worker, passed on only in a shape the page expects, rebuilt field by field.
+  // A message from a worker, passed on to the page as it is: a report with whether Python had taken an
+  // interrupt, a snapshot's bytes moved rather than copied. A read is answered here (answerRead).
   function fromWorker(name, entry, data) {
-    const id = typeof data?.id === "string" ? data.id : null;
-    const pass = (type, fields, transfer = []) =>
-      send(page, "fromRunner", "from", { worker: name, message: message("fromWorker", type, { ...fields, id }) }, transfer);
     switch (data?.type) {
-      case "progress":
-        return pass("progress", { step: String(data.step), at: Number(data.at) });
-      case "output":
-        return typeof data.text === "string" && pass("output", { text: data.text });
-      case "loaded": {
-        const snapshot = data.snapshot instanceof Uint8Array ? data.snapshot : null;
-        return pass("loaded", { snapshot, shared: data.shared === true }, snapshot ? [snapshot.buffer] : []);
-      }
-      case "report":
-        return pass("report", { json: String(data.json), taken: interruptTaken(entry) });
-      case "failed":
-        return pass("failed", { message: String(data.message), line: Number.isInteger(data.line) ? data.line : null });
-      case "read":
-        if (!(data.buffer instanceof SharedArrayBuffer) || !data.buffer.growable) return;
+      case FROM_WORKER.read:
+        if (!isReadBuffer(data.buffer)) return;
         reads.set(nextRead, data.buffer);
         return send(page, "fromRunner", "read", { worker: name, request: nextRead++, url: String(data.url) });
+      case FROM_WORKER.report:
+        data.taken = interruptTaken(entry);
+        break;
     }
+    const transfer = data?.snapshot instanceof Uint8Array ? [data.snapshot.buffer] : [];
+    send(page, "fromRunner", "from", { worker: name, message: data }, transfer);
   }
 
-  // The page's answer to a worker's read: the bytes, or why not, through the buffer the worker waits on.
-  function answerRead({ request, bytes, error }) {
+  // The page's answer to a worker's read: through the buffer the worker waits on.
+  function answered({ request, bytes, error }) {
     const buffer = reads.get(request);
     reads.delete(request);
-    if (!buffer) return;
-    const body = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new TextEncoder().encode(String(error));
-    const head = new Int32Array(buffer, 0, 2);
-    try {
-      if (buffer.byteLength < 8 + body.length) buffer.grow(8 + body.length);
-      new Uint8Array(buffer, 8, body.length).set(body);
-      Atomics.store(head, 1, body.length);
-      Atomics.store(head, 0, bytes instanceof ArrayBuffer ? 1 : 2);
-    } catch {
-      Atomics.store(head, 1, 0);
-      Atomics.store(head, 0, 2);
-    }
-    Atomics.notify(head, 0);
+    if (buffer) answerRead(buffer, bytes, error);
   }
 
   // Python resets the interrupt word when it raises KeyboardInterrupt.
@@ -109,30 +87,26 @@ export function start(page) {
   page.onmessage = ({ data }) => {
     const entry = workers.get(data?.worker);
     switch (data?.type) {
-      case "setup":
+      case TO_RUNNER.setup:
         if (setup) URL.revokeObjectURL(setup.script);
         setup = { files: data.files, limits: data.limits, script: URL.createObjectURL(data.script) };
         compiling = compile(data.files["pyodide.asm.wasm"]);
         return;
-      case "spawn":
+      case TO_RUNNER.spawn:
         return spawn(data);
-      case "grade":
-        return entry && send(entry.port, "toWorker", "grade", { id: data.id, source: data.source });
-      case "run": {
-        const backward = typeof data.backward === "string" ? data.backward : null;
-        return entry && send(entry.port, "toWorker", "run", { id: data.id, scratch: data.scratch, backward });
-      }
-      case "interrupt":
+      case TO_RUNNER.to:
+        return entry?.port.postMessage(data.message); // a toWorker message the page built with the protocol's message()
+      case TO_RUNNER.interrupt:
         return entry?.interrupt && Atomics.store(entry.interrupt, 0, SIGINT);
-      case "state": {
+      case TO_RUNNER.state: {
         const finishing = entry?.phase ? Atomics.load(entry.phase, 0) >= PHASE.stopping : false;
         const taken = entry ? interruptTaken(entry) : false;
         return send(page, "fromRunner", "state", { id: data.id, taken, finishing });
       }
-      case "end":
+      case TO_RUNNER.end:
         return end(data.worker);
-      case "read":
-        return answerRead(data);
+      case TO_RUNNER.read:
+        return answered(data);
     }
   };
   send(page, "fromRunner", "hello", { isolated });

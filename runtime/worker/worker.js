@@ -8,7 +8,7 @@
 // reply path looks up nothing learner code can replace, and a reply is posted synchronously.
 
 import lock from "../../static/build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
-import { PHASE, message } from "../protocol.js";
+import { PHASE, TO_WORKER, message, readBuffer, readThrough } from "../protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
 import { restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
@@ -17,7 +17,7 @@ import { pack, unpack } from "./snapshot-pages.js";
 // Bound before any learner code runs. A call through these looks nothing up at call time.
 const uncurry = (fn) => Function.prototype.call.bind(fn);
 const portPost = uncurry(MessagePort.prototype.postMessage);
-const { store, load: atomicLoad, wait } = Atomics;
+const { store } = Atomics;
 const toText = String;
 
 capMemory(2 ** 30); // past it, Python raises MemoryError at once
@@ -30,7 +30,7 @@ let python = null; // Python's entry points (grader.js): grade and run, each giv
 let phase = null; // shared with the runner, where it is cross-origin isolated: how far the grade has got
 let limits = null; // from the page's config: { outputChars, learnerFile }
 let written = []; // the last lines the runtime wrote to its own stdout/stderr (a fatal error's report)
-let reading = null; // a growable SharedArrayBuffer: files read synchronously through the runner
+let reading = null; // the read channel's buffer (runtime/protocol.js): files read synchronously through the runner
 let fatal = null; // Pyodide's fatal error, once it has had one: the runtime can no longer be trusted
 
 // Every message to the runner is one of runtime/protocol.js's fromWorker (built with nothing learner code can replace).
@@ -40,19 +40,11 @@ const setPhase = (value) => phase && store(phase, 0, value);
 
 // Read a file synchronously (the stdlib's lazy archives, runtime/worker/lazy_stdlib.py): the runner asks
 // the page, which fetches it (from its service worker's cache when offline) and hands it back through
-// shared memory. Null where memory cannot be shared: the caller requests it from the server itself.
+// the read channel. Null where memory cannot be shared: the caller requests it from the server itself.
 function readSync(url) {
   if (!phase) return null;
-  reading ??= new SharedArrayBuffer(8, { maxByteLength: 32 * 2 ** 20 });
-  const head = new Int32Array(reading, 0, 2);
-  store(head, 0, 0);
-  post("read", { url: toText(url), buffer: reading });
-  wait(head, 0, 0, 30_000);
-  const status = atomicLoad(head, 0);
-  const length = atomicLoad(head, 1);
-  const bytes = new Uint8Array(reading, 8, length).slice();
-  if (status === 1) return bytes;
-  throw new Error(status === 2 ? new TextDecoder().decode(bytes) : "no answer in 30 s");
+  reading ??= readBuffer();
+  return readThrough(reading, (buffer) => post("read", { url: toText(url), buffer }));
 }
 
 function keep(line) {
@@ -170,11 +162,11 @@ self.onmessage = ({ data }) => {
 // scheduled (a timer, a task, a promise callback) runs before the reply is posted.
 function answer(asked, start) {
   const { type, id } = asked;
-  if (type === "grade" || type === "run") {
+  if (type === TO_WORKER.grade || type === TO_WORKER.run) {
     const reply = handlers[type](asked); // [type, fields]: read by index (learner code may patch iterators)
     return post(reply[0], reply[1]);
   }
-  if (type !== "load") return post("failed", { id, message: `unknown message type: ${type}`, line: null });
+  if (type !== TO_WORKER.load) return post("failed", { id, message: `unknown message type: ${type}`, line: null });
   handlers.load(asked).then(
     (reply) => {
       if (start.interrupt) pyodide.setInterruptBuffer(takenInOneStep(start.interrupt)); // the runner writes 2 (SIGINT)

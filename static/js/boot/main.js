@@ -7,7 +7,9 @@ import { keepOffline } from "../hosting/offline.js";
 import { $ } from "../shared/dom.js";
 import { RuntimeClient } from "../../../runtime/page/client.js";
 import { followKeptLanguage } from "../page/language.js";
-import { t } from "../shared/i18n.js";
+import { number, t } from "../shared/i18n.js";
+import NAMES from "../shared/names.json" with { type: "json" };
+import { read, remove, write } from "../shared/storage.js";
 
 const config = JSON.parse($("config").textContent);
 
@@ -23,7 +25,20 @@ let pageFailed = false; // the page's own script did not load: that is what the 
 const whenParsed = (show) => parsed.then(() => pageFailed || show((load ??= showLoad(runtime))));
 
 const leaving = followKeptLanguage(config); // opened again in the language this learner chose before
-const runtime = new RuntimeClient({ ...config, urls });
+// The runtime knows nothing of the page but what it is handed: its config, and the page's words, names and storage.
+const runtime = new RuntimeClient(
+  { ...config, urls },
+  {
+    words: { t, number },
+    names: {
+      runnerHello: NAMES.runnerHello,
+      snapshotCache: NAMES.caches.snapshot,
+      snapshotDigest: NAMES.storage.snapshot,
+      snapshotRead: NAMES.snapshotRead,
+    },
+    storage: { read, write, remove },
+  },
+);
 runtime.addEventListener("status", ({ detail }) => whenParsed((view) => view.show(detail)));
 runtime.addEventListener("progress", ({ detail }) => load?.progress(detail.received, detail.expected)); // none before the body is there
 if (!leaving) runtime.load().catch(() => {}); // shown on the page by the status event; callers see window.playground.ready reject

@@ -90,7 +90,9 @@ export function startPage({ config, runtime }) {
     [stopButton, checkButton, () => editor.element],
   ]);
   let queue = Promise.resolve();
-  // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does.
+  // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does. The
+  // runtime itself refuses a task while another is under way (runtime/page/client.js): here a Check asked
+  // during a Run, or window.playground.check called twice, waits its turn instead.
   const enqueue = (task) => {
     const run = queue.then(task);
     queue = run.catch(() => {});
