@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from server.headers import SettingError
-from server.lti import cli
+from server.lti import cli, store
 from server.lti.passback import Sender
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
@@ -53,6 +53,7 @@ def init_app(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.cli.add_command(cli.lti_command)
+    app.teardown_appcontext(store.close)  # the database connection of a request, a command, a sender's pass
     if not app.config["LTI"]:
         return
     if not app.config["VERIFY"]:
@@ -63,7 +64,7 @@ def init_app(app: Flask) -> None:
     from server.lti import grades, views
 
     parts = open_state(app)
-    parts["sender"] = Sender(parts["store"], parts["keys"], parts["retry_s"]).start()
+    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["retry_s"]).start()
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
