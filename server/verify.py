@@ -129,7 +129,7 @@ def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
             raise TokenRefused(refused) from exc
     launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
     if payload.get("launch") is not None and "lti" in current_app.extensions:
-        from server.lti.views import launch_from_token
+        from server.lti.grades import launch_from_token
 
         launch = launch_from_token(payload["launch"])
         if launch is None:
@@ -215,7 +215,7 @@ def verify() -> tuple[Response, int]:
     )
     body = {"report": report, "receipt": state["signer"].sign(claims)}
     if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
-        from server.lti.views import record_pass
+        from server.lti.grades import record_pass
 
         body["grade"] = record_pass(launch, report, claims["jti"])
     return jsonify(body), 200

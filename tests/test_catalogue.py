@@ -43,9 +43,18 @@ ENGINE_SPEAKERS = [
 # and errors, the page's config, a refused frame. Their logs are for whoever hosts it, in English; so are
 # (HOSTING) the reasons a check of the LMS's launch gives, inside a translated sentence, what /verify says
 # to a script that posts no JSON (the page always does), and why the server does not start.
-SERVER_SPEAKERS = ["server/lti/views.py", "server/verify.py", "server/page.py", "server/embed.py"]
+SERVER_SPEAKERS = [
+    "server/lti/views.py",
+    "server/lti/refusals.py",
+    "server/lti/oidc.py",
+    "server/lti/grades.py",
+    "server/verify.py",
+    "server/page.py",
+    "server/embed.py",
+]
 HOSTING = {
-    "server/lti/views.py": {"a claim of the wrong kind: ", "the LMS's keys could not be had: "},
+    "server/lti/views.py": {"a claim of the wrong kind: "},
+    "server/lti/oidc.py": {"the LMS's keys could not be had: "},
     "server/verify.py": {
         'Send JSON {"source": "<your code>"}, with the code as text.',
         "PLAYGROUND_VERIFY=1, but no sandbox can start, so no learner code will run here: ",

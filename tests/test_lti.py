@@ -12,7 +12,7 @@ import jwt
 import pytest
 import requests
 
-from server.lti.views import DEPLOYMENT, RESOURCE_LINK
+from server.lti.claims import DEPLOYMENT, RESOURCE_LINK
 from tests import solutions
 from tests.lti import launch_form, login, rig
 from tests.lti_launches import (

@@ -33,6 +33,13 @@ def test_page_shows_the_exercise_and_the_starter(client):
     assert config["timeLimitMs"] == 5000
 
 
+def test_the_tab_names_the_exercise_and_the_site_in_the_page_s_language(client):
+    html = client.get("/?lang=de").get_data(as_text=True)
+    assert html.startswith('<!doctype html>\n<html lang="de">')
+    title = "<title>Backpropagation in der richtigen Reihenfolge ausführen · Backprop-Playground</title>"
+    assert title in html
+
+
 def test_page_hands_over_the_cases_with_expected_gradients(client, cases):
     assert page_config(client)["cases"] == cases
     assert client.get("/cases.json").status_code == 404  # the page's config carries them: one copy

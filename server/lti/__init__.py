@@ -1,16 +1,17 @@
 """LTI 1.3: the playground as a tool an LMS launches, with verified passes sent to its gradebook (AGS).
 
 On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is sent). State lives in
-the database (server/lti/store.py); the tool's RSA key in the instance folder. The blueprint is in
-server/lti/views.py, the teacher's command in server/lti/cli.py, passback in server/lti/passback.py.
+the database (server/lti/store.py); the tool's RSA key in the instance folder. The login and launch
+endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
+oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py.
 """
 
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, current_app
 
 from server.headers import SettingError
-from server.lti import cli
+from server.lti import cli, store
 from server.lti.passback import Sender
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
@@ -42,11 +43,17 @@ def open_state(app: Flask) -> dict:
     }
 
 
+def state() -> dict:
+    """The LTI parts of the app: store, keys, settings, the passback sender."""
+    return current_app.extensions["lti"]
+
+
 def init_app(app: Flask) -> None:
     """Add the `lti` command; with LTI on, the endpoints and the passback retry thread."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.cli.add_command(cli.lti_command)
+    app.teardown_appcontext(store.close)  # the database connection of a request, a command, a sender's pass
     if not app.config["LTI"]:
         return
     if not app.config["VERIFY"]:
@@ -54,9 +61,10 @@ def init_app(app: Flask) -> None:
             "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
             "set both, or neither"
         )
-    from server.lti import views
+    from server.lti import grades, views
 
-    state = open_state(app)
-    state["sender"] = Sender(state["store"], state["keys"], state["retry_s"]).start()
-    app.extensions["lti"] = state
+    parts = open_state(app)
+    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["retry_s"]).start()
+    app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
+    app.register_blueprint(grades.bp)

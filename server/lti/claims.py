@@ -13,6 +13,7 @@ DEPLOYMENT = LTI + "deployment_id"
 RESOURCE_LINK = LTI + "resource_link"
 CONTEXT = LTI + "context"
 ROLES = LTI + "roles"
+PRESENTATION = LTI + "launch_presentation"  # its locale: the page's language
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 MAX_TEXT = 1024  # characters of any text claim the tool keeps

@@ -15,6 +15,7 @@ import threading
 import time
 from datetime import UTC, datetime
 
+from flask import Flask
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.contrib.flask import FlaskServiceConnector
 from pylti1p3.exception import LtiException, LtiServiceException
@@ -85,9 +86,13 @@ def failed(store: Store, jti: str, row: dict, launch: dict, exc: Exception, retr
 
 
 class Sender:
-    """A thread that sends the passbacks that are due: when woken (a new pass, a Retry), and every retry_s."""
+    """A thread that sends the passbacks that are due: when woken (a new pass, a Retry), and every retry_s.
 
-    def __init__(self, store: Store, keys: ToolKeys, retry_s: float) -> None:
+    Each pass over them runs in an app context of its own: one database connection for the pass.
+    """
+
+    def __init__(self, app: Flask, store: Store, keys: ToolKeys, retry_s: float) -> None:
+        self.app = app
         self.store = store
         self.keys = keys
         self.retry_s = retry_s
@@ -115,10 +120,11 @@ class Sender:
         while not self.stopped:
             self.woken.clear()
             try:
-                for jti in self.store.due(now=None if first else time.time()):
-                    if self.stopped:
-                        return
-                    send(self.store, self.keys, jti, self.retry_s)
+                with self.app.app_context():
+                    for jti in self.store.due(now=None if first else time.time()):
+                        if self.stopped:
+                            return
+                        send(self.store, self.keys, jti, self.retry_s)
             except Exception:  # a database hiccup: log it, keep the thread, try again next time
                 log.exception("the passback loop failed; it goes on")
             first = False

@@ -5,6 +5,10 @@ course runs several instances of the playground (`PLAYGROUND_DATABASE_URL=postgr
 3). The same SQL runs on both (`?` placeholders become psycopg's `%s`; upserts are `ON CONFLICT`).
 The schema is made and brought up to date by MIGRATIONS, in order, each once, under a lock (SQLite:
 `BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), and counted in `schema_migrations`.
+
+One connection serves a unit of work: inside an app context (a request, a pass of the passback sender,
+a command) the first statement opens it and keeps it in `g`, and the context's end closes it (flaskr's
+get_db and close_db); outside one (a test reading the database), each call opens its own.
 """
 
 import contextlib
@@ -14,6 +18,8 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from flask import g, has_app_context
 
 MIGRATIONS = [
     """
@@ -85,6 +91,9 @@ class Connection:
             raise
         self.raw.execute("COMMIT")
 
+    def close(self) -> None:
+        self.raw.close()
+
 
 class Result:
     """The rows a statement gave (as dicts) and how many it changed."""
@@ -97,8 +106,14 @@ class Result:
         return self.rows[0] if self.rows else None
 
 
+def close(exception: BaseException | None = None) -> None:
+    """Close the connections the app context's statements used (its teardown)."""
+    for db in g.pop("lti_connections", {}).values():
+        db.close()
+
+
 class Store:
-    """The database a URL names; a connection per call, so any thread or process may use it."""
+    """The database a URL names: any thread or process may use it, each with connections of its own."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -111,24 +126,38 @@ class Store:
             private(self.path)
         self.migrate()
 
-    @contextlib.contextmanager
-    def connect(self) -> Iterator[Connection]:
-        """A connection for the block (each statement commits on its own unless in a transaction)."""
+    def open(self) -> Connection:
+        """A new connection (each statement commits on its own unless in a transaction)."""
         if self.postgres:
             import psycopg  # only where PostgreSQL is used
             from psycopg.rows import dict_row
 
-            with psycopg.connect(self.url, autocommit=True, row_factory=dict_row) as raw:
-                yield Connection(raw, True)
-            return
+            return Connection(psycopg.connect(self.url, autocommit=True, row_factory=dict_row), True)
         raw = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         raw.row_factory = sqlite3.Row
         try:
             raw.execute("PRAGMA busy_timeout = 30000")
             raw.execute("PRAGMA foreign_keys = ON")
-            yield Connection(raw, False)
-        finally:
+        except BaseException:
             raw.close()
+            raise
+        return Connection(raw, False)
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """The app context's connection to this database (opened on first use, closed by close()); outside
+        an app context, a connection for the block."""
+        if has_app_context():
+            held = g.setdefault("lti_connections", {})
+            if self.url not in held:
+                held[self.url] = self.open()
+            yield held[self.url]
+            return
+        db = self.open()
+        try:
+            yield db
+        finally:
+            db.close()
 
     def migrate(self) -> None:
         """Apply the migrations this database has not had, in order, once each."""

@@ -1,0 +1,91 @@
+"""A launched page's grade: the launch its token names, a verified pass queued, what the page says of it.
+
+/verify (server/verify.py) asks launch_from_token who a launched page's learner is and hands their
+verified pass to record_pass; the page asks lti/grade how it went, and has it tried again (Retry).
+Nothing here waits on the LMS: the sender thread (server/lti/passback.py) sends.
+"""
+
+import math
+import time
+
+import jwt
+from flask import Blueprint, Response, current_app, jsonify, request
+from flask_babel import gettext
+
+from server.limits import limits
+from server.lti import passback, state
+
+bp = Blueprint("lti_grades", __name__, url_prefix="/lti")
+
+
+def launch_from_token(token: object) -> dict | None:
+    """The launch a page's token names, or None when the token does not check out."""
+    if not isinstance(token, str):
+        return None
+    try:
+        launch_id = state()["keys"].launch_of(token)
+    except jwt.PyJWTError:
+        return None
+    return state()["store"].launch(launch_id)
+
+
+def grade_state(launch: dict, rows: list[dict] | None) -> dict:
+    """What the page says of the grade, from the launch's passbacks (none: the course takes none).
+
+    sent: the LMS has it; kept: the LMS answered that it has a newer grade (a 409, final); sending: a
+    try is due or under way (the page asks again in a moment); pending: the last try failed (Retry).
+    """
+    course = launch["course"]
+    if not rows:
+        return {"state": "none", "course": course, "message": ""}
+    waiting = [r for r in rows if r["state"] == "pending"]
+    now = time.time()
+    if any(r["attempts"] == 0 or r["next_try"] <= now or r["claimed_until"] > now for r in waiting):
+        return {
+            "state": "sending",
+            "course": course,
+            "message": gettext("Sending to %(course)s…", course=course),
+        }
+    if waiting:
+        return {
+            "state": "pending",
+            "course": course,
+            "message": gettext("Could not reach %(course)s.", course=course),
+        }
+    if all(r["state"] == "kept" for r in rows):
+        message = gettext(
+            "%(course)s already has a newer grade for this activity, and keeps it.", course=course
+        )
+        return {"state": "kept", "course": course, "message": message}
+    return {"state": "sent", "course": course, "message": gettext("Sent to %(course)s.", course=course)}
+
+
+def record_pass(launch: dict, report: dict, jti: str) -> dict:
+    """After /verify: queue a verified pass of a launched learner for the sender; what the page says of it."""
+    tool = state()
+    if report.get("passed") is not True:
+        return grade_state(launch, None) | {"state": "unchanged"}
+    if passback.queue_pass(tool["store"], launch, jti) is None:
+        return grade_state(launch, None)
+    tool["sender"].wake()
+    return grade_state(launch, tool["store"].passbacks_of(launch["id"]))
+
+
+@bp.post("/grade")
+def retry() -> tuple[Response, int]:
+    """Say where this launch's grades are; with {"retry": true}, have the pending ones sent now."""
+    payload = request.get_json(silent=True)
+    launch = launch_from_token(payload.get("launch") if isinstance(payload, dict) else None)
+    if launch is None:
+        return jsonify(
+            error=gettext("This launch has expired; open the exercise from the course again.")
+        ), 400
+    config = current_app.config
+    if wait := limits().hit("lti-grade", config["LTI_GRADE_RATE_LIMIT"], 60, launch["id"]):
+        response = jsonify(error=gettext("Asked too often; try again in a moment."))
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response, 429
+    tool = state()
+    if payload.get("retry") is True and tool["store"].retry_now(launch["id"]):
+        tool["sender"].wake()
+    return jsonify(grade_state(launch, tool["store"].passbacks_of(launch["id"]))), 200
