@@ -22,10 +22,10 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.sites import serve  # noqa: E402
 from server import create_app  # noqa: E402
-from tests import solutions  # noqa: E402
 from tests.browser.axe import AXE, RULES, SETTLED  # noqa: E402
 from tests.browser.chromium import TEST_ARGS, chromium_path  # noqa: E402
 from tests.browser.pages import open_playground, wait_for_pictures  # noqa: E402
+from tests.support import solutions  # noqa: E402
 
 RUN = """async ([tags, options]) => {
   const started = performance.now();

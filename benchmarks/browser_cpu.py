@@ -30,7 +30,7 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from server import create_app  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path  # noqa: E402
-from tests.solutions import CORRECT  # noqa: E402
+from tests.support.solutions import CORRECT  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 SETTLE_S = 2  # the work a step leaves running (the next runtime, the snapshot kept) is counted in it

@@ -27,9 +27,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from benchmarks.sites import serve  # noqa: E402
 from engine.scratch import run_scratch  # noqa: E402
 from server import create_app  # noqa: E402
-from tests import solutions  # noqa: E402
 from tests.browser.chromium import TEST_ARGS, chromium_path  # noqa: E402
 from tests.browser.pages import open_playground  # noqa: E402
+from tests.support import solutions  # noqa: E402
 
 STEP = "out = (out * {w}).tanh()"
 DRAWINGS = {  # name -> scratch code: x, w and 99 * 2 values; x and 66 * 3 values

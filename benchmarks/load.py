@@ -63,7 +63,7 @@ from benchmarks.line import Line  # noqa: E402
 from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page  # noqa: E402
 from server import create_app  # noqa: E402
 from server.static import pyodide_url  # noqa: E402
-from tests.solutions import CORRECT  # noqa: E402
+from tests.support.solutions import CORRECT  # noqa: E402
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}

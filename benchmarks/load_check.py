@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 
 from server import create_app  # noqa: E402
 from server.export import export_site  # noqa: E402
-from tests import servers  # noqa: E402
+from tests.support import servers  # noqa: E402
 
 PYODIDE_FILES = (
     "pyodide.mjs",

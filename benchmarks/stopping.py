@@ -27,7 +27,7 @@ from benchmarks.sites import serve  # noqa: E402
 from benchmarks.suite_floor import busy_seconds  # noqa: E402
 from server import create_app  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from tests.solutions import CORRECT  # noqa: E402
+from tests.support.solutions import CORRECT  # noqa: E402
 
 AFTER_S = 3  # the CPU time of this long after a report is counted: the browser ends a busy worker in 2 s
 

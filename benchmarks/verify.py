@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
 
-from tests import servers, solutions  # noqa: E402
-from tests.sandboxes import sandbox_processes  # noqa: E402
+from tests.support import servers, solutions  # noqa: E402
+from tests.support.sandboxes import sandbox_processes  # noqa: E402
 
 ENDLESS = "def backward(out):\n    while True:\n        pass\n"
 

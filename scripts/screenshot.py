@@ -17,8 +17,8 @@ from werkzeug.serving import make_server
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server import create_app  # noqa: E402
-from tests import solutions  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.support import solutions  # noqa: E402
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from engine.grade import grade
 from server.page import read
-from tests import orders, solutions
+from tests.support import orders, solutions
 
 STARTER = read("server/starter.py")
 

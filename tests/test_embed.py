@@ -1,7 +1,6 @@
 """Embedding: who hears the page's events, the messages' schema (built by hosting/events.js), embed.js."""
 
 import json
-import subprocess
 
 import pytest
 from flask import url_for
@@ -9,9 +8,10 @@ from flask import url_for
 from engine.grade import grade
 from server import ROOT, create_app
 from server.embed import parent_origins
-from tests import solutions
-from tests.events import assert_message
-from tests.served_page import PREFIX, page_config
+from tests.support import solutions
+from tests.support.events import assert_message
+from tests.support.node import module_json
+from tests.support.served_page import PREFIX, page_config
 
 SECRET = "# a-comment-only-the-learner-wrote"
 SYNTAX_ERROR = "def backward(out):\n    for v in\n"
@@ -19,10 +19,7 @@ SYNTAX_ERROR = "def backward(out):\n    for v in\n"
 
 def node(script: str):
     """Run an ES module script with hosting/events.js imported as `events`; return what it prints."""
-    source = f'import * as events from "{(ROOT / "static/js/hosting/events.js").as_uri()}";\n{script}'
-    done = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return module_json(script, events=ROOT / "static/js/hosting/events.js")
 
 
 def parents(**config):

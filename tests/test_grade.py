@@ -4,8 +4,8 @@ import pytest
 
 from engine.compare import close
 from engine.grade import grade
-from tests import solutions
-from tests.tolerance import NUDGED, big_cases
+from tests.support import solutions
+from tests.support.tolerance import NUDGED, big_cases
 
 
 def statuses(report):

@@ -8,7 +8,7 @@ import pytest
 
 from server import create_app
 from server.headers import SettingError
-from tests import servers
+from tests.support import servers
 
 
 def framed_by(value):

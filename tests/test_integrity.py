@@ -14,7 +14,7 @@ import pytest
 from engine.grade import GRADER_CHANGED, grade
 from server import ROOT
 from server.reference import graded_cases
-from tests import solutions
+from tests.support import solutions
 
 GRADE = (
     "import json, sys\n"

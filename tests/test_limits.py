@@ -2,7 +2,7 @@
 
 Each test does the hostile thing, then sends honest verifications that must come out right, against
 the real sandbox; the key server is a real HTTP server that can answer slowly, the shared limits a
-real Redis (tests/redis.py) behind two real gunicorn instances. Everything runs on loopback, bounded.
+real Redis (tests/support/redis.py) behind two real gunicorn instances. Everything runs on loopback, bounded.
 """
 
 import os
@@ -21,9 +21,9 @@ from limits.storage import storage_from_string
 
 from server import ROOT, create_app
 from server.receipt import public_jwk
-from tests import servers, solutions
-from tests.lti import Served
-from tests.redis import redis_server
+from tests.support import servers, solutions
+from tests.support.lti import Served
+from tests.support.redis import redis_server
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

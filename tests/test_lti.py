@@ -13,9 +13,9 @@ import pytest
 import requests
 
 from server.lti.claims import DEPLOYMENT, RESOURCE_LINK
-from tests import solutions
-from tests.lti import launch_form, login, rig
-from tests.lti_launches import (
+from tests.support import solutions
+from tests.support.lti import launch_form, login, rig
+from tests.support.lti_launches import (
     LAUNCH_TOKEN,
     altered,
     drop,

@@ -18,10 +18,19 @@ import requests
 
 from server.lti.claims import AGS, CONTEXT, ROLES
 from server.lti.tool import LOGIN_LIFETIME_S
-from tests import solutions
-from tests.lti import ROOT, launch_form, login, rig
-from tests.lti_launches import LAUNCH_TOKEN, altered, grade, launched, put, refusal_title, settled, verify
-from tests.lti_platform import CLIENT_ID
+from tests.support import solutions
+from tests.support.lti import ROOT, launch_form, login, rig
+from tests.support.lti_launches import (
+    LAUNCH_TOKEN,
+    altered,
+    grade,
+    launched,
+    put,
+    refusal_title,
+    settled,
+    verify,
+)
+from tests.support.lti_platform import CLIENT_ID
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
@@ -140,7 +149,7 @@ def test_a_409_for_an_older_score_is_final(lms):
 def test_forged_launches_fetch_the_lms_key_set_once(lms):
     session, token = launched(lms, "first")  # fetches the key set
     fetched = lms.platform.key_set_fetches
-    from tests.lti_platform import rsa_pair
+    from tests.support.lti_platform import rsa_pair
 
     other_private, _ = rsa_pair()
     for n in range(10):

@@ -3,10 +3,10 @@
 import pytest
 import requests
 
-from tests import solutions
-from tests.lti import launch_form, login, rig
-from tests.lti_launches import LAUNCH_TOKEN, refusal_title
-from tests.postgres import postgres_server
+from tests.support import solutions
+from tests.support.lti import launch_form, login, rig
+from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title
+from tests.support.postgres import postgres_server
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

@@ -1,5 +1,5 @@
 """The nginx block an export writes sends, for every file of the export, the headers the app sends:
-read back by tests/nginx.py, and served by nginx itself (Debian's, scripts/setup-nginx.sh)."""
+read back by tests/support/nginx.py, and served by nginx itself (Debian's, scripts/setup-nginx.sh)."""
 
 import os
 import shutil
@@ -14,7 +14,7 @@ import pytest
 from server import ROOT, create_app
 from server.export import export_site
 from server.nginx import FILE
-from tests.nginx import headers_for, read
+from tests.support.nginx import headers_for, read
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

@@ -8,8 +8,9 @@ import re
 import brotli
 
 from server import create_app
-from tests.builds import new_build_app
-from tests.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+from server.names import NAMES
+from tests.support.builds import new_build_app
+from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 
 
 def offline_data(text):
@@ -110,10 +111,7 @@ def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client,
 def removal_script(text):
     """Whether sw.js is the one that removes itself: no fetch handler, no claim, unregister, the caches."""
     names = json.loads(re.search(r"^const NAMES = (.*);$", text, re.M)[1])
-    assert names == {
-        "cachePrefix": "backprop-playground-files-",
-        "snapshotCache": "backprop-playground-snapshot",
-    }
+    assert names == {"cachePrefix": NAMES["caches"]["files"], "snapshotCache": NAMES["caches"]["snapshot"]}
     return (
         "self.registration.unregister()" in text
         and "caches.delete" in text

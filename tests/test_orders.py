@@ -1,5 +1,5 @@
 """The strict verdict means a topological order: every right order of the corpus passes it, every wrong
-one fails it, on the page's graphs, on every random graph alone, and at /verify (tests/orders.py)."""
+one fails it, on the page's graphs, on every random graph alone, and at /verify (tests/support/orders.py)."""
 
 import random
 
@@ -8,7 +8,7 @@ import pytest
 from engine.grade import grade
 from server import create_app, graphs
 from server.reference import expected, graded_cases
-from tests.orders import RIGHT, WRONG
+from tests.support.orders import RIGHT, WRONG
 
 DRAWS = 200  # random graphs each order meets alone (about 10 s for the whole corpus)
 

@@ -1,20 +1,16 @@
 """Where a picture looks and how big it shows (static/js/picture/graph-view.js), run in Node."""
 
 import json
-import subprocess
 
 from server import ROOT
+from tests.support.node import module_json
 
 VIEW = ROOT / "static/js/picture/graph-view.js"
 
 
 def view(script: str) -> object:
     """Run an ES module that imports graph-view.js as `v`; return what it prints, as JSON."""
-    code = f"import * as v from {json.dumps(VIEW.as_uri())};\nconsole.log(JSON.stringify({script}));"
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    return json.loads(done.stdout)
+    return module_json(f"console.log(JSON.stringify({script}));", v=VIEW)
 
 
 def graph(wrong=(), out=4, size=5) -> dict:

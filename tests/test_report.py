@@ -10,9 +10,9 @@ import pytest
 from engine import expressions, extras, namespace
 from engine.grade import grade
 from engine.report import FIELDS, KINDS, shape
-from tests import solutions
-from tests.report_sources import SOURCES
-from tests.served_page import page_config
+from tests.support import solutions
+from tests.support.report_sources import SOURCES
+from tests.support.served_page import page_config
 
 
 @pytest.mark.parametrize("name", SOURCES)

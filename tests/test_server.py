@@ -16,8 +16,8 @@ import pytest
 from runtime.server import bootstrap_hash, pyodide_folder, pyodide_path
 from server import ROOT, create_app
 from server.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
-from tests import servers, solutions
-from tests.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+from tests.support import servers, solutions
+from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 
 PYODIDE = f"/static/{pyodide_path()}"
 

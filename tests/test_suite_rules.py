@@ -30,3 +30,15 @@ def test_no_file_imports_a_test_module_or_a_conftest():
                 if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
                     found.append(f"{path.relative_to(ROOT)} imports {name}")
     assert found == [], "\n".join(found)
+
+
+def test_helpers_live_in_support_and_test_folders_hold_tests():
+    # A test folder holds test modules, a conftest and its __init__; the helpers they share are in
+    # tests/support, those that drive Chromium beside the browser tests (tests/browser).
+    found = [
+        str(path.relative_to(ROOT))
+        for folder in (ROOT / "tests", ROOT / "tests" / "runtime", ROOT / "tests" / "browser" / "runtime")
+        for path in sorted(folder.glob("*.py"))
+        if not path.name.startswith("test_") and path.name not in ("conftest.py", "__init__.py")
+    ]
+    assert found == [], "helpers outside tests/support: " + ", ".join(found)

@@ -13,7 +13,7 @@ from engine.gradients import left_behind
 from engine.learner_side import MAX_RECURSION
 from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
 from server.reference import graded_cases
-from tests import solutions
+from tests.support import solutions
 
 
 def test_print_is_captured(cases):

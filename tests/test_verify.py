@@ -10,7 +10,6 @@ import json
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 
@@ -23,9 +22,10 @@ from engine.grade import grade
 from server import ROOT, create_app, sandbox, verify
 from server.export import export_site
 from server.receipt import CLAIMS, public_jwk
-from tests import servers, solutions
-from tests.events import assert_valid
-from tests.served_page import page_config
+from tests.support import servers, solutions
+from tests.support.events import assert_valid
+from tests.support.node import module_json
+from tests.support.served_page import page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
@@ -355,22 +355,7 @@ checkReceipt(token, source ?? undefined).then(
 
 def node_check(code: str, token: str, source: str | None = None) -> dict:
     """Run docs/verification.md's JavaScript check of a receipt in Node.js (jose from node_modules)."""
-    jose = subprocess.run(
-        ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('jose'))"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    script = code.replace('from "jose"', f"from {json.dumps(jose)}") + JS_HARNESS
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script, json.dumps([token, source])],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return module_json(code + JS_HARNESS, json.dumps([token, source]))
 
 
 def test_the_readmes_course_side_checks_work_against_a_real_server(tmp_path):

@@ -16,8 +16,8 @@ import pytest
 from engine.compare import close
 from engine.output import MAX_CHARS
 from server import ROOT
-from tests import servers, solutions
-from tests.sandboxes import sandbox_processes, server_uids
+from tests.support import servers, solutions
+from tests.support.sandboxes import sandbox_processes, server_uids
 
 # Slow: real sandboxes and a server process (not in make test-fast). Alone: a runaway row is stopped at
 # a 1 s limit, so honest rows must finish well inside it, which a machine busy with other tests blurs.

@@ -3,7 +3,7 @@ learner code that reaches for the page's origin."""
 
 from playwright.sync_api import expect
 
-from tests import solutions
+from tests.support import solutions
 
 # A Check as the learner makes it (the Check button), resolving to the checked event's detail.
 CHECKED = (

@@ -14,7 +14,7 @@ from server import ROOT, create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, returning_page, watched_page
-from tests.servers import http_server
+from tests.support.servers import http_server
 
 
 @pytest.fixture

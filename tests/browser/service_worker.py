@@ -2,8 +2,10 @@
 
 from playwright.sync_api import expect
 
-FILES_CACHE = "backprop-playground-files-"
-SNAPSHOT_CACHE = "backprop-playground-snapshot"  # the lead's cache: the worker must leave it alone
+from server.names import NAMES
+
+FILES_CACHE = NAMES["caches"]["files"]
+SNAPSHOT_CACHE = NAMES["caches"]["snapshot"]  # the lead's cache: the worker must leave it alone
 
 
 def kept_offline(page):

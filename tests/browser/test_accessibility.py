@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.axe import serious_violations
 from tests.browser.pages import open_playground, wait_for_pictures
+from tests.support import solutions
 
 VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1366, 900)}
 

@@ -6,7 +6,7 @@ at module level, in the runtime's own modules and globals, is 1 in every Check.
 """
 
 from tests.browser.pages import open_playground
-from tests.solutions import CORRECT
+from tests.support.solutions import CORRECT
 
 COUNTED = (
     CORRECT

@@ -5,9 +5,9 @@ Every test here Checks and reads the results, on one page (module_page): each Ch
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.colours import PAINTED, is_red
 from tests.browser.pages import wait_for_pictures
+from tests.support import solutions
 
 # Each mistake of the issue: where it shows, the value named, the words that say what happened.
 MISTAKES = {

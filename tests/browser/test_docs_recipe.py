@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.pages import KEEP_RUNTIME, open_playground, recipe
+from tests.support import solutions
 
 RECIPES = {
     "full": recipe("## Starting each test afresh"),  # the first; the runtime starts in full

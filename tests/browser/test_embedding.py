@@ -11,10 +11,10 @@ from whitenoise import WhiteNoise
 from server import ROOT, create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
-from tests import servers, solutions
 from tests.browser.pages import READY_MS, TIME_LIMIT_MS, wait_for_pictures, watched_page
-from tests.events import assert_message
-from tests.nginx import headers_for
+from tests.support import servers, solutions
+from tests.support.events import assert_message
+from tests.support.nginx import headers_for
 
 DOCS_URL = "https://play.example.org/courses/ml/backprop/"  # where the docs' course page embeds it from
 HEARD = """

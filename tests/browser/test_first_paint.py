@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import expect
 
 from server import create_app
-from tests import solutions
+from server.names import NAMES
 from tests.browser.middleware import Halt
 from tests.browser.pages import TIME_LIMIT_MS, wait_until
+from tests.support import solutions
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def page(routed_page):
     return routed_page
 
 
-CODE_KEY = "backprop-playground:code"
+CODE_KEY = NAMES["storage"]["code"]
 SAVED = "def backward(out):\n    pass  # saved\n\n# the end\n"
 CODE_MIRROR = re.compile(r"/assets/editor-[A-Z0-9]+\.js$")  # CodeMirror's bundle (package.json, build:page)
 PAGE_SCRIPT = re.compile(r"/assets/page-[A-Z0-9]+\.js$")  # the page's own bundle
@@ -83,7 +84,7 @@ def test_keys_typed_from_first_paint_on_arrive_in_order_through_the_upgrade(page
         typed += key
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.getCode()") == SAVED[:caret] + typed + SAVED[caret:]
-    assert page.evaluate(f"localStorage.getItem('{CODE_KEY}')") == SAVED[:caret] + typed + SAVED[caret:]
+    assert page.evaluate("k => localStorage.getItem(k)", CODE_KEY) == SAVED[:caret] + typed + SAVED[caret:]
     expect(page.locator("#editor .cm-content")).to_be_focused()
     expect(page.locator("#code")).to_have_count(0)
 
@@ -162,7 +163,7 @@ def test_without_codemirror_the_textarea_edits_saves_and_checks(page, base_url):
             page.keyboard.press("Tab")
         page.keyboard.type(stripped)
     expect(textarea).to_be_focused()
-    assert page.evaluate(f"localStorage.getItem('{CODE_KEY}')") == solutions.CORRECT.rstrip("\n")
+    assert page.evaluate("k => localStorage.getItem(k)", CODE_KEY) == solutions.CORRECT.rstrip("\n")
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
     page.keyboard.press("ControlOrMeta+Enter")  # checks, from the textarea

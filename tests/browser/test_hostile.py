@@ -17,11 +17,12 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from server import create_app
+from server.names import NAMES
 from server.page import STOP_GRACE_MS
-from tests import solutions
 from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
 from tests.browser.pages import open_playground, watched_page
+from tests.support import solutions
 
 # Alone (make test runs it after the rest, away from the other tests' browsers): what a stop does within its
 # grace period, and an error reported before the time limit, are what these tests check, and a machine
@@ -153,13 +154,13 @@ HOSTILE = {
         Outcome(None, passed=True),
     ),
     "writes Cache Storage": Hostile(
-        "import js\njs.caches.open('backprop-playground-snapshot')", Outcome("runtime", 2, says="caches")
+        f"import js\njs.caches.open({NAMES['caches']['snapshot']!r})", Outcome("runtime", 2, says="caches")
     ),
     "opens IndexedDB": Hostile(
         "import js\njs.indexedDB.open('x')", Outcome("runtime", 2, says="SecurityError")
     ),
     "writes local storage": Hostile(
-        "import js\njs.localStorage.setItem('backprop-playground:progress', '{}')",
+        f"import js\njs.localStorage.setItem({NAMES['storage']['progress']!r}, '{{}}')",
         Outcome("runtime", 2, says="localStorage"),
     ),
     "calls the output sink past the cap": Hostile(

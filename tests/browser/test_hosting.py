@@ -15,11 +15,11 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from server import create_app
 from server.headers import content_security_policy
-from tests import solutions
 from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.browser.service_worker import kept_offline
+from tests.support import solutions
 
 ENDLESS = "while True:\n    pass\n"
 SENTINEL = "the last violation"

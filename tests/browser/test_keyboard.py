@@ -5,8 +5,9 @@ import re
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests import solutions
+from server.names import NAMES
 from tests.browser.pages import focused, open_playground, tab, wait_for_pictures
+from tests.support import solutions
 
 # Record every change of text inside a live region ([aria-live], role status or alert) from now on.
 WATCH_LIVE_REGIONS = """() => {
@@ -147,7 +148,7 @@ def test_typing_makes_no_live_region_speak(page, base_url):
     editor_content(page).click()
     page.keyboard.press("ControlOrMeta+End")
     page.keyboard.type("\n# forty characters typed one at a time.")
-    assert "forty characters" in page.evaluate("localStorage.getItem('backprop-playground:code')")
+    assert "forty characters" in page.evaluate("k => localStorage.getItem(k)", NAMES["storage"]["code"])
     page.evaluate(NEXT_FRAME)
     assert page.evaluate("window.liveChanges") == []
     expect(page.locator("#saved")).to_have_text("Saved in this browser as you type.")

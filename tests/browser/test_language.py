@@ -15,7 +15,6 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 from server import ROOT
-from tests import solutions
 from tests.browser.axe import serious_violations
 from tests.browser.pages import (
     TIME_LIMIT_MS,
@@ -24,6 +23,7 @@ from tests.browser.pages import (
     tab,
     wait_for_pictures,
 )
+from tests.support import solutions
 
 # Not messages: the worked examples' numbers, Python's own exception texts (as Python says them), and in a
 # picture's table the Value's attribute as code names it ("data") and the labels and formulas of values.

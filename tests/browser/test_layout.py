@@ -7,8 +7,8 @@ is what the browser lays out when zoomed.
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.pages import open_playground, wait_for_pictures
+from tests.support import solutions
 
 SCREENS = {
     "phone 390x844": (390, 844, 3),

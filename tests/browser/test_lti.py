@@ -10,12 +10,12 @@ import pytest
 from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.checks import CHECKED
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import watched_page
-from tests.events import assert_message
-from tests.lti import Served, rig
+from tests.support import solutions
+from tests.support.events import assert_message
+from tests.support.lti import Served, rig
 
 COURSE = "Machine Learning 101"
 

@@ -17,13 +17,13 @@ from werkzeug.middleware.shared_data import SharedDataMiddleware
 from server import create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
-from tests import solutions
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, Host, netloc
 from tests.browser.pages import open_playground, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
-from tests.builds import new_build_app
-from tests.nginx import headers_for
+from tests.support import solutions
+from tests.support.builds import new_build_app
+from tests.support.nginx import headers_for
 
 OUR_CACHES = f"async () => (await caches.keys()).filter(n => n.startsWith('{FILES_CACHE}'))"
 

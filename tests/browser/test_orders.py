@@ -4,9 +4,10 @@ seed's rule and under strict; the starter hears it does nothing yet; the button 
 import pytest
 from playwright.sync_api import expect
 
+from server.names import NAMES
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
-from tests.events import assert_message
-from tests.orders import RIGHT, WRONG
+from tests.support.events import assert_message
+from tests.support.orders import RIGHT, WRONG
 
 # The wrong orders that get the seed's three expressions right: only the order graphs tell.
 SEED_PASSING = [
@@ -64,7 +65,9 @@ def check(page, source):
 
 @pytest.mark.parametrize("name", SEED_PASSING)
 def test_a_wrong_order_that_passes_the_three_is_told_its_order_is_not_right(seed_page, name):
-    seed_page.evaluate("localStorage.removeItem('backprop-playground:progress')")  # this Check the first
+    seed_page.evaluate(
+        "k => localStorage.removeItem(k)", NAMES["storage"]["progress"]
+    )  # this Check the first
     event = check(seed_page, WRONG[name])
     assert event["passed"] is True and event["order"] == "wrong"  # the seed's rule: a pass, said so
     verdict = seed_page.get_by_test_id("verdict")

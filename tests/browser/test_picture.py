@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.scratch import run_scratch
-from tests import solutions
 from tests.browser.checks import check, fresh_runtime_ready
 from tests.browser.pages import open_playground
+from tests.support import solutions
 
 
 def checked(page, base_url, source):

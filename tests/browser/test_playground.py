@@ -5,9 +5,9 @@ need the page as it first loads, or reload it, take a page of their own."""
 
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.pages import answer, open_playground, type_code
-from tests.events import assert_valid
+from tests.support import solutions
+from tests.support.events import assert_valid
 
 EXPRESSIONS = ("neuron", "reuse", "chain")
 
@@ -186,7 +186,7 @@ def test_the_tables_marks_are_the_reports(serve, page, monkeypatch):
     # A leaf 0.010000005 off a gradient of 1e7 is right by the rule (and the verdict passes): the page
     # marks no ✗ there, where its old rule of its own did. Everywhere: one ✗ per mark the report says false.
     from server import page as page_view
-    from tests.tolerance import NUDGED, big_cases
+    from tests.support.tolerance import NUDGED, big_cases
 
     cases = big_cases(page_view.graded_cases())
     monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": cases)

@@ -6,11 +6,12 @@ import re
 
 from playwright.sync_api import expect
 
-from tests import solutions
+from server.names import NAMES
 from tests.browser.pages import answer, open_playground
-from tests.events import assert_message
+from tests.support import solutions
+from tests.support.events import assert_message
 
-KEY = "backprop-playground:progress"
+KEY = NAMES["storage"]["progress"]
 # Record the page's events from the start, as automation would.
 RECORD = (
     "window.events = [];"

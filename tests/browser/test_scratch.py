@@ -8,10 +8,10 @@ from playwright.sync_api import expect
 from engine.errors import ENGINE_HINTS
 from engine.report import FIELDS
 from server.presets import PRESETS
-from tests import solutions
 from tests.browser.checks import fresh_runtime_ready, then_honest
 from tests.browser.pages import TIME_LIMIT_MS, answer, open_playground, watched_page
-from tests.events import assert_valid
+from tests.support import solutions
+from tests.support.events import assert_valid
 
 PRESET = {p["id"]: p for p in PRESETS}
 # Every event the page fires, counted (checked, ready...): a Run must fire none.

@@ -15,12 +15,12 @@ import pytest
 from playwright.sync_api import expect
 
 from server import create_app
-from tests import solutions
 from tests.browser.checks import then_honest as grades  # a right backward passes, a wrong one fails
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Deploy, Host, netloc
 from tests.browser.pages import open_playground, wait_until, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
+from tests.support import solutions
 
 # What an attacker's code does: append code of its own to the kept worker bundle and page script,
 # the headers as they were. Each leaves a mark where the test can see it: a cache named after it.

@@ -3,11 +3,12 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
+from server.names import NAMES
 from tests.browser.colours import PAINT, contrast, luminance, parse
 from tests.browser.pages import open_playground, wait_for_pictures
+from tests.support import solutions
 
-THEME_KEY = "backprop-playground:theme"
+THEME_KEY = NAMES["storage"]["theme"]
 
 # Text that must be 4.5:1 on what is behind it, after a wrong Check: prose, muted notes, code, the
 # editor's tokens and line numbers, buttons, badges, the verdict, the results' tables and the pictures.

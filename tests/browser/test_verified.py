@@ -8,10 +8,10 @@ import jwt
 import pytest
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.checks import CHECKED
 from tests.browser.pages import TIME_LIMIT_MS, open_playground
-from tests.events import assert_message
+from tests.support import solutions
+from tests.support.events import assert_message
 
 SECRET = "a secret the course and the playground share, 32+ bytes"
 

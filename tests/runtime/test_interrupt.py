@@ -1,15 +1,14 @@
 """The interrupt buffer as the worker hands it to Pyodide (runtime/worker/interrupt.js), checked in Node."""
 
-import json
-import subprocess
 from pathlib import Path
+
+from tests.support.node import node_json
 
 SCRIPT = Path(__file__).with_name("interrupt.mjs")
 
 
 def node(*args: str) -> dict:
-    done = subprocess.run(["node", SCRIPT, *args], capture_output=True, text=True, timeout=120, check=True)
-    return json.loads(done.stdout)
+    return node_json(SCRIPT, *args, timeout=120)
 
 
 def test_a_stop_written_while_python_clears_the_buffer_is_kept():

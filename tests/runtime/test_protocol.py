@@ -1,14 +1,13 @@
 """The runtime's one protocol (runtime/protocol.js): every message its parties send is listed
 there, and a message not listed cannot be built."""
 
-import json
 import re
-import subprocess
 
 import pytest
 
 from runtime.server import runner_document
 from server import ROOT
+from tests.support.node import module_json
 
 PROTOCOL = ROOT / "runtime/protocol.js"
 RUNTIME = {  # who sends on which channel: the page's client, the runner in its frame, the worker
@@ -21,11 +20,7 @@ RUNTIME = {  # who sends on which channel: the page's client, the runner in its 
 
 def node(script: str) -> object:
     """Run an ES module that imports the protocol as `p`; return what it prints, as JSON."""
-    code = f"import * as p from {json.dumps(PROTOCOL.as_uri())};\n{script}"
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    return json.loads(done.stdout)
+    return module_json(script, p=PROTOCOL)
 
 
 @pytest.fixture(scope="module")

@@ -1,15 +1,14 @@
 """The kept snapshot without its zero pages (runtime/worker/snapshot-pages.js), checked in Node."""
 
-import json
-import subprocess
 from pathlib import Path
+
+from tests.support.node import node_json
 
 SCRIPT = Path(__file__).with_name("snapshot_pages.mjs")
 
 
 def node(check: str) -> dict:
-    done = subprocess.run(["node", SCRIPT, check], capture_output=True, text=True, timeout=60, check=True)
-    return json.loads(done.stdout)
+    return node_json(SCRIPT, check)
 
 
 def test_a_packed_snapshot_unpacks_to_the_same_bytes_keeping_only_pages_with_something_in_them():

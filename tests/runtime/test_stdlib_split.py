@@ -2,7 +2,6 @@
 
 import hashlib
 import json
-import subprocess
 import zipfile
 
 import pytest
@@ -11,7 +10,8 @@ from engine.grade import grade
 from runtime.server import pyodide_folder
 from server import ROOT
 from server.assets import engine_archive
-from tests import solutions
+from tests.support import solutions
+from tests.support.node import node_json
 
 PYODIDE = pyodide_folder()
 FIRST = PYODIDE / "python_stdlib.zip"
@@ -55,15 +55,7 @@ def traced(tmp_path_factory, cases):
     (folder / "engine.zip").write_bytes(engine_archive())
     job = {"pyodide": str(PYODIDE), "engine": str(folder / "engine.zip"), "cases": cases}
     (folder / "job.json").write_text(json.dumps(job | {"sources": SOURCES, "imports": LATER}))
-    run = subprocess.run(
-        ["node", "runtime/build/trace-stdlib.mjs", str(folder / "job.json")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    return node_json("runtime/build/trace-stdlib.mjs", folder / "job.json", timeout=120)
 
 
 def test_the_grader_needs_nothing_beyond_the_first_download(traced, cases):

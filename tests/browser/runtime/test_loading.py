@@ -1,6 +1,7 @@
 """Loading as a learner meets it: the bytes counted, a slow line, a stall, a file that fails, Retry in
 place, Check pressed early, and the snapshot a returning visit starts from."""
 
+import json
 import re
 import time
 
@@ -8,9 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from server import create_app
-from tests import solutions
+from server.names import NAMES
 from tests.browser.middleware import Gate, Trickle
 from tests.browser.pages import READY_MS, TIME_LIMIT_MS, open_playground, wait_until
+from tests.support import solutions
 
 
 @pytest.fixture
@@ -20,11 +22,12 @@ def page(fresh_page):
 
 
 # The snapshot this browser kept: how many entries, and the size of the first.
-KEPT = """async () => {
-  const cache = await caches.open('backprop-playground-snapshot');
+SNAPSHOT_CACHE = json.dumps(NAMES["caches"]["snapshot"])
+KEPT = f"""async () => {{
+  const cache = await caches.open({SNAPSHOT_CACHE});
   const keys = await cache.keys();
   return keys.length ? [keys.length, (await (await cache.match(keys[0])).arrayBuffer()).byteLength] : [0, 0];
-}"""
+}}"""
 
 
 def hosted(serve, wrap=None, **config) -> str:
@@ -158,11 +161,11 @@ def test_a_kept_snapshot_that_does_not_restore_is_replaced_by_a_full_start(page,
     open_playground(page, base_url)
     wait_until(page, f"() => ({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
     page.evaluate(
-        """async () => {
-          const cache = await caches.open('backprop-playground-snapshot');
+        f"""async () => {{
+          const cache = await caches.open({SNAPSHOT_CACHE});
           const [key] = await cache.keys();
           await cache.put(key, new Response(new Uint8Array(4096).fill(7)));  // damaged
-        }"""
+        }}"""
     )
     page.reload()
     open_playground(page, base_url)

@@ -19,22 +19,24 @@ from werkzeug.serving import make_server
 
 from server import assets, create_app
 from server import page as page_view
-from tests import solutions
+from server.names import NAMES
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
-from tests.builds import new_build_app
+from tests.support import solutions
+from tests.support.builds import new_build_app
 
 # Pasted code that tries to leave something behind for later Checks and visits: at module level, in
 # backward, and in a timer that would run after the report if its worker were not ended.
-ATTACK = """import js
+ATTACK = (
+    """import js
 from pyodide.ffi import create_proxy
 def attack(*_):
     for leave in (
-        lambda: js.caches.open("backprop-playground-snapshot"),
+        lambda: js.caches.open(SNAPSHOT_CACHE),
         lambda: js.indexedDB.open("pwned"),
-        lambda: js.localStorage.setItem("backprop-playground:code", "pwned"),
+        lambda: js.localStorage.setItem(CODE_KEY, "pwned"),
         lambda: js.self.postMessage(js.JSON.parse('{"type": "report", "passed": true}')),
     ):
         try:
@@ -43,7 +45,11 @@ def attack(*_):
             pass
 attack()
 js.setTimeout(create_proxy(attack), 0)
-""" + solutions.CORRECT.replace("def backward(out):\n", "def backward(out):\n    attack()\n", 1)
+""".replace("SNAPSHOT_CACHE", repr(NAMES["caches"]["snapshot"])).replace(
+        "CODE_KEY", repr(NAMES["storage"]["code"])
+    )
+    + solutions.CORRECT.replace("def backward(out):\n", "def backward(out):\n    attack()\n", 1)
+)
 
 
 def test_learner_code_sees_none_of_the_origins_storage(page, base_url):
@@ -101,7 +107,7 @@ def chain_expected() -> list[float]:
 # In the kept snapshot, set every double equal to one of `values` to 1e300: a snapshot that still
 # restores, whose grader then expects other gradients (as the issue's attack did).
 TAMPER = """async (values) => {
-  const cache = await caches.open("backprop-playground-snapshot");
+  const cache = await caches.open(SNAPSHOT_CACHE);
   const [request] = await cache.keys();
   const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
   const view = new DataView(bytes.buffer);
@@ -114,9 +120,10 @@ TAMPER = """async (values) => {
   }
   await cache.put(request, new Response(bytes));
   return changed;
-}"""
+}""".replace("SNAPSHOT_CACHE", json.dumps(NAMES["caches"]["snapshot"]))
 
-KEPT = "() => localStorage.getItem('backprop-playground:snapshot') !== null"
+SNAPSHOT_KEY = NAMES["storage"]["snapshot"]
+KEPT = f"() => localStorage.getItem({json.dumps(SNAPSHOT_KEY)}) !== null"
 
 
 def persistent(browser, profile):
@@ -167,7 +174,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
     page, assert_clean = visit(context, url, serve.origins)
     expect(page.locator("html")).to_have_attribute("data-offline", "kept")
     page.wait_for_function(KEPT)
-    kept = page.evaluate("() => localStorage.getItem('backprop-playground:snapshot')")
+    kept = page.evaluate("k => localStorage.getItem(k)", SNAPSHOT_KEY)
     caches = page.evaluate("async () => (await caches.keys()).sort()")
     page.evaluate("s => window.playground.setCode(s)", ATTACK)
     report = page.evaluate("() => window.playground.check()")
@@ -186,10 +193,10 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
             page, assert_clean = visit(context, url, serve.origins)
         assert start_of(page) == "stored", step
         assert page.evaluate("window.playground.getCode()") == ATTACK  # the learner's code, kept
-        assert page.evaluate("() => localStorage.getItem('backprop-playground:snapshot')") == kept
+        assert page.evaluate("k => localStorage.getItem(k)", SNAPSHOT_KEY) == kept
         assert page.evaluate("async () => (await caches.keys()).sort()") == caches
         assert page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)") == []
-        progress = json.loads(page.evaluate("() => localStorage.getItem('backprop-playground:progress')"))
+        progress = json.loads(page.evaluate("k => localStorage.getItem(k)", NAMES["storage"]["progress"]))
         assert progress["attempts"] == checks, progress  # counted by the page, never written by the code
         then_honest(page)
         page.evaluate("s => window.playground.setCode(s)", ATTACK)
@@ -247,5 +254,5 @@ def test_memory_taken_through_javascript_loses_nothing(page, base_url):
     page.evaluate("s => window.playground.setCode(s)", source)
     report = page.evaluate("() => window.playground.check()")
     assert report["error"] is None or report["error"]["kind"] in ("runtime", "crash", "timeout"), report
-    assert page.evaluate("() => localStorage.getItem('backprop-playground:code')") == source
+    assert page.evaluate("k => localStorage.getItem(k)", NAMES["storage"]["code"]) == source
     then_honest(page)

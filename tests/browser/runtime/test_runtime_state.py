@@ -2,8 +2,8 @@
 
 from playwright.sync_api import expect
 
-from tests import solutions
 from tests.browser.pages import READY_MS, open_playground
+from tests.support import solutions
 
 # Every data-state the status line takes, and every label Stop shows, in order, from now on.
 RECORD = """() => {

@@ -1,9 +1,9 @@
 """The stdlib in the browser: the first visit fetches part of it; a learner can import the rest."""
 
 from server import create_app
-from tests import solutions
 from tests.browser.hosts import Recorder
 from tests.browser.pages import open_playground, watched_page
+from tests.support import solutions
 
 # Modules left out of the first download, used in backward, and whether this runtime was restored from the
 # page's snapshot (Pyodide's own, private, record of how it was loaded: a probe for this test only).

@@ -1,6 +1,6 @@
 """LTI test rig: the tool (the playground over HTTPS, a test CA from trustme) and a real platform.
 
-The platform (tests/lti_platform.py) is served on http://127.0.0.1:<port> and the tool on
+The platform (tests/support/lti_platform.py) is served on http://127.0.0.1:<port> and the tool on
 https://localhost:<port>: two sites, so inside the course page the tool is a third party.
 """
 
@@ -18,10 +18,8 @@ import requests
 import trustme
 from werkzeug.serving import make_server
 
-from server import create_app
-from tests.lti_platform import CLIENT_ID, DEPLOYMENT_ID, Platform
-
-ROOT = Path(__file__).resolve().parent.parent
+from server import ROOT, create_app
+from tests.support.lti_platform import CLIENT_ID, DEPLOYMENT_ID, Platform
 
 
 class Served:

@@ -4,7 +4,7 @@ Every RIGHT one must pass the strict verdict with every graph right; every WRONG
 CPython, in the page and at /verify (tests/test_orders.py, tests/browser/test_orders.py).
 """
 
-from tests.solutions import CORRECT, ITERATIVE, NOT_REVERSED, PRE_ORDER
+from tests.support.solutions import CORRECT, ITERATIVE, NOT_REVERSED, PRE_ORDER
 
 KAHN = """\
 from collections import deque

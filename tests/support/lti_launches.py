@@ -10,7 +10,7 @@ import time
 import jwt
 import requests
 
-from tests.lti import launch_form, login
+from tests.support.lti import launch_form, login
 
 LAUNCH_TOKEN = re.compile(r'"launch": "(?P<token>[^"]+)"')
 

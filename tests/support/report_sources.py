@@ -1,6 +1,6 @@
 """One learner source for each kind of report the grader makes: a pass, a fail and each kind of error."""
 
-from tests import solutions
+from tests.support import solutions
 
 SOURCES = {
     "right": solutions.CORRECT,

@@ -6,9 +6,10 @@ The schema is made from engine/report.py (EVENTS, KINDS) by server/schema.py, an
 
 from jsonschema import Draft202012Validator
 
+from server.names import NAMES
 from server.schema import schemas
 
-PREFIX = "backprop-playground:"
+PREFIX = NAMES["events"]
 
 
 def validator(name: str) -> Draft202012Validator:

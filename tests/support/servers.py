@@ -16,7 +16,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from server import ROOT
+
 BIN = Path(sys.executable).parent
 START_S = 60  # a slow, shared machine
 

@@ -1,6 +1,6 @@
 """The rule's tolerance at its edge: a case with a gradient of 1e7, and a backward a hair off on it."""
 
-from tests import solutions
+from tests.support import solutions
 
 # A reuse case whose a.grad is 1e7, and a backward that leaves it 0.010000005 off: within the rule's
 # relative 1e-9 (a hair more), outside the page's old rule of its own (1e-9 relative + 1e-12).

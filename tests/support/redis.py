@@ -1,7 +1,7 @@
 """A throwaway Redis server for the tests: Debian's redis-server, from the path `make` found (.redis).
 
 It listens on a Unix socket in a temporary folder only (port 0: no TCP), keeps nothing on disk, and
-is ready once it logs so (no sleeps; tests/servers.py runs it). The URL it yields is the one
+is ready once it logs so (no sleeps; tests/support/servers.py runs it). The URL it yields is the one
 PLAYGROUND_RATELIMIT_STORAGE_URL takes (the `limits` library's `redis+unix://`).
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import run_server
+from server import ROOT
+from tests.support.servers import run_server
 
-ROOT = Path(__file__).resolve().parent.parent
 READY = r"(?i)ready to accept connections"  # "Ready to..." before Redis 7, "...now ready to... at" since
 
 
