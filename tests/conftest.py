@@ -1,6 +1,7 @@
 """Fixtures for every test: the app, its client, the graded cases; each test process's own state."""
 
 import os
+import random
 import shutil
 import tempfile
 
@@ -8,6 +9,7 @@ import pytest
 
 from server import create_app
 from server.reference import graded_cases
+from tests.support.seeds import drawn_seed, replay
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,3 +50,11 @@ def client(app):
 @pytest.fixture(scope="session")
 def cases():
     return graded_cases()
+
+
+@pytest.fixture
+def rng():
+    """A random source for a test that draws: a new seed each run, printed so that a failure shows it."""
+    seed = drawn_seed()
+    print(replay(seed))
+    return random.Random(seed)

@@ -22,8 +22,7 @@ def longest(rows: list) -> int:
     return max(far)
 
 
-def test_every_drawn_graph_holds_every_telling_shape_and_is_clear():
-    rng = random.Random(random.SystemRandom().randrange(2**32))
+def test_every_drawn_graph_holds_every_telling_shape_and_is_clear(rng):
     for _ in range(2000):
         rows, values = graphs.draw(rng)
         assert graphs.features(rows, values) == FEATURES
