@@ -11,9 +11,10 @@ import urllib.request
 
 import pytest
 
-from server import ROOT, create_app
+from server import create_app
 from server.export import export_site
 from server.nginx import FILE
+from tests.support.found import found_by_make
 from tests.support.nginx import headers_for, read
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
@@ -73,8 +74,7 @@ def test_nginx_sends_what_the_app_sends_for_every_exported_file(tmp_path, name):
 
 def nginx_path() -> str | None:
     """nginx as `make test` found it (scripts/setup-nginx.sh), or on the PATH; None: there is none."""
-    found = ROOT / ".nginx"
-    return (found.read_text().strip() if found.exists() else "") or shutil.which("nginx")
+    return found_by_make(".nginx") or shutil.which("nginx")
 
 
 def free_port() -> int:

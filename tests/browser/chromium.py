@@ -1,7 +1,6 @@
 """The Chromium the browser tests, benchmarks and screenshots launch, and the flags it is launched with."""
 
-import os
-from pathlib import Path
+from tests.support.found import found_by_make
 
 # Chromium flags for a closed network: no background requests to hosts that cannot be reached.
 CHROMIUM_ARGS = [
@@ -24,5 +23,4 @@ def chromium_path(full: bool = False) -> str | None:
     .browser), or with full the Chromium a learner has ($CHROMIUM_FULL, or .chromium), which the LTI
     tests, the benchmarks and the screenshots use. None for Playwright's own."""
     variable, file = ("CHROMIUM_FULL", ".chromium") if full else ("CHROMIUM", ".browser")
-    found = Path(__file__).resolve().parents[2] / file
-    return os.environ.get(variable) or (found.read_text().strip() if found.exists() else "") or None
+    return found_by_make(file, variable) or None

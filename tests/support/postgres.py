@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from server import ROOT
+from tests.support.found import found_by_make
 
 
 def server_bin() -> Path | None:
     """PostgreSQL's server programs (scripts/setup-postgres.sh), or None."""
-    found = ROOT / ".postgres"
-    text = os.environ.get("POSTGRES_BIN") or (found.read_text().strip() if found.exists() else "")
+    text = found_by_make(".postgres", "POSTGRES_BIN")
     return Path(text) if text and (Path(text) / "initdb").exists() else None
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server import ROOT
+from tests.support.found import found_by_make
 from tests.support.servers import run_server
 
 READY = r"(?i)ready to accept connections"  # "Ready to..." before Redis 7, "...now ready to... at" since
@@ -22,8 +22,7 @@ READY = r"(?i)ready to accept connections"  # "Ready to..." before Redis 7, "...
 
 def server_path() -> str | None:
     """redis-server (scripts/setup-redis.sh), or None."""
-    found = ROOT / ".redis"
-    text = os.environ.get("REDIS_SERVER") or (found.read_text().strip() if found.exists() else "")
+    text = found_by_make(".redis", "REDIS_SERVER")
     return text if text and os.access(text, os.X_OK) else None
 
 
