@@ -13,7 +13,6 @@ import pytest
 
 from engine.grade import GRADER_CHANGED, grade
 from server import ROOT
-from server.reference import graded_cases
 from tests.support import solutions
 
 GRADE = (
@@ -32,11 +31,6 @@ PATCHES = {
         "engine.output.CappedOutput.report.__code__ = (lambda self: {'text': '', 'cut_chars': 0}).__code__\n"
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def cases():
-    return graded_cases()
 
 
 @pytest.mark.parametrize("name", PATCHES)

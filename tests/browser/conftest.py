@@ -13,6 +13,7 @@ from werkzeug.serving import make_server
 from server import ROOT, create_app
 from server.export import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
+from tests.browser.hosts import Host
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, returning_page, watched_page
 from tests.support.servers import http_server
 
@@ -86,7 +87,7 @@ def learners_browser(playwright):
 
 @pytest.fixture
 def context(browser):
-    """A new browser context: a browser that has never seen the page."""
+    """A new browser context: a browser that has never seen the page (its service workers allowed)."""
     context = browser.new_context()
     yield context
     context.close()
@@ -201,23 +202,14 @@ def routed_page(browser, serve):
     context.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def host():
-    """Serve a WSGI app on a free port; return its base URL.
-
-    test_offline.py and test_sw_integrity.py have a `host` of their own: a Host that can stop a server.
-    """
-    running = []
-
-    def start(wsgi) -> str:
-        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        running.append(server)
-        return f"http://127.0.0.1:{server.server_port}/"
-
-    yield start
-    for server in running:
-        server.shutdown()
+    """Serve WSGI apps on free ports: host(app) is its base URL, host.stop(url) takes it away; each is
+    stopped after the test."""
+    running = Host()
+    yield running
+    for url in list(running.servers):
+        running.stop(url)
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,13 @@ def netloc(url):
 
 
 class Host:
-    """Serve WSGI apps on free ports; stop one to take the network away from its pages."""
+    """Serve WSGI apps on free ports (host(app) is its base URL); stop one to take the network away from
+    its pages."""
 
     def __init__(self):
         self.servers = {}
 
-    def start(self, wsgi) -> str:
+    def __call__(self, wsgi) -> str:
         server = make_server("127.0.0.1", 0, wsgi, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}/"

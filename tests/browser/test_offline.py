@@ -8,7 +8,6 @@ set offline. Playwright's offline switch alone does not reach a service worker's
 
 from urllib.parse import urlsplit
 
-import pytest
 from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
@@ -18,7 +17,7 @@ from server import create_app
 from server.export import export_site
 from server.nginx import FILE as NGINX_FILE
 from tests.browser.chromium import TEST_ARGS, chromium_path
-from tests.browser.hosts import PREFIX, Deploy, Host, netloc
+from tests.browser.hosts import PREFIX, Deploy, netloc
 from tests.browser.pages import open_playground, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 from tests.support import solutions
@@ -43,21 +42,6 @@ def static_host(folder, conf: str):
         return files(environ, start)
 
     return index
-
-
-@pytest.fixture
-def host():
-    running = Host()
-    yield running
-    for url in list(running.servers):
-        running.stop(url)
-
-
-@pytest.fixture
-def context(browser):
-    context = browser.new_context(service_workers="allow")  # the default, said out loud: these tests need it
-    yield context
-    context.close()
 
 
 def reloaded(page):
@@ -89,7 +73,7 @@ def grades_and_draws(page):
 
 def visit_then_revisit_offline(context, host, wsgi, path=""):
     """Visit the page, take the network away, visit it again; return the second page, ready."""
-    base = host.start(wsgi)
+    base = host(wsgi)
     url = base + path
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, url)
@@ -146,7 +130,7 @@ def only_new(requests):
 
 def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tmp_path):
     deploy = Deploy(create_app({"TESTING": True}))
-    url = host.start(deploy)
+    url = host(deploy)
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -188,7 +172,7 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
 
 def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
     deploy = Deploy(create_app({"TESTING": True}))
-    url = host.start(deploy)
+    url = host(deploy)
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -212,7 +196,7 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
     args = [*TEST_ARGS, "--host-resolver-rules=MAP playground.test 127.0.0.1"]
     other = browser.browser_type.launch(executable_path=chromium_path(), args=args)
     try:
-        port = urlsplit(host.start(create_app({"TESTING": True}))).port
+        port = urlsplit(host(create_app({"TESTING": True}))).port
         url = f"http://playground.test:{port}/"
         page, assert_clean = watched_page(other.new_context(), {netloc(url)})
         notes = []
@@ -232,7 +216,7 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
 
 def test_a_module_first_imported_online_is_kept_for_offline_visits(context, host):
     fractions = "from fractions import Fraction\nprint(Fraction(1, 3))\n" + solutions.CORRECT
-    base = host.start(create_app({"TESTING": True}))
+    base = host(create_app({"TESTING": True}))
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, base)
     kept_offline(first)
