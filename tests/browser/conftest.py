@@ -1,7 +1,8 @@
 """Browser fixtures: a real server on a free port and the real page in Chromium, via Playwright.
 
-Helpers the tests import live beside this file: pages.py (open and watch the page), chromium.py,
-checks.py, hosts.py, service_worker.py. Nothing is imported from here or from a test module.
+The helpers that drive Chromium live beside this file: pages.py (open and watch the page), chromium.py,
+checks.py, hosts.py, service_worker.py; those the other tests share too, in tests/support. Nothing is
+imported from here or from a test module.
 """
 
 import threading
