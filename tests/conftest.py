@@ -9,6 +9,7 @@ import pytest
 
 from server import create_app
 from server.reference import graded_cases
+from tests.support.lti import rig
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -50,6 +51,16 @@ def client(app):
 @pytest.fixture(scope="session")
 def cases():
     return graded_cases()
+
+
+@pytest.fixture(scope="module")
+def lms(tmp_path_factory):
+    """A real LTI platform and the tool registered with it (what the command printed: lms.printed), one
+    for a module's tests."""
+    with rig(tmp_path_factory.mktemp("lti")) as made:
+        made.tool, made.tool_url = made.start_tool()
+        made.printed = made.register()
+        yield made
 
 
 @pytest.fixture

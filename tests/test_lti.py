@@ -30,14 +30,6 @@ from tests.support.lti_launches import (
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 
-@pytest.fixture(scope="module")
-def lms(tmp_path_factory):
-    with rig(tmp_path_factory.mktemp("lti")) as made:
-        made.tool, made.tool_url = made.start_tool()
-        made.printed = made.register()
-        yield made
-
-
 def test_the_command_registers_the_platform_and_prints_the_urls_for_the_lms(lms):
     assert f"Registered {lms.issuer}" in lms.printed
     for line in ("Initiate login URL:", "Redirection URI(s):", "Public keyset URL (JWKS):"):

@@ -38,7 +38,8 @@ FLOOD = 2_000_000
 
 
 @pytest.fixture
-def lms(tmp_path):
+def limited_lms(tmp_path):
+    """The platform and a tool behind a proxy it trusts (PROXY_FIX), at 8 LTI requests a minute."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool(PROXY_FIX=1, LTI_RATE_LIMIT=8)
         made.register()
@@ -55,43 +56,53 @@ def at(address: str) -> dict:
     return {"X-Forwarded-For": address}
 
 
-def test_a_login_stores_a_few_hundred_bytes_for_minutes_whatever_it_is_sent(lms):
-    query = {"iss": lms.issuer, "login_hint": "x", "target_link_uri": lms.tool_url, "client_id": CLIENT_ID}
+def test_a_login_stores_a_few_hundred_bytes_for_minutes_whatever_it_is_sent(limited_lms):
+    query = {
+        "iss": limited_lms.issuer,
+        "login_hint": "x",
+        "target_link_uri": limited_lms.tool_url,
+        "client_id": CLIENT_ID,
+    }
     flood = requests.post(
-        lms.tool_url + "lti/login",
+        limited_lms.tool_url + "lti/login",
         data={**query, "lti_message_hint": "x" * FLOOD},
-        verify=lms.ca_file,
+        verify=limited_lms.ca_file,
         allow_redirects=False,
         headers=at("203.0.113.1"),
     )
     assert flood.status_code == 400 and "lti_message_hint is over" in flood.text
-    assert once_rows(lms) == []
+    assert once_rows(limited_lms) == []
     for _ in range(4):  # the longest hints it takes: still only a nonce is kept
         big = {**query, "login_hint": "h" * 2048, "lti_message_hint": "m" * 2048}
         answer = requests.post(
-            lms.tool_url + "lti/login",
+            limited_lms.tool_url + "lti/login",
             data=big,
-            verify=lms.ca_file,
+            verify=limited_lms.ca_file,
             allow_redirects=False,
             headers=at("203.0.113.1"),
         )
         assert answer.status_code == 302 and len(answer.headers["Set-Cookie"]) < 300
-    rows = once_rows(lms)
+    rows = once_rows(limited_lms)
     assert len(rows) == 4
     for row in rows:
         assert len(row["key"]) + len(row["value"]) < 200
         assert row["expires"] - time.time() <= LOGIN_LIFETIME_S
-    session, token = launched(lms, "honest-learner")  # an honest launch goes through
+    session, token = launched(limited_lms, "honest-learner")  # an honest launch goes through
     assert token
 
 
-def test_login_and_launch_are_rate_limited_per_client(lms):
-    query = {"iss": lms.issuer, "login_hint": "x", "target_link_uri": lms.tool_url, "client_id": CLIENT_ID}
+def test_login_and_launch_are_rate_limited_per_client(limited_lms):
+    query = {
+        "iss": limited_lms.issuer,
+        "login_hint": "x",
+        "target_link_uri": limited_lms.tool_url,
+        "client_id": CLIENT_ID,
+    }
     statuses = [
         requests.get(
-            lms.tool_url + "lti/login",
+            limited_lms.tool_url + "lti/login",
             params=query,
-            verify=lms.ca_file,
+            verify=limited_lms.ca_file,
             allow_redirects=False,
             headers=at("198.51.100.4"),
         ).status_code
@@ -99,72 +110,76 @@ def test_login_and_launch_are_rate_limited_per_client(lms):
     ]
     assert statuses == [302] * 8 + [429] * 2
     refused = requests.post(
-        lms.tool_url + "lti/launch", data={}, verify=lms.ca_file, headers=at("198.51.100.4")
+        limited_lms.tool_url + "lti/launch", data={}, verify=limited_lms.ca_file, headers=at("198.51.100.4")
     )
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
     assert refusal_title(refused) == "Too many launches from your network"
-    session, token = launched(lms, "next-learner")  # another client launches
-    assert verify(lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+    session, token = launched(limited_lms, "next-learner")  # another client launches
+    assert verify(limited_lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
 
 
-def test_no_request_waits_on_an_lms_that_hangs_and_the_pass_arrives_later(lms):
-    session, token = launched(lms, "patient")
-    lms.platform.scores_delay = 60  # the LMS takes every score and sits on it
+def test_no_request_waits_on_an_lms_that_hangs_and_the_pass_arrives_later(limited_lms):
+    session, token = launched(limited_lms, "patient")
+    limited_lms.platform.scores_delay = 60  # the LMS takes every score and sits on it
 
     def timed(call):
         start = time.monotonic()
         result = call()
         return result, time.monotonic() - start
 
-    answer, verify_s = timed(lambda: verify(lms, session, token, solutions.CORRECT).json())
+    answer, verify_s = timed(lambda: verify(limited_lms, session, token, solutions.CORRECT).json())
     assert answer["grade"]["state"] == "sending"
     with ThreadPoolExecutor(8) as pool:
-        retries = list(pool.map(lambda _: timed(lambda: grade(lms, session, token, retry=True)), range(24)))
-        page, page_s = timed(lambda: requests.get(lms.tool_url, verify=lms.ca_file, timeout=60))
+        retries = list(
+            pool.map(lambda _: timed(lambda: grade(limited_lms, session, token, retry=True)), range(24))
+        )
+        page, page_s = timed(
+            lambda: requests.get(limited_lms.tool_url, verify=limited_lms.ca_file, timeout=60)
+        )
     assert {r["state"] for r, _ in retries} == {"sending"}
     assert page.status_code == 200
     assert max([verify_s, page_s, *(s for _, s in retries)]) < 5  # the LMS holds a score 60 s
-    lms.platform.scores_delay = 0
-    lms.platform.released.set()  # the LMS answers at last
-    assert settled(lms, session, token)["state"] == "sent"
-    assert [s["userId"] for s in lms.platform.scores_posted] == ["patient"]
+    limited_lms.platform.scores_delay = 0
+    limited_lms.platform.released.set()  # the LMS answers at last
+    assert settled(limited_lms, session, token)["state"] == "sent"
+    assert [s["userId"] for s in limited_lms.platform.scores_posted] == ["patient"]
 
 
-def test_a_409_for_an_older_score_is_final(lms):
-    session, token = launched(lms, "overridden")
+def test_a_409_for_an_older_score_is_final(limited_lms):
+    session, token = launched(limited_lms, "overridden")
     newer = {"userId": "overridden", "scoreGiven": 0.5, "timestamp": "2999-01-01T00:00:00.000Z"}
-    lms.platform.gradebook[("backprop", "overridden")] = newer  # the teacher set a grade later
-    verify(lms, session, token, solutions.CORRECT)
-    state = settled(lms, session, token)
+    limited_lms.platform.gradebook[("backprop", "overridden")] = newer  # the teacher set a grade later
+    verify(limited_lms, session, token, solutions.CORRECT)
+    state = settled(limited_lms, session, token)
     assert state["state"] == "kept" and "already has a newer grade" in state["message"]
-    assert grade(lms, session, token, retry=True)["state"] == "kept"  # Retry does not send it again
-    store = lms.tools[0][1].extensions["lti"]["store"]
+    assert grade(limited_lms, session, token, retry=True)["state"] == "kept"  # Retry does not send it again
+    store = limited_lms.tools[0][1].extensions["lti"]["store"]
     assert store.due(now=None) == []  # nothing left for the sender to try
-    assert lms.platform.gradebook[("backprop", "overridden")] == newer
-    other, other_token = launched(lms, "plain")
-    verify(lms, other, other_token, solutions.CORRECT)
-    assert settled(lms, other, other_token)["state"] == "sent"
+    assert limited_lms.platform.gradebook[("backprop", "overridden")] == newer
+    other, other_token = launched(limited_lms, "plain")
+    verify(limited_lms, other, other_token, solutions.CORRECT)
+    assert settled(limited_lms, other, other_token)["state"] == "sent"
 
 
-def test_forged_launches_fetch_the_lms_key_set_once(lms):
-    session, token = launched(lms, "first")  # fetches the key set
-    fetched = lms.platform.key_set_fetches
+def test_forged_launches_fetch_the_lms_key_set_once(limited_lms):
+    session, token = launched(limited_lms, "first")  # fetches the key set
+    fetched = limited_lms.platform.key_set_fetches
     from tests.support.lti_platform import rsa_pair
 
     other_private, _ = rsa_pair()
     for n in range(10):
         session = requests.Session()
         session.headers.update(at(f"192.0.2.{n + 1}"))  # from many addresses: no rate limit in the way
-        form = launch_form(session, login(session, lms, lms.tool_url, f"forger-{n}"))
+        form = launch_form(session, login(session, limited_lms, limited_lms.tool_url, f"forger-{n}"))
         claims = jwt.decode(form["id_token"], options={"verify_signature": False})
         forged = jwt.encode(claims, other_private, "RS256", headers={"kid": f"unknown-{n}"})
         page = session.post(
-            lms.tool_url + "lti/launch", data={**form, "id_token": forged}, verify=lms.ca_file
+            limited_lms.tool_url + "lti/launch", data={**form, "id_token": forged}, verify=limited_lms.ca_file
         )
         assert page.status_code == 400
-    assert lms.platform.key_set_fetches - fetched <= 1  # once per minute at most, whoever asks
-    session, token = launched(lms, "after")
-    assert verify(lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+    assert limited_lms.platform.key_set_fetches - fetched <= 1  # once per minute at most, whoever asks
+    session, token = launched(limited_lms, "after")
+    assert verify(limited_lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
 
 
 READ = "The launch could not be read"
@@ -178,53 +193,69 @@ ODD = {  # the claim changed, the page's title and the words that name the claim
 
 
 @pytest.mark.parametrize("case", ODD)
-def test_a_launch_whose_claims_do_not_parse_gets_a_400_naming_the_claim(lms, case):
+def test_a_launch_whose_claims_do_not_parse_gets_a_400_naming_the_claim(limited_lms, case):
     change, title, claim = ODD[case]
     session = requests.Session()
-    form = altered(launch_form(session, login(session, lms, lms.tool_url, f"odd-{case}")), lms, change)
-    page = session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+    form = altered(
+        launch_form(session, login(session, limited_lms, limited_lms.tool_url, f"odd-{case}")),
+        limited_lms,
+        change,
+    )
+    page = session.post(limited_lms.tool_url + "lti/launch", data=form, verify=limited_lms.ca_file)
     if claim is None:
         assert page.status_code == 200 and '"grades": false' in page.text
     else:
         assert (page.status_code, refusal_title(page)) == (400, title)
         assert claim in page.text and not LAUNCH_TOKEN.search(page.text)
-    session, token = launched(lms, f"honest-{case}")
+    session, token = launched(limited_lms, f"honest-{case}")
     assert token
 
 
-def test_deep_linking_is_for_teachers_only(lms):
+def test_deep_linking_is_for_teachers_only(limited_lms):
     session = requests.Session()
-    auth = login(session, lms, lms.tool_url, "learner-dl", lti_message_hint="deep-link-learner")
-    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    auth = login(
+        session, limited_lms, limited_lms.tool_url, "learner-dl", lti_message_hint="deep-link-learner"
+    )
+    page = session.post(
+        limited_lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=limited_lms.ca_file
+    )
     assert (page.status_code, refusal_title(page)) == (403, "Only a teacher can add the exercise")
-    assert 'name="JWT"' not in page.text and lms.platform.content_items == []
-    auth = login(session, lms, lms.tool_url, "teacher-dl", lti_message_hint="deep-link")
-    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert 'name="JWT"' not in page.text and limited_lms.platform.content_items == []
+    auth = login(session, limited_lms, limited_lms.tool_url, "teacher-dl", lti_message_hint="deep-link")
+    page = session.post(
+        limited_lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=limited_lms.ca_file
+    )
     assert page.status_code == 200 and 'name="JWT"' in page.text
 
 
-def test_the_database_is_readable_by_its_owner_only(lms):
-    launched(lms, "someone")
-    path = lms.folder / "lti.sqlite3"
+def test_the_database_is_readable_by_its_owner_only(limited_lms):
+    launched(limited_lms, "someone")
+    path = limited_lms.folder / "lti.sqlite3"
     for each in (path, path.with_name("lti.sqlite3-wal"), path.with_name("lti.sqlite3-shm")):
         if each.exists():
             assert stat.S_IMODE(each.stat().st_mode) == 0o600, each
 
 
 @pytest.mark.parametrize("agent", ["MoodleBot/1.0 (+http://moodle.org)", "Mozilla/5.0"])
-def test_a_get_to_the_launch_url_gets_a_page_that_says_to_open_it_from_the_course(lms, agent):
-    page = requests.get(lms.tool_url + "lti/launch", verify=lms.ca_file, headers={"User-Agent": agent})
+def test_a_get_to_the_launch_url_gets_a_page_that_says_to_open_it_from_the_course(limited_lms, agent):
+    page = requests.get(
+        limited_lms.tool_url + "lti/launch", verify=limited_lms.ca_file, headers={"User-Agent": agent}
+    )
     assert page.status_code == 200 and refusal_title(page) == "Open the exercise from your course"
     assert "cookie" not in page.text.lower()
 
 
-def test_the_tools_pages_and_answers_speak_the_learners_language(lms):
+def test_the_tools_pages_and_answers_speak_the_learners_language(limited_lms):
     german = {"Accept-Language": "de-DE,de;q=0.9"}
-    page = requests.get(lms.tool_url + "lti/launch", verify=lms.ca_file, headers=german)
+    page = requests.get(limited_lms.tool_url + "lti/launch", verify=limited_lms.ca_file, headers=german)
     assert refusal_title(page) == "Öffne die Übung aus deinem Kurs" and '<html lang="de">' in page.text
-    refused = requests.post(lms.tool_url + "lti/launch", data={}, verify=lms.ca_file, headers=german)
+    refused = requests.post(
+        limited_lms.tool_url + "lti/launch", data={}, verify=limited_lms.ca_file, headers=german
+    )
     assert (refused.status_code, refusal_title(refused)) == (400, "Das ist kein Start aus einem Kurs")
-    grade = requests.post(lms.tool_url + "lti/grade?lang=de", json={"launch": "x"}, verify=lms.ca_file)
+    grade = requests.post(
+        limited_lms.tool_url + "lti/grade?lang=de", json={"launch": "x"}, verify=limited_lms.ca_file
+    )
     assert grade.json()["error"] == "Dieser Start ist abgelaufen; öffne die Übung noch einmal aus dem Kurs."
 
 

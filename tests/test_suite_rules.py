@@ -42,3 +42,25 @@ def test_helpers_live_in_support_and_test_folders_hold_tests():
         if not path.name.startswith("test_") and path.name not in ("conftest.py", "__init__.py")
     ]
     assert found == [], "helpers outside tests/support: " + ", ".join(found)
+
+
+def fixtures_defined(path) -> list[str]:
+    """The names of the fixtures a Python file defines (a fixture's name= where it gives one)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                if "fixture" in ast.unparse(decorator):
+                    given = [k.value for k in getattr(decorator, "keywords", []) if k.arg == "name"]
+                    names.append(given[0].value if given else node.name)
+    return names
+
+
+def test_no_fixture_is_defined_twice():
+    # One fixture, one name: a module's own fixture under a conftest's name (or another module's) hides
+    # it, and a reader of a test cannot tell which one it gets. Shared ones live in a conftest.py.
+    where = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for name in fixtures_defined(path):
+            where.setdefault(name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

@@ -39,7 +39,8 @@ def verifying(tmp_path, **config):
 
 
 @pytest.fixture
-def app(tmp_path):
+def verifying_app(tmp_path):
+    """An app with verification on, a 2 s limit and no rate limit to speak of."""
     return create_app(
         {
             "TESTING": True,
@@ -53,8 +54,8 @@ def app(tmp_path):
 
 
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def verifying_client(verifying_app):
+    return verifying_app.test_client()
 
 
 def verified(client, source: str) -> dict:
@@ -115,22 +116,22 @@ def test_an_unknown_verdict_rule_refuses_to_start():
         b'{"source": null}',
     ],
 )
-def test_bad_requests_get_400_and_a_message(client, body):
-    response = client.post("/verify", data=body, content_type="application/json")
+def test_bad_requests_get_400_and_a_message(verifying_client, body):
+    response = verifying_client.post("/verify", data=body, content_type="application/json")
     assert response.status_code == 400 and "source" in response.get_json()["error"]
 
 
-def test_sources_over_the_limit_get_413(client):
-    response = client.post("/verify", json={"source": "#" * (MAX_SOURCE + 1)})
+def test_sources_over_the_limit_get_413(verifying_client):
+    response = verifying_client.post("/verify", json={"source": "#" * (MAX_SOURCE + 1)})
     assert response.status_code == 413 and f"{MAX_SOURCE:,}" in response.get_json()["error"]
     huge = json.dumps({"source": "\u2603" * MAX_SOURCE * 2})  # a body over any JSON the limit allows
-    response = client.post("/verify", data=huge, content_type="application/json")
+    response = verifying_client.post("/verify", data=huge, content_type="application/json")
     assert response.status_code == 413 and response.is_json
 
 
 @pytest.mark.parametrize("source", ["\x00", "\ud800 = 1", "def backward(out):\n    out.grad = 1\n" * 2000])
-def test_odd_sources_get_a_report_not_a_500(client, source):
-    report = verified(client, source)["report"]
+def test_odd_sources_get_a_report_not_a_500(verifying_client, source):
+    report = verified(verifying_client, source)["report"]
     assert report["passed"] is False
     assert report["error"] is None or report["error"]["kind"] in ("syntax", "runtime", "crash")
 
@@ -160,9 +161,9 @@ def test_all_slots_busy_get_503_with_retry_after(tmp_path):
 # -- the verdict: the server's numbers, fresh value sets, the browser's grader agreeing ----------------
 
 
-def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(client):
-    first = verified(client, solutions.CORRECT)["report"]
-    second = verified(client, solutions.CORRECT)["report"]
+def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(verifying_client):
+    first = verified(verifying_client, solutions.CORRECT)["report"]
+    second = verified(verifying_client, solutions.CORRECT)["report"]
     assert first["passed"] is True and first["error"] is None and first["rule"] == "seed"
     assert [e["name"] for e in first["expressions"]] == ["neuron", "reuse", "chain"]
 
@@ -170,15 +171,16 @@ def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(client):
         return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
 
     assert fresh(first) and fresh(first) != fresh(second)
-    page = {tuple(c["values"]) for c in page_config(client)["cases"]}
+    page = {tuple(c["values"]) for c in page_config(verifying_client)["cases"]}
     assert not page & {tuple(v) for v in fresh(first)}
 
 
-def test_a_lookup_table_of_the_pages_values_passes_in_the_browser_and_fails_at_the_server(client):
-    source = solutions.lookup_table(page_config(client)["cases"])
-    browser = grade(source, page_config(client)["cases"])  # the grader the page runs, on the page's cases
+def test_a_lookup_table_of_the_pages_values_passes_in_the_browser_and_fails_at_the_server(verifying_client):
+    page_cases = page_config(verifying_client)["cases"]
+    source = solutions.lookup_table(page_cases)
+    browser = grade(source, page_cases)  # the grader the page runs, on the page's cases
     assert browser["passed"] is True
-    report = verified(client, source)["report"]
+    report = verified(verifying_client, source)["report"]
     assert report["passed"] is False
     cases = [c for e in report["expressions"] for c in e["cases"]]
     assert all(c["passed"] for c in cases if not c["fresh"])  # the table knows the page's own sets...
@@ -235,9 +237,9 @@ def test_strict_counts_every_order_graph_and_random_ones_never_the_deep_chain(tm
 # -- receipts --------------------------------------------------------------------------------------
 
 
-def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(client):
-    answer = verified(client, solutions.CORRECT)
-    claims = decode(client, answer["receipt"])
+def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(verifying_client):
+    answer = verified(verifying_client, solutions.CORRECT)
+    claims = decode(verifying_client, answer["receipt"])
     assert claims["iss"] == "http://localhost/" and claims["exercise"] == "backward"
     assert claims["passed"] is True and claims["rule"] == "seed" and "sub" not in claims
     assert claims["source_sha256"] == hashlib.sha256(solutions.CORRECT.encode()).hexdigest()
@@ -245,8 +247,11 @@ def test_a_receipt_carries_the_claims_and_verifies_with_the_jwks(client):
     assert re.fullmatch(r"[0-9a-f]{16}", claims["version"]) and len(claims["jti"]) == 32
     assert isinstance(claims["iat"], int)
     assert set(claims) == set(CLAIMS) - {"sub", "lms"}  # no learner named, no launch
-    assert decode(client, verified(client, solutions.CORRECT)["receipt"])["jti"] != claims["jti"]
-    failed = decode(client, verified(client, solutions.TWICE)["receipt"])
+    assert (
+        decode(verifying_client, verified(verifying_client, solutions.CORRECT)["receipt"])["jti"]
+        != claims["jti"]
+    )
+    failed = decode(verifying_client, verified(verifying_client, solutions.TWICE)["receipt"])
     assert failed["passed"] is False and not any(e["passed"] for e in failed["expressions"])
 
 
@@ -254,21 +259,21 @@ def b64(data: dict) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
 
 
-def test_forged_receipts_are_refused(client):
-    token = verified(client, solutions.TWICE)["receipt"]
+def test_forged_receipts_are_refused(verifying_client):
+    token = verified(verifying_client, solutions.TWICE)["receipt"]
     header, payload, signature = token.split(".")
     claims = jwt.decode(token, options={"verify_signature": False})
     kid = jwt.get_unverified_header(token)["kid"]
     tampered = ".".join([header, b64({**claims, "passed": True}), signature])
     with pytest.raises(jwt.InvalidSignatureError):
-        decode(client, tampered)
+        decode(verifying_client, tampered)
     other_key = jwt.encode({**claims, "passed": True}, Ed25519PrivateKey.generate(), "EdDSA", {"kid": kid})
     with pytest.raises(jwt.InvalidSignatureError):
-        decode(client, other_key)
+        decode(verifying_client, other_key)
     unsigned = ".".join([b64({"alg": "none", "typ": "JWT", "kid": kid}), b64({**claims, "passed": True}), ""])
     with pytest.raises(jwt.InvalidAlgorithmError):
-        decode(client, unsigned)
-    assert decode(client, token)["passed"] is False  # the real one still checks
+        decode(verifying_client, unsigned)
+    assert decode(verifying_client, token)["passed"] is False  # the real one still checks
 
 
 def test_the_key_is_made_once_kept_private_and_old_kids_keep_verifying(tmp_path):
@@ -296,10 +301,10 @@ def test_the_key_is_made_once_kept_private_and_old_kids_keep_verifying(tmp_path)
     assert '"d"' not in jwks and "PRIVATE" not in jwks  # public halves only
 
 
-def test_the_key_is_never_in_the_export(app, tmp_path):
+def test_the_key_is_never_in_the_export(verifying_app, tmp_path):
     key = (tmp_path / "signing-key.pem").read_text()
     secret = "".join(key.splitlines()[1:-1])
-    with app.app_context():
+    with verifying_app.app_context():
         written = export_site(tmp_path / "site", compressed=False)
     assert written
     for path in written:
@@ -322,15 +327,17 @@ def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
     assert files["catalogue.json"] == b"null"  # no language asked: the engine's English
 
 
-def test_the_server_answers_in_the_pages_language(client):
+def test_the_server_answers_in_the_pages_language(verifying_client):
     """The page asks /verify in its language (?lang=): the report's errors, refusals, the sandbox's words."""
-    raised = client.post("/verify?lang=de", json={"source": "def backward(out):\n    1 / 0\n"}).get_json()
+    raised = verifying_client.post(
+        "/verify?lang=de", json={"source": "def backward(out):\n    1 / 0\n"}
+    ).get_json()
     error = raised["report"]["error"]
     assert error["message"] == "ZeroDivisionError: division by zero"  # Python's own words stay
     assert error["traceback"].startswith("Traceback (nur dein Code):\n  Zeile 2, in backward")  # sandbox's
-    too_long = client.post("/verify?lang=de", json={"source": "#" * 100_001})
+    too_long = verifying_client.post("/verify?lang=de", json={"source": "#" * 100_001})
     assert too_long.status_code == 413 and "100.001 Zeichen" in too_long.get_json()["error"]
-    english = client.post("/verify", json={"source": "def backward(out):\n    1 / 0\n"}).get_json()
+    english = verifying_client.post("/verify", json={"source": "def backward(out):\n    1 / 0\n"}).get_json()
     assert english["report"]["error"]["traceback"].startswith("Traceback (your code only):")
 
 
@@ -403,12 +410,12 @@ def test_the_readmes_course_side_checks_work_against_a_real_server(tmp_path):
         (b'{"got": [[true, false, null]], "error": null, "output": {"text": 5}}', None),
     ],
 )
-def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(app, result, kind):
+def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(verifying_app, result, kind):
     cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
     cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
     cases[0].update(example=False, extra=False, fresh=True)
     outcome = sandbox.Outcome(result, 0, False, False, 0.01)
-    with app.test_request_context():
+    with verifying_app.test_request_context():
         report = verify.judge(cases, outcome, "seed")
     assert report["passed"] is False and (report["error"] or {}).get("kind") == kind
     json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity

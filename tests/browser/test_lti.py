@@ -15,17 +15,9 @@ from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import watched_page
 from tests.support import solutions
 from tests.support.events import assert_message
-from tests.support.lti import Served, rig
+from tests.support.lti import Served
 
 COURSE = "Machine Learning 101"
-
-
-@pytest.fixture(scope="module")
-def lms(tmp_path_factory):
-    with rig(tmp_path_factory.mktemp("lti-browser")) as made:
-        made.tool, made.tool_url = made.start_tool()
-        made.register()
-        yield made
 
 
 @pytest.fixture(scope="module")
