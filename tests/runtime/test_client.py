@@ -4,12 +4,12 @@ throughout (the client, its pool, the protocol, the runner) with a fake Web Work
 (tests/runtime/client.mjs)."""
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from engine.report import shape
+from tests.support.node import node_json
 
 SCRIPT = Path(__file__).with_name("client.mjs")
 MODES = ["isolated", "plain"]  # Stop interrupts Python, or ends its worker (no cross-origin isolation)
@@ -20,15 +20,7 @@ STOPPED_PLAIN = (
 
 
 def node(check: str, mode: str = "plain") -> dict:
-    done = subprocess.run(
-        ["node", SCRIPT, check, mode],
-        input=json.dumps(shape()),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return node_json(SCRIPT, check, mode, stdin=json.dumps(shape()))
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -7,11 +7,11 @@ from pathlib import Path
 from server import ROOT
 
 
-def node_json(*args: str | Path, timeout: float = 60) -> object:
-    """Run `node` with these arguments in the checkout (so a bare import finds node_modules); return what it
-    printed, as JSON. A failure shows Node's stderr."""
+def node_json(*args: str | Path, stdin: str | None = None, timeout: float = 60) -> object:
+    """Run `node` with these arguments in the checkout (so a bare import finds node_modules), stdin on its
+    standard input; return what it printed, as JSON. A failure shows Node's stderr."""
     done = subprocess.run(
-        ["node", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+        ["node", *map(str, args)], input=stdin, cwd=ROOT, capture_output=True, text=True, timeout=timeout
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
