@@ -148,10 +148,10 @@ test-fast: serve-setup $(VENV)/.test-installed
 	$(BIN)/pytest -n 2 -m "not slow" --ignore=tests/browser
 
 bench: setup .chromium
-	$(BIN)/python benchmarks/load.py
+	$(BIN)/python -m benchmarks.load
 
 load-check: setup
-	$(BIN)/python benchmarks/load_check.py
+	$(BIN)/python -m benchmarks.load_check
 
 clean:
 	rm -rf $(VENV) node_modules static/build .browser .chromium .sandbox .postgres .nginx .redis

@@ -1,6 +1,6 @@
 """Time one axe-core run on the page, asking for every result and for its violations only.
 
-    .venv/bin/python benchmarks/axe_run.py [--runs N]
+    .venv/bin/python -m benchmarks.axe_run [--runs N]
 
 test_accessibility.py runs axe 54 times (9 states, 2 themes, 3 screen sizes). A real server (werkzeug,
 in a thread) serves the playground to the tests' headless shell with the tests' flags, on a phone-sized
@@ -12,20 +12,15 @@ passes. Prints each run's milliseconds (axe's own, in the page) and the medians.
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from benchmarks.sites import serve  # noqa: E402
-from server import create_app  # noqa: E402
-from tests.browser.axe import AXE, RULES, SETTLED  # noqa: E402
-from tests.browser.chromium import TEST_ARGS, chromium_path  # noqa: E402
-from tests.browser.pages import open_playground, wait_for_pictures  # noqa: E402
-from tests.support import solutions  # noqa: E402
+from benchmarks.sites import serve
+from server import create_app
+from tests.browser.axe import AXE, RULES, SETTLED
+from tests.browser.chromium import TEST_ARGS, chromium_path
+from tests.browser.pages import open_playground, wait_for_pictures
+from tests.support import solutions
 
 RUN = """async ([tags, options]) => {
   const started = performance.now();

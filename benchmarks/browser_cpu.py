@@ -1,6 +1,6 @@
 """Measure the machine's work (CPU seconds) for what the browser tests do most: visit the page, Check.
 
-    .venv/bin/python benchmarks/browser_cpu.py [--rounds N]
+    .venv/bin/python -m benchmarks.browser_cpu [--rounds N]
 
 The browser tests run on 2 cores in 3 processes, so their time is the machine's work: this says where it
 goes. A real server (werkzeug, in a thread) serves the playground; for each Chromium `make` found (the
@@ -17,20 +17,16 @@ import argparse
 import logging
 import os
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
-
-from server import create_app  # noqa: E402
-from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path  # noqa: E402
-from tests.support.solutions import CORRECT  # noqa: E402
+from server import create_app
+from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
+from tests.support.solutions import CORRECT
 
 TICK = os.sysconf("SC_CLK_TCK")
 SETTLE_S = 2  # the work a step leaves running (the next runtime, the snapshot kept) is counted in it

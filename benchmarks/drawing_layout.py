@@ -1,6 +1,6 @@
 """Time the picture of a big scratch drawing: its layout (Node), and a Run until it is drawn (Chromium).
 
-    .venv/bin/python benchmarks/drawing_layout.py [--runs N]
+    .venv/bin/python -m benchmarks.drawing_layout [--runs N]
 
 A drawing shows at most 200 values. Two drawings of 200 and 199 values, each a chain of tanh(v * w)
 steps: one reuses a single weight w in every step (tests/browser/test_picture.py's BIG_DRAWING, and what
@@ -16,21 +16,18 @@ import argparse
 import json
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
+from benchmarks.sites import serve
+from engine.scratch import run_scratch
+from server import create_app
+from tests.browser.chromium import TEST_ARGS, chromium_path
+from tests.browser.pages import open_playground
+from tests.support import solutions
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find engine/, server/ and tests/
-
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from benchmarks.sites import serve  # noqa: E402
-from engine.scratch import run_scratch  # noqa: E402
-from server import create_app  # noqa: E402
-from tests.browser.chromium import TEST_ARGS, chromium_path  # noqa: E402
-from tests.browser.pages import open_playground  # noqa: E402
-from tests.support import solutions  # noqa: E402
-
 STEP = "out = (out * {w}).tanh()"
 DRAWINGS = {  # name -> scratch code: x, w and 99 * 2 values; x and 66 * 3 values
     "one shared weight": "x = Value(0.5)\nw = Value(0.9)\nout = x\nfor _ in range(99):\n"

@@ -1,6 +1,6 @@
 """Where a visit's main thread goes: the page's long animation frames, with the scripts in each.
 
-    .venv/bin/python benchmarks/frames.py [--visits 2]
+    .venv/bin/python -m benchmarks.frames [--visits 2]
 
 One Chromium profile, visited --visits times (the browser restarted each time, as `make bench`'s
 returning visit is). For each visit it prints the timeline (benchmarks/load.py's: each file's arrival
@@ -10,18 +10,13 @@ that was style and layout it forced. A key pressed during such a frame waits for
 """
 
 import argparse
-import sys
 import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/, tests/ and benchmarks/
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from benchmarks.load import SETTLE, TIMELINE, WATCH_PAGE, wait_ready  # noqa: E402
-from benchmarks.sites import Meter, chromium_on, serve  # noqa: E402
-from server import create_app  # noqa: E402
+from benchmarks.load import SETTLE, TIMELINE, WATCH_PAGE, wait_ready
+from benchmarks.sites import Meter, chromium_on, serve
+from server import create_app
 
 FRAMES = """(() => {
   window.__frames = [];

@@ -1,6 +1,6 @@
 """Measure the playground's start against what a learner would use instead: stock Pyodide from a CDN.
 
-    .venv/bin/python benchmarks/load.py [--rounds 3] [--checks 20]
+    .venv/bin/python -m benchmarks.load [--rounds 3] [--checks 20]
 
 Three sites, each on its own port (origin), all werkzeug threaded servers on 127.0.0.1:
 - ours: the playground app as `make run` serves it (WhiteNoise, .br files, immutable URLs);
@@ -44,26 +44,22 @@ how long that runtime takes after a Check is printed apart. Medians over the rou
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/, tests/ and benchmarks/
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Playwright, sync_playwright
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
-from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-from playwright.sync_api import Page, Playwright, sync_playwright  # noqa: E402
-from werkzeug.middleware.dispatcher import DispatcherMiddleware  # noqa: E402
-
-from benchmarks import report  # noqa: E402
-from benchmarks.line import Line  # noqa: E402
-from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page  # noqa: E402
-from server import create_app  # noqa: E402
-from server.static import pyodide_url  # noqa: E402
-from tests.support.solutions import CORRECT  # noqa: E402
+from benchmarks import report
+from benchmarks.line import Line
+from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page
+from server import create_app
+from server.static import pyodide_url
+from tests.support.solutions import CORRECT
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}

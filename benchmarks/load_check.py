@@ -1,6 +1,6 @@
 """Load check: many clients fetching the page and its files from the production server, on loopback.
 
-    .venv/bin/python benchmarks/load_check.py [--clients 50] [--seconds 30] [--workers 4]
+    .venv/bin/python -m benchmarks.load_check [--clients 50] [--seconds 30] [--workers 4]
 
 Starts gunicorn as docs/hosting.md runs it (several workers) and, beside it, `python -m http.server` on a
 static export of the same site. Each client fetches what the page uses (the page, the files its
@@ -15,19 +15,15 @@ import http.client
 import json
 import re
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
-
-from server import create_app  # noqa: E402
-from server.export import export_site  # noqa: E402
-from tests.support import servers  # noqa: E402
+from server import create_app
+from server.export import export_site
+from tests.support import servers
 
 PYODIDE_FILES = (
     "pyodide.mjs",

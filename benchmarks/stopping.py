@@ -1,6 +1,6 @@
 """Measure how long runaway learner code takes to be reported, where learners write it: inside backward.
 
-    .venv/bin/python benchmarks/stopping.py [--rounds N] [--limit-ms MS]
+    .venv/bin/python -m benchmarks.stopping [--rounds N] [--limit-ms MS]
 
 A real server (werkzeug, threaded, in a thread) serves the playground twice: cross-origin isolated
 (Stop and the limit interrupt Python) and not (the runtime is ended). In headless Chromium, for each
@@ -14,20 +14,15 @@ medians, the extra over the limit and that CPU time. The machine should be other
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
+from playwright.sync_api import Page, expect, sync_playwright
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
-
-from benchmarks.sites import serve  # noqa: E402
-from benchmarks.suite_floor import busy_seconds  # noqa: E402
-from server import create_app  # noqa: E402
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from tests.support.solutions import CORRECT  # noqa: E402
+from benchmarks.sites import serve
+from benchmarks.suite_floor import busy_seconds
+from server import create_app
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.support.solutions import CORRECT
 
 AFTER_S = 3  # the CPU time of this long after a report is counted: the browser ends a busy worker in 2 s
 

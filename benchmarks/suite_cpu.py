@@ -1,6 +1,6 @@
 """Measure where a command's CPU time goes, by thread name: what to make cheaper in the test suite.
 
-    python3 benchmarks/suite_cpu.py .venv/bin/pytest -n 3 --dist worksteal -m "not alone"
+    python3 -m benchmarks.suite_cpu .venv/bin/pytest -n 3 --dist worksteal -m "not alone"
 
 Runs the command, and while it runs reads every thread of every process the machine started after it
 began (/proc, every 0.3 s), keeping each thread's last CPU time (user + system); then prints the CPU

@@ -1,10 +1,10 @@
 """The least time `make test` can take on this machine: the CPU time of each test, run one at a time.
 
-    .venv/bin/python benchmarks/suite_floor.py [--out FILE] [PATH ...]
+    .venv/bin/python -m benchmarks.suite_floor [--out FILE] [PATH ...]
 
 Runs make test's two selections (`-m "not alone"`, then `-m alone`) in one pytest process each, with no
-xdist, and this file as a pytest plugin (`-p suite_floor`): around each test (its fixtures' setting up
-included, so a module's shared page counts in its first test) it reads the machine's busy time from
+xdist, and this file as a pytest plugin (`-p benchmarks.suite_floor`): around each test (its fixtures'
+setting up included, so a module's shared page counts in its first test) it reads the machine's busy time from
 /proc/stat, every core's, so the browser's processes and threads count, and the servers' and sandboxes'
 too. Prints the CPU seconds of each test module, largest first, each selection's sum, and that sum
 divided by the machine's cores: the least time the selection can take with every core busy from its
@@ -49,8 +49,8 @@ def pytest_runtest_protocol(item, nextitem):
 
 def run(selection: str, out: Path, paths: list[str]) -> int:
     """Run one selection of make test's in one pytest process, this plugin noting each test."""
-    env = {**os.environ, OUT: str(out), "PYTHONPATH": str(Path(__file__).parent)}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "suite_floor", "-m", selection, *paths]
+    env = {**os.environ, OUT: str(out)}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "benchmarks.suite_floor", "-m", selection, *paths]
     return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 

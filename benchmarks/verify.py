@@ -1,6 +1,6 @@
 """Benchmark POST /verify: one verification's time, verifications per second, and a bounded load run.
 
-    .venv/bin/python benchmarks/verify.py [--runs 60] [--clients 50] [--seconds 20] [--workers 4]
+    .venv/bin/python -m benchmarks.verify [--runs 60] [--clients 50] [--seconds 20] [--workers 4]
 
 Starts gunicorn as docs/verification.md says (PLAYGROUND_VERIFY=1, the real bubblewrap sandbox, the rate limit
 raised for one loopback address) and, on 127.0.0.1 only:
@@ -25,11 +25,8 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: find server/ and tests/
-
-from tests.support import servers, solutions  # noqa: E402
-from tests.support.sandboxes import sandbox_processes  # noqa: E402
+from tests.support import servers, solutions
+from tests.support.sandboxes import sandbox_processes
 
 ENDLESS = "def backward(out):\n    while True:\n        pass\n"
 

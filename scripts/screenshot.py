@@ -1,6 +1,6 @@
 """Take docs/playground.png: the page after a wrong Check, in the Chromium a learner has (.chromium).
 
-    .venv/bin/python scripts/screenshot.py [docs/playground.png]   (the full Chromium: make .chromium)
+    .venv/bin/python -m scripts.screenshot [docs/playground.png]   (the full Chromium: make .chromium)
 
 A real server on a free port, the learner's code with one mistake (the order not reversed), Check,
 the failing expression's picture drawn; then a screenshot of the editor and the results, down to the
@@ -14,11 +14,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from server import create_app  # noqa: E402
-from tests.browser.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from tests.support import solutions  # noqa: E402
+from server import create_app
+from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+from tests.support import solutions
 
 
 def main() -> None:

@@ -1,0 +1,1 @@
+"""Benchmarks, each run from the repository's root as a module: python -m benchmarks.<name>."""
