@@ -1,13 +1,12 @@
 // How the page writes numbers, every format in one place.
 
-import { language } from "./i18n.js";
+import { number } from "./i18n.js";
 
 // A count or a size in characters, as the learner's language writes it: 12,345 (English), 12.345 (German).
-export const count = (n) => n.toLocaleString(language);
+export const count = (n) => number(n);
 
 // Bytes as megabytes with one decimal: 4.1 (English), 4,1 (German).
-export const megabytes = (bytes) =>
-  (bytes / 1e6).toLocaleString(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const megabytes = (bytes) => number(bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 // A gradient or value in a table: exactly as the report gives it (the grader rounds to 9 digits), "—"
 // when there is none.

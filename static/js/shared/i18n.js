@@ -42,8 +42,16 @@ export function tn(singular, plural, n, params = {}) {
 // A message marked for the catalogue, translated where it is shown (with t()).
 export const N_ = (message) => message;
 
-// A number as the learner's locale writes it: 1,234.5 in English, 1.234,5 in German.
-export const number = (n, options) => Number(n).toLocaleString(language, options);
+// A number as the learner's locale writes it: 1,234.5 in English, 1.234,5 in German. One formatter for
+// each set of options, made once: toLocaleString with a locale makes a new one at every call, and a
+// report's numbers made that a millisecond or two of every Check (docs/speed.md).
+const formats = new Map();
+export function number(n, options) {
+  const key = options ? JSON.stringify(options) : "";
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.NumberFormat(language, options)));
+  return format.format(Number(n));
+}
 
 // A URL of the server's with a language in its ?lang= (the page's, unless another is given): what the
 // server answers (a refusal, the grade's way to the course, /verify's report) is in the language the
