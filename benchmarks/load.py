@@ -39,7 +39,9 @@ Back to back: once ready and the next Check's runtime prepared, ten window.playg
 calls, each started when the last resolved (a script grading many submissions); the median of ten.
 check(): then window.playground.check(correct) --checks times, each started when the next Check's
 fresh runtime is ready (data-fresh="ready": issue 9 restores one from a snapshot after every Check);
-how long that runtime takes after a Check is printed apart. Medians over the rounds.
+how long that runtime takes after a Check is printed apart. A second after: then six
+window.playground.check(correct) calls, each a second after the last resolved, as a learner Checks
+again. Medians over the rounds.
 """
 
 import argparse
@@ -63,6 +65,7 @@ from tests.support.solutions import CORRECT
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip
 READY_TIMEOUT_MS = {"loopback": 90_000, "line": 180_000}
+SPACED_CHECKS = 6  # check() calls a first visit, each a second after the last
 
 # Before any script of the page: when the runtime status says ready (or failed); when the editor is
 # there and painted, then focused (as a learner's click would), and when its text changes (the bench's key).
@@ -150,6 +153,22 @@ CHECK_TIMES = """async ([source, n]) => {
   return { checks, graded, fresh: "fresh" in status.dataset ? fresh_ms : [] };
 }"""
 
+# check(source) n times, each a second after the last resolved, as a learner Checks again after a look at
+# the report: the next Check's runtime (and, Checks coming within 2 s, its spares) restores in that second.
+SPACED = """async ([source, n]) => {
+  const status = document.querySelector("[data-testid=runtime-status]");
+  while (status.dataset.fresh === "loading") await new Promise((resolve) => setTimeout(resolve, 20));
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const start = performance.now();
+    const report = await window.playground.check(source);
+    if (!report.passed) throw new Error("the correct solution failed: " + JSON.stringify(report.error));
+    times.push(performance.now() - start);
+  }
+  return { spaced: times };
+}"""
+
 # Ten check(source) calls, each started when the last resolved, once the next Check's runtime is ready.
 BACK_TO_BACK = """async ([source, n]) => {
   const status = document.querySelector("[data-testid=runtime-status]");
@@ -225,6 +244,8 @@ def visit(p: Playwright, profile: str, url: str, log: list[dict], how: str = "lo
             result.update(page.evaluate(BACK_TO_BACK, [CORRECT, 10]))
         if n := measure.get("checks"):
             result.update(page.evaluate(CHECK_TIMES, [CORRECT, n]))
+        if n := measure.get("spaced"):
+            result.update(page.evaluate(SPACED, [CORRECT, n]))
         if measure.get("settle"):
             page.evaluate(SETTLE)
     responses = log[start:]
@@ -321,6 +342,7 @@ def run(p: Playwright, rounds: int, checks: int) -> dict[str, list[dict]]:
             ours, url = site == "ours", urls[site]
             with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
                 first = dict(typing=ours, burst=ours, checks=checks if ours else 0, settle=True)
+                first["spaced"] = SPACED_CHECKS if ours else 0
                 if attempt(runs[f"{site} first"], f"{site} first", p, profile, url, log, **first):
                     attempt(runs[f"{site} returning"], f"{site} returning", p, profile, url, log, typing=ours)
         for site in order:
