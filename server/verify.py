@@ -114,7 +114,8 @@ class TokenRefused(Exception):
 
 
 def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
-    """The learner (sub) and LTI launch the request's tokens name; TokenRefused when one is refused."""
+    """The learner (sub) and LTI launch the request's tokens name; TokenRefused when one is refused, or
+    when the course configured learner tokens and neither names a learner."""
     token = payload.get("learner")
     sub = None
     if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
@@ -137,6 +138,13 @@ def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
                 gettext("The launch token was refused (expired or altered); open the exercise again.")
             )
         sub = launch["sub"]
+    if sub is None and state["learners"] is not None:  # a course that names its learners: no anonymous pass
+        raise TokenRefused(
+            gettext(
+                "This course names its learners, and this page came without your learner token: "
+                "open the exercise from your course's page again."
+            )
+        )
     return sub, launch
 
 

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
 from engine.grade import grade
-from server import ROOT, create_app, sandbox, verify
+from server import ROOT, create_app, receipt, sandbox, verify
 from server.export import export_site
 from server.receipt import CLAIMS, public_jwk
 from tests.support import servers, solutions
@@ -352,51 +352,77 @@ def readme_check(language: str) -> str:
 
 
 JS_HARNESS = """
-const [token, source] = JSON.parse(process.argv.at(-1));
-checkReceipt(token, source ?? undefined).then(
-  (claims) => console.log(JSON.stringify({ passed: claims.passed, iss: claims.iss })),
+const [token, learner, source] = JSON.parse(process.argv.at(-1));
+checkReceipt(token, learner, source ?? undefined).then(
+  (claims) => console.log(JSON.stringify({ passed: claims.passed, iss: claims.iss, sub: claims.sub })),
   (err) => console.log(JSON.stringify({ error: `${err.code ?? ""} ${err.message}` })),
 );
 """
 
 
-def node_check(code: str, token: str, source: str | None = None) -> dict:
+def node_check(code: str, token: str, learner: str, source: str | None = None) -> dict:
     """Run docs/verification.md's JavaScript check of a receipt in Node.js (jose from node_modules)."""
-    return module_json(code + JS_HARNESS, json.dumps([token, source]))
+    return module_json(code + JS_HARNESS, json.dumps([token, learner, source]))
 
 
 def test_the_readmes_course_side_checks_work_against_a_real_server(tmp_path):
-    env = {"PLAYGROUND_VERIFY": "1", "PLAYGROUND_SIGNING_KEY_FILE": str(tmp_path / "k.pem")}
+    key_file = tmp_path / "k.pem"
+    env = {
+        "PLAYGROUND_VERIFY": "1",
+        "PLAYGROUND_SIGNING_KEY_FILE": str(key_file),
+        "PLAYGROUND_LEARNER_TOKEN_SECRET": SECRET,  # the course names its learners
+    }
     with servers.gunicorn(workers=1, threads=2, env=env) as base:
         code = readme_check("python").replace("https://play.example.org/courses/ml/backprop/", base)
         namespace: dict = {}
         exec(code, namespace)
+        check = namespace["check_receipt"]
         import urllib.request
 
-        def receipt(source):
+        def receipt(source, learner="alice"):
+            body = {"source": source, "learner": learner_token(sub=learner)}
             request = urllib.request.Request(
-                base + "verify", json.dumps({"source": source}).encode(), {"Content-Type": "application/json"}
+                base + "verify", json.dumps(body).encode(), {"Content-Type": "application/json"}
             )
             with urllib.request.urlopen(request, timeout=30) as response:
                 return json.load(response)["receipt"]
 
-        claims = namespace["check_receipt"](receipt(solutions.CORRECT), solutions.CORRECT)
-        assert claims["passed"] is True and claims["iss"] == base
+        alices = receipt(solutions.CORRECT)
+        claims = check(alices, "alice", solutions.CORRECT)
+        assert claims["passed"] is True and claims["iss"] == base and claims["sub"] == "alice"
+        with pytest.raises(ValueError, match="another learner's"):
+            check(alices, "bob")  # alice's receipt handed in for bob
         with pytest.raises(ValueError, match="did not pass"):
-            namespace["check_receipt"](receipt(solutions.TWICE))
+            check(receipt(solutions.TWICE), "alice")
         with pytest.raises(ValueError, match="other code"):
-            namespace["check_receipt"](receipt(solutions.CORRECT), solutions.ITERATIVE)
+            check(alices, "alice", solutions.ITERATIVE)
         header, payload, signature = receipt(solutions.TWICE).split(".")
-        claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+        failed = json.loads(base64.urlsafe_b64decode(payload + "=="))
+        tampered = ".".join([header, b64({**failed, "passed": True}), signature])
         with pytest.raises(jwt.InvalidSignatureError):
-            namespace["check_receipt"](".".join([header, b64({**claims, "passed": True}), signature]))
+            check(tampered, "alice")
+        nobodys = sign_as(key_file, base, solutions.CORRECT)  # the same key, no learner token: no sub
+        with pytest.raises(ValueError, match="names no learner"):
+            check(nobodys, "alice")
 
         js = readme_check("js").replace("https://play.example.org/courses/ml/backprop/", base)
-        assert node_check(js, receipt(solutions.CORRECT), solutions.CORRECT) == {"passed": True, "iss": base}
-        assert "did not pass" in node_check(js, receipt(solutions.TWICE))["error"]
-        assert "other code" in node_check(js, receipt(solutions.CORRECT), solutions.ITERATIVE)["error"]
-        tampered = ".".join([header, b64({**claims, "passed": True}), signature])
-        assert "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" in node_check(js, tampered)["error"]
+        assert node_check(js, alices, "alice", solutions.CORRECT) == {
+            "passed": True,
+            "iss": base,
+            "sub": "alice",
+        }
+        assert "another learner's" in node_check(js, alices, "bob")["error"]
+        assert "did not pass" in node_check(js, receipt(solutions.TWICE), "alice")["error"]
+        assert "other code" in node_check(js, alices, "alice", solutions.ITERATIVE)["error"]
+        assert "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" in node_check(js, tampered, "alice")["error"]
+        assert "names no learner" in node_check(js, nobodys, "alice")["error"]
+
+
+def sign_as(key_file, base: str, source: str) -> str:
+    """A receipt of a pass with no learner, signed with the server's own key: what a playground with no
+    learner-token setting, and that key, signs."""
+    report = {"passed": True, "rule": "seed", "expressions": []}
+    return receipt.Signer(key_file, key_file.parent / "retired").sign(receipt.claims(base, report, source))
 
 
 @pytest.mark.parametrize(
@@ -474,6 +500,7 @@ ONLY_SECRET = {"LEARNER_TOKEN_SECRET": SECRET}
     [
         (lambda: learner_token(), {}, 200, None),  # no course keys configured: no learner is known
         (lambda: learner_token(), ONLY_SECRET, 200, "learner-42"),
+        (lambda: None, ONLY_SECRET, 400, None),  # a course that names its learners: no token, no pass
         (lambda: learner_token(key=SECRET + "!"), ONLY_SECRET, 400, None),
         (lambda: learner_token(exp=int(time.time()) - 3600), ONLY_SECRET, 400, None),
         (lambda: jwt.encode({"exp": int(time.time()) + 60}, SECRET, "HS256"), ONLY_SECRET, 400, None),

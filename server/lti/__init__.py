@@ -12,7 +12,7 @@ from flask import Flask, current_app
 
 from server.headers import SettingError
 from server.lti import cli, store
-from server.lti.passback import Sender
+from server.lti.passback import Schedule, Sender
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
 
@@ -22,6 +22,7 @@ DEFAULTS = {
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
+    "LTI_RETRY_TRIES": 30,  # a passback's last try (about a day after its first), then it is failed
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
     "LTI_RATE_WINDOW_S": 60,  # ... in this many seconds; more get a 429 page
     "LTI_GRADE_RATE_LIMIT": 120,  # a launched page's asks of lti/grade (polls, Retries) per minute
@@ -39,7 +40,7 @@ def open_state(app: Flask) -> dict:
     return {
         "store": Store(database_url(app)),
         "keys": ToolKeys(key_file),
-        "retry_s": float(app.config["LTI_RETRY_S"]),
+        "schedule": Schedule(float(app.config["LTI_RETRY_S"]), int(app.config["LTI_RETRY_TRIES"])),
     }
 
 
@@ -64,7 +65,7 @@ def init_app(app: Flask) -> None:
     from server.lti import grades, views
 
     parts = open_state(app)
-    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["retry_s"]).start()
+    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["schedule"]).start()
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)

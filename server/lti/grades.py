@@ -33,7 +33,9 @@ def grade_state(launch: dict, rows: list[dict] | None) -> dict:
     """What the page says of the grade, from the launch's passbacks (none: the course takes none).
 
     sent: the LMS has it; kept: the LMS answered that it has a newer grade (a 409, final); sending: a
-    try is due or under way (the page asks again in a moment); pending: the last try failed (Retry).
+    try is due or under way (the page asks again in a moment); pending: the last try failed (Retry);
+    failed: the LMS refused it (a 4xx, final), or its last try went unanswered (a later pass queues
+    the grade again).
     """
     course = launch["course"]
     if not rows:
@@ -52,22 +54,36 @@ def grade_state(launch: dict, rows: list[dict] | None) -> dict:
             "course": course,
             "message": gettext("Could not reach %(course)s.", course=course),
         }
-    if all(r["state"] == "kept" for r in rows):
+    states = {r["state"] for r in rows}
+    if "sent" in states:
+        return {"state": "sent", "course": course, "message": gettext("Sent to %(course)s.", course=course)}
+    if "kept" in states:
         message = gettext(
             "%(course)s already has a newer grade for this activity, and keeps it.", course=course
         )
         return {"state": "kept", "course": course, "message": message}
-    return {"state": "sent", "course": course, "message": gettext("Sent to %(course)s.", course=course)}
+    status = rows[-1]["status"]  # failed, each: the latest says why
+    if passback.refused(status):
+        message = gettext(
+            "%(course)s refused this grade (error %(status)s); tell your teacher.",
+            course=course,
+            status=status,
+        )
+    else:
+        message = gettext("This grade could not be sent to %(course)s; tell your teacher.", course=course)
+    return {"state": "failed", "course": course, "message": message}
 
 
 def record_pass(launch: dict, report: dict, jti: str) -> dict:
-    """After /verify: queue a verified pass of a launched learner for the sender; what the page says of it."""
+    """After /verify: queue a verified pass of a launched learner for the sender (the launch's first, or
+    one after a score that failed); what the page says of the launch's grade."""
     tool = state()
     if report.get("passed") is not True:
         return grade_state(launch, None) | {"state": "unchanged"}
-    if passback.queue_pass(tool["store"], launch, jti) is None:
+    if not passback.takes_grades(launch):
         return grade_state(launch, None)
-    tool["sender"].wake()
+    if passback.queue_pass(tool["store"], launch, jti) is not None:  # None: its score is sent or on its way
+        tool["sender"].wake()
     return grade_state(launch, tool["store"].passbacks_of(launch["id"]))
 
 

@@ -44,6 +44,16 @@ MIGRATIONS = [
     CREATE INDEX passbacks_due ON passbacks (state, next_try);
     CREATE INDEX passbacks_of_launch ON passbacks (launch_id);
     """,
+    # One score per launch: a launch has at most one passback on its way (or sent, or kept); the later
+    # passes queued before this rule carry the same score and go. A final refusal says its HTTP status.
+    """
+    DELETE FROM passbacks WHERE state = 'pending' AND EXISTS (
+        SELECT 1 FROM passbacks AS other WHERE other.launch_id = passbacks.launch_id
+        AND other.jti <> passbacks.jti
+        AND (other.state IN ('sent', 'kept') OR (other.state = 'pending' AND other.jti < passbacks.jti)));
+    CREATE UNIQUE INDEX passbacks_one_pending ON passbacks (launch_id) WHERE state = 'pending';
+    ALTER TABLE passbacks ADD COLUMN status INTEGER;
+    """,
 ]
 MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
 
@@ -260,13 +270,24 @@ class Store:
         return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
 
     # Passbacks
-    def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> None:
-        """Queue a score to send (once per receipt: its jti)."""
-        with self.connect() as db:
-            db.execute(
-                "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
-                " VALUES (?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT DO NOTHING",
-                (jti, launch_id, score, maximum, timestamp),
+    def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> bool:
+        """Queue a score to send, unless the launch has one on its way, sent or kept (one score per
+        launch; a failed one may be followed by another); whether it was queued."""
+        with self.connect() as db, db.transaction():
+            held = db.execute(
+                "SELECT 1 AS held FROM passbacks WHERE launch_id = ?"
+                " AND state IN ('pending', 'sent', 'kept')",
+                (launch_id,),
+            ).one()
+            if held:
+                return False
+            return (  # two at once: the unique index of pending rows lets one in
+                db.execute(
+                    "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
+                    " VALUES (?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT DO NOTHING",
+                    (jti, launch_id, score, maximum, timestamp),
+                ).rowcount
+                == 1
             )
 
     def claim(self, jti: str, hold_s: float) -> dict | None:
@@ -281,16 +302,29 @@ class Store:
             row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
         return row if claimed and row else None
 
-    def due(self, now: float | None, limit: int = 100) -> list[str]:
-        """The pending passbacks whose next try has come by now (None: every pending one not claimed)."""
-        claimed = time.time()
+    def due(self, now: float | None, issuer: str | None = None, limit: int = 100) -> list[str]:
+        """The pending passbacks whose next try has come by now (None: every pending one not claimed),
+        of one platform's launches (its issuer) or of all."""
+        query = (
+            "SELECT p.jti FROM passbacks AS p JOIN launches AS l ON l.id = p.launch_id"
+            " WHERE p.state = 'pending' AND p.next_try <= ? AND p.claimed_until < ?"
+        )
+        params: tuple = (float("inf") if now is None else now, time.time())
+        if issuer is not None:
+            query, params = query + " AND l.issuer = ?", (*params, issuer)
+        with self.connect() as db:
+            rows = db.execute(query + " ORDER BY p.next_try LIMIT ?", (*params, limit)).rows
+        return [r["jti"] for r in rows]
+
+    def due_platforms(self, now: float | None) -> list[str]:
+        """The issuers of the platforms that have a passback due by now (None: any pending one)."""
         with self.connect() as db:
             rows = db.execute(
-                "SELECT jti FROM passbacks WHERE state = 'pending' AND next_try <= ? AND claimed_until < ?"
-                " ORDER BY next_try LIMIT ?",
-                (float("inf") if now is None else now, claimed, limit),
+                "SELECT DISTINCT l.issuer FROM passbacks AS p JOIN launches AS l ON l.id = p.launch_id"
+                " WHERE p.state = 'pending' AND p.next_try <= ? AND p.claimed_until < ? ORDER BY l.issuer",
+                (float("inf") if now is None else now, time.time()),
             ).rows
-        return [r["jti"] for r in rows]
+        return [r["issuer"] for r in rows]
 
     def sent(self, jti: str) -> None:
         """Mark a passback delivered."""
@@ -310,6 +344,16 @@ class Store:
                 (error[:500], jti),
             )
 
+    def given_up(self, jti: str, error: str, status: int | None) -> None:
+        """Mark a passback failed for good: the platform refused it (a 4xx: its status), or its last try
+        went unanswered, or there is nothing to send it to; never tried again."""
+        with self.connect() as db:
+            db.execute(
+                "UPDATE passbacks SET state = 'failed', attempts = attempts + 1, error = ?, status = ?,"
+                " claimed_until = 0 WHERE jti = ?",
+                (error[:500], status, jti),
+            )
+
     def retry_now(self, launch_id: str) -> int:
         """Make a launch's pending passbacks due now (the learner's Retry); how many there are."""
         with self.connect() as db:
@@ -317,13 +361,13 @@ class Store:
                 "UPDATE passbacks SET next_try = 0 WHERE launch_id = ? AND state = 'pending'", (launch_id,)
             ).rowcount
 
-    def failed(self, jti: str, error: str, retry_s: float) -> None:
-        """Note a failed try; try again after retry_s seconds."""
+    def failed(self, jti: str, error: str, retry_s: float, status: int | None = None) -> None:
+        """Note a failed try (the platform's HTTP status, if it answered); try again after retry_s seconds."""
         with self.connect() as db:
             db.execute(
-                "UPDATE passbacks SET attempts = attempts + 1, error = ?, next_try = ?, claimed_until = 0"
-                " WHERE jti = ?",
-                (error[:500], time.time() + retry_s, jti),
+                "UPDATE passbacks SET attempts = attempts + 1, error = ?, status = ?, next_try = ?,"
+                " claimed_until = 0 WHERE jti = ?",
+                (error[:500], status, time.time() + retry_s, jti),
             )
 
     def passback(self, jti: str) -> dict | None:

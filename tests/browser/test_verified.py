@@ -19,6 +19,13 @@ SECRET = "a secret the course and the playground share, 32+ bytes"
 @pytest.fixture(scope="module")
 def verifying_url(serve, tmp_path_factory):
     key = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS, VERIFY=True, SIGNING_KEY_FILE=str(key))
+
+
+@pytest.fixture(scope="module")
+def course_url(serve, tmp_path_factory):
+    """A playground whose course names its learners (a learner-token secret)."""
+    key = tmp_path_factory.mktemp("key") / "signing-key.pem"
     return serve(
         TIME_LIMIT_MS=TIME_LIMIT_MS, VERIFY=True, SIGNING_KEY_FILE=str(key), LEARNER_TOKEN_SECRET=SECRET
     )
@@ -93,9 +100,21 @@ def test_without_verification_the_page_asks_nothing(page, base_url):
     assert not [url for url in requests if "verify" in url]
 
 
-def test_a_learner_token_in_the_pages_url_names_the_learner_in_the_receipt(page, verifying_url):
+def test_a_learner_token_in_the_pages_url_names_the_learner_in_the_receipt(page, course_url):
     token = jwt.encode({"sub": "learner-7", "exp": int(time.time()) + 600}, SECRET, "HS256")
-    open_playground(page, f"{verifying_url}?learner={token}")
+    open_playground(page, f"{course_url}?learner={token}")
     message = checked(page, solutions.CORRECT)
     assert message["verified"] is True
     assert jwt.decode(message["receipt"], options={"verify_signature": False})["sub"] == "learner-7"
+
+
+def test_a_page_without_its_learner_token_says_the_pass_is_not_verified_and_why(page, course_url):
+    open_playground(page, course_url)  # a course that names its learners, opened without a token
+    message = checked(page, solutions.CORRECT)
+    assert message["passed"] is False and message["verified"] is None and message["receipt"] is None
+    verified = page.get_by_test_id("verified")
+    expect(verified).to_have_attribute("data-state", "unavailable")
+    expect(verified).to_contain_text(
+        "This course names its learners, and this page came without your learner token: "
+        "open the exercise from your course's page again. It is not kept as a pass"
+    )

@@ -84,6 +84,8 @@ class Platform:
         self.content_items: list[dict] = []  # what Deep Linking responses added to the course
         self.changed = threading.Condition()
         self.scores_delay = 0.0  # seconds the scores endpoint takes to answer (an LMS that hangs)
+        self.scores_refusal: int | None = None  # a status the scores endpoint answers every score with
+        self.score_requests = 0  # scores posted to it, taken or not
         self.released = threading.Event()  # set: every wait ends (teardown)
         self.key_set_fetches = 0
         self.app = self.make_app()
@@ -232,6 +234,9 @@ class Platform:
         @app.post("/lineitems/<line_item>/scores")
         def scores(line_item: str):
             platform.released.wait(platform.scores_delay)
+            platform.score_requests += 1
+            if platform.scores_refusal is not None:  # a refusal, as an LMS says one (Moodle: 400, 403, 404)
+                return jsonify(message="No such user in this course"), platform.scores_refusal
             base = platform.url + "lineitems"
             service = Grades(FlaskPlatformRequest(request), platform.conf(), base, f"{base}/{line_item}")
             try:

@@ -1,8 +1,8 @@
 // LTI 1.3: in a page a course's LMS launched (config.lti, server/lti/), a pass the server verified
 // goes to the course's gradebook. The server's sender sends it in the background; this line says
 // where it is ("Sending to <course>…", then "Sent to <course>.", "<course> already has a newer grade…",
-// or "Could not reach <course>." with Retry), asking lti/grade every second while it is on its way. The
-// server says it in the page's language (?lang=: inLanguage).
+// "Could not reach <course>." with Retry, or, final, "<course> refused this grade…"), asking lti/grade
+// every second while it is on its way. The server says it in the page's language (?lang=: inLanguage).
 // It also sends the launch token with a pass, so the receipt names the LMS's learner (the token is
 // signed by the server: the learner cannot change it).
 
@@ -33,8 +33,8 @@ function place(after) {
 
 let asking = 0; // the poll under way; a newer one (another pass, a Retry) ends it
 
-// Show what the server said of the grade ({ state: sending | sent | kept | pending | none | unchanged,
-// course, message }); while it is sending, ask again in a moment.
+// Show what the server said of the grade ({ state: sending | sent | kept | pending | failed | none |
+// unchanged, course, message }); while it is sending, ask again in a moment.
 function render(line, grade, polls = 0) {
   if (!grade || grade.state === "unchanged") return; // no pass sent: what the course holds is unchanged
   line.dataset.state = grade.state;
