@@ -9,12 +9,15 @@ its answer a byte at a time, holds a request thread that long at most); the othe
 A fetch is one plain GET against one deadline: connecting, the TLS handshake and every small read
 wait only for the time left, the answer is read whole up to MAX_BYTES and then parsed (so a trickle of
 headers is bounded too), and a redirect is an error (a key set's URL is its own). Only the name's
-lookup (DNS) is not bounded by it: the system resolver's own timeouts apply.
+lookup (DNS) is not bounded by it: the system resolver's own timeouts apply. The certificates are
+requests' (REQUESTS_CA_BUNDLE, else certifi's); the fetch goes straight to the key server, through no
+HTTP(S)_PROXY.
 """
 
 import http.client
 import io
 import json
+import os
 import socket
 import ssl
 import threading
@@ -121,7 +124,7 @@ def get(url: str, deadline: float) -> bytes:
     try:
         if parts.scheme == "https":  # the handshake, like sendall, waits at most its timeout in all
             sock.settimeout(left(deadline))
-            sock = ssl.create_default_context(cafile=certifi.where()).wrap_socket(
+            sock = ssl.create_default_context(cafile=ca_file()).wrap_socket(
                 sock, server_hostname=parts.hostname
             )
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -144,6 +147,11 @@ def get(url: str, deadline: float) -> bytes:
     if response.status != 200:
         raise ValueError(f"HTTP {response.status}")
     return response.read()
+
+
+def ca_file() -> str:
+    """The certificates a key server's is checked against: requests' choice (its variables, or certifi's)."""
+    return os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or certifi.where()
 
 
 def recv(sock: socket.socket, deadline: float) -> bytes:
