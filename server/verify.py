@@ -200,8 +200,8 @@ def verify() -> tuple[Response, int]:
                     sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
                 )
                 fault = server_fault(outcome)
-            except OSError as exc:
-                fault = f"the sandbox could not start: {exc}"
+            except OSError as exc:  # bwrap or prlimit missing, no file descriptor left
+                fault = str(exc)
             if fault:  # the server's, not the learner's code's: said so, and not counted
                 current_app.logger.error("a verification could not run: %s", fault)
                 limits().refund("verify", who, window)
