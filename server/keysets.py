@@ -3,21 +3,35 @@
 A key set is kept once fetched. It is fetched again only when a token names a key it lacks (or it is
 older than MAX_AGE_S), and then at most once per INTERVAL_S per URL in this process, whoever asks:
 a flood of tokens with unknown key ids costs one fetch a minute. A fetch that fails counts too. One
-thread fetches a URL at a time, within TIMEOUT_S in all (a key server that answers slowly holds a
-request thread that long at most); the others use what is kept.
+thread fetches a URL at a time, within TIMEOUT_S in all (a key server that answers slowly, or trickles
+its answer a byte at a time, holds a request thread that long at most); the others use what is kept.
+
+A fetch is one plain GET against one deadline: connecting, the TLS handshake and every small read
+wait only for the time left, the answer is read whole up to MAX_BYTES and then parsed (so a trickle of
+headers is bounded too), and a redirect is an error (a key set's URL is its own). Only the name's
+lookup (DNS) is not bounded by it: the system resolver's own timeouts apply. The certificates are
+requests' (REQUESTS_CA_BUNDLE, else certifi's); the fetch goes straight to the key server, through no
+HTTP(S)_PROXY.
 """
 
+import http.client
+import io
 import json
+import os
+import socket
+import ssl
 import threading
 import time
+from urllib.parse import urlsplit
 
-import requests
+import certifi
 from flask import Flask, current_app
 
 TIMEOUT_S = 2.0  # a whole fetch, connection to last byte
 INTERVAL_S = 60.0  # between two fetches of one URL
 MAX_AGE_S = 3600.0  # a key set kept longer than this is fetched again (at the next token)
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 256 * 1024  # the whole answer, its headers too
+READ_BYTES = 4096  # one read: the deadline is checked between reads
 
 
 class KeySetError(Exception):
@@ -75,24 +89,88 @@ class KeySets:
     def fetch(self, url: str) -> tuple[float, dict | None, str]:
         """Fetch a key set within the time limit: (when, the key set or None, why not)."""
         self.fetches += 1
-        deadline = time.monotonic() + self.timeout_s
         try:
-            with requests.get(url, timeout=self.timeout_s, stream=True) as response:
-                response.raise_for_status()
-                body = b""
-                for chunk in response.iter_content(8192):
-                    body += chunk
-                    if len(body) > MAX_BYTES or time.monotonic() > deadline:
-                        raise requests.Timeout(f"no whole key set within {self.timeout_s:g} s")
-            keys = json.loads(body)
+            keys = json.loads(get(url, time.monotonic() + self.timeout_s))
             if not isinstance(keys, dict) or not isinstance(keys.get("keys"), list):
                 raise ValueError("it is not a JWK Set")
             keys["keys"] = [k for k in keys["keys"] if isinstance(k, dict)]
             return time.monotonic(), keys, ""
-        except (requests.RequestException, ValueError) as exc:
-            error = f"the key set at {url} could not be fetched ({type(exc).__name__}: {exc})"
+        except (OSError, http.client.HTTPException, ValueError) as exc:  # socket.timeout is an OSError
+            why = f"{type(exc).__name__}: {exc}"
+            error = f"the key set at {url} could not be fetched within {self.timeout_s:g} s ({why})"
             current_app.logger.warning("%s", error)
             return time.monotonic(), None, error
+
+
+class KeySetTimeout(TimeoutError):
+    """No whole answer before the deadline."""
+
+
+def left(deadline: float) -> float:
+    """Seconds until the deadline; KeySetTimeout once it has passed."""
+    seconds = deadline - time.monotonic()
+    if seconds <= 0:
+        raise KeySetTimeout("no whole answer before the deadline")
+    return seconds
+
+
+def get(url: str, deadline: float) -> bytes:
+    """The body of a 200 answer to GET url, read whole before the deadline (monotonic seconds)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("not an http(s) URL")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    sock = socket.create_connection((parts.hostname, port), timeout=left(deadline))
+    try:
+        if parts.scheme == "https":  # the handshake, like sendall, waits at most its timeout in all
+            sock.settimeout(left(deadline))
+            sock = ssl.create_default_context(cafile=ca_file()).wrap_socket(
+                sock, server_hostname=parts.hostname
+            )
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        host = parts.netloc.rpartition("@")[2]
+        sock.settimeout(left(deadline))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        answer = bytearray()
+        while chunk := recv(sock, deadline):
+            answer += chunk
+            if len(answer) > MAX_BYTES:
+                raise ValueError(f"the answer is over {MAX_BYTES} bytes")
+    finally:
+        sock.close()  # the TLS socket's, when there is one: the plain one is then detached
+    response = http.client.HTTPResponse(Received(bytes(answer)))  # parsed once whole: headers, chunks
+    response.begin()
+    if response.status in (301, 302, 303, 307, 308):
+        raise ValueError(
+            f"HTTP {response.status} to {response.getheader('Location')}: no redirect is followed"
+        )
+    if response.status != 200:
+        raise ValueError(f"HTTP {response.status}")
+    return response.read()
+
+
+def ca_file() -> str:
+    """The certificates a key server's is checked against: requests' choice (its variables, or certifi's)."""
+    return os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or certifi.where()
+
+
+def recv(sock: socket.socket, deadline: float) -> bytes:
+    """One small read, waiting only for the time left."""
+    sock.settimeout(left(deadline))
+    try:
+        return sock.recv(READ_BYTES)
+    except TimeoutError as exc:
+        raise KeySetTimeout("no whole answer before the deadline") from exc
+
+
+class Received:
+    """A whole answer as http.client reads one: from a file."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def makefile(self, mode: str) -> io.BytesIO:
+        return io.BytesIO(self.data)
 
 
 def key_sets(app: Flask | None = None) -> KeySets:

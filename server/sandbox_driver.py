@@ -2,23 +2,26 @@
 
 Copied into the sandbox beside engine/, source.py, cases.json (value sets without their expected
 gradients, which the sandbox never sees) and catalogue.json (the messages of the learner's language, or
-null: English). It runs the learner's code through engine.gradients, the
-same code the browser's grader runs it with, and writes one JSON document on the result channel (the
-fd given as its argument): the gradients each value set got, in order, the error the learner's code
-met and what it printed. Nothing here compares or decides: the server does (server/verify.py).
+null: English). It says it started (STARTED, before anything of the learner's runs: a sandbox that
+ended without it failed on the server's side, server/sandbox_io.py's server_fault), then runs the
+learner's code through engine.gradients, the same code the browser's grader runs it with, and writes
+one JSON document on the result channel (the fd given as its argument): the gradients each value set
+got, in order, the error the learner's code met and what it printed. Nothing here compares or
+decides: the server does (server/verify.py).
 """
 
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+STARTED = b" "  # the result channel's first byte (JSON allows space before the document)
 
 
 def main() -> None:
     """Run source.py on cases.json and write what each value set got on the result channel."""
     channel = int(sys.argv[1])
     write, dumps, exit_now = os.write, json.dumps, os._exit  # bound before the learner's code runs
+    write(channel, STARTED)
     with open("cases.json", encoding="utf-8") as file:
         cases = json.load(file)
     with open("source.py", encoding="utf-8") as file:
@@ -37,4 +40,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
     main()

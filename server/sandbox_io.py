@@ -25,6 +25,7 @@ from engine import report
 from engine.output import MAX_CHARS
 from engine.report import KINDS, MAX_TEXT, cap, error, number
 from server import ROOT, sandbox
+from server.sandbox_driver import STARTED
 
 UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
@@ -58,6 +59,20 @@ def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None)
     plain = [{k: c[k] for k in fields if k in c} for c in cases]
     files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
     return files
+
+
+def server_fault(outcome: sandbox.Outcome) -> str | None:
+    """Why the sandbox ended before the driver said it started, for the host's log; None if it started.
+
+    Before that nothing of the learner's ran: bubblewrap could not set up, the process limit refused
+    the uid, the machine was too busy to start Python within the time limit. The server's fault, never
+    told to the learner as their code's.
+    """
+    if outcome.result.startswith(STARTED):
+        return None
+    how = "at the time limit" if outcome.timed_out else f"exit status {outcome.returncode}"
+    said = outcome.stderr.decode(errors="replace").strip()
+    return f"the sandbox ended before its Python started ({how})" + (f": {said}" if said else "")
 
 
 def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:

@@ -28,7 +28,7 @@ from server.learner import Learners, LearnerTokenError
 from server.limits import client, limits
 from server.receipt import Signer
 from server.reference import expected
-from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files
+from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files, server_fault
 
 bp = Blueprint("verify", __name__)
 
@@ -207,10 +207,13 @@ def verify() -> tuple[Response, int]:
                     limits_of(config),
                     sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
                 )
-            except OSError:
-                current_app.logger.exception("the sandbox could not start")
+                fault = server_fault(outcome)
+            except OSError as exc:  # bwrap or prlimit missing, no file descriptor left
+                fault = str(exc)
+            if fault:  # the server's, not the learner's code's: said so, and not counted
+                current_app.logger.error("a verification could not run: %s", fault)
                 limits().refund("verify", who, window)
-                return refuse(503, gettext("The sandbox could not start; try again in a moment."), 5)
+                return refuse(503, gettext("The server could not run your code; try again in a moment."), 5)
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
         report = judge(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)

@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pyseccomp
 import pytest
 
 from server import ROOT, sandbox
@@ -77,10 +78,11 @@ def test_bubblewrap_error_is_said_at_start_up(monkeypatch):
 )
 def test_a_server_not_run_as_root_gets_a_user_namespace_sandbox():
     # As nobody, with Debian's Python (the venv's may not be readable by another user): --unshare-all.
-    # A copy of server/sandbox.py beside the probe: nobody may not read the checkout (a clone in root's
-    # home, or in a `mktemp -d` folder).
+    # A copy of server/sandbox.py and of the seccomp binding beside the probe: nobody may not read the
+    # checkout or the venv (a clone in root's home, or in a `mktemp -d` folder).
     tmp_path = Path(tempfile.mkdtemp())  # pytest's folders are root's alone
     shutil.copy(ROOT / "server" / "sandbox.py", tmp_path / "sandbox.py")
+    shutil.copy(pyseccomp.__file__, tmp_path / "pyseccomp.py")
     script = tmp_path / "probe.py"
     script.write_text(
         "import json\n"
