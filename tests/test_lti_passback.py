@@ -53,7 +53,7 @@ class Silent:
 
 
 @pytest.fixture
-def lms(tmp_path):
+def own_lms(tmp_path):
     """A platform and a tool of its own for each test (they change how the platform answers)."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool()
@@ -61,13 +61,13 @@ def lms(tmp_path):
         yield made
 
 
-def tool_part(lms, name: str):
-    return lms.tools[-1][1].extensions["lti"][name]
+def tool_part(own_lms, name: str):
+    return own_lms.tools[-1][1].extensions["lti"][name]
 
 
-def queue_silent_passes(lms, silent: Silent, count: int) -> None:
+def queue_silent_passes(own_lms, silent: Silent, count: int) -> None:
     """Register the silent LMS and queue count passes of its learners, as its launches would have."""
-    store = tool_part(lms, "store")
+    store = tool_part(own_lms, "store")
     issuer = silent.url.rstrip("/")
     registration = {
         "issuer": issuer,
@@ -97,20 +97,20 @@ def queue_silent_passes(lms, silent: Silent, count: int) -> None:
         store.add_passback(f"silent-pass-{n}", launch_id, 1.0, 1.0, "2026-01-01T00:00:00.000Z")
 
 
-def test_an_lms_that_never_answers_delays_no_other_courses_grade(lms, monkeypatch):
+def test_an_lms_that_never_answers_delays_no_other_courses_grade(own_lms, monkeypatch):
     monkeypatch.setattr(tool, "HTTP_TIMEOUT_S", 30)  # each try of the silent LMS holds its lane 30 s
     silent = Silent()
     try:
-        session, token = launched(lms, "healthy")
-        queue_silent_passes(lms, silent, 12)  # 12 stuck passes to another LMS, ahead of the healthy one
-        tool_part(lms, "sender").wake()
+        session, token = launched(own_lms, "healthy")
+        queue_silent_passes(own_lms, silent, 12)  # 12 stuck passes to another LMS, ahead of the healthy one
+        tool_part(own_lms, "sender").wake()
         with silent.changed:
             assert silent.changed.wait_for(lambda: silent.tries >= 1, 30)  # its first try is held
-        assert verify(lms, session, token, solutions.CORRECT).json()["grade"]["state"] == "sending"
+        assert verify(own_lms, session, token, solutions.CORRECT).json()["grade"]["state"] == "sending"
 
         def healthy_or_second_try():
-            with lms.platform.changed:
-                return (LINEITEM, "healthy") in lms.platform.gradebook or silent.tries >= 2
+            with own_lms.platform.changed:
+                return (LINEITEM, "healthy") in own_lms.platform.gradebook or silent.tries >= 2
 
         deadline = time.monotonic() + 120  # a guard against a hung test only: the order is the check
         while not healthy_or_second_try():
@@ -118,28 +118,28 @@ def test_an_lms_that_never_answers_delays_no_other_courses_grade(lms, monkeypatc
             time.sleep(0.05)
         # The healthy course's grade arrived while the silent LMS's lane still waited on its first try:
         # within the sender's normal cycle, not after the 12 stuck passes (12 timeouts).
-        assert (LINEITEM, "healthy") in lms.platform.gradebook and silent.tries == 1
-        assert settled(lms, session, token)["state"] == "sent"
+        assert (LINEITEM, "healthy") in own_lms.platform.gradebook and silent.tries == 1
+        assert settled(own_lms, session, token)["state"] == "sent"
     finally:
         silent.close()
 
 
-def test_a_refusal_from_the_lms_is_final_and_said_in_the_page_and_the_log(lms, caplog):
+def test_a_refusal_from_the_lms_is_final_and_said_in_the_page_and_the_log(own_lms, caplog):
     caplog.set_level(logging.WARNING, logger="server.lti.passback")
-    session, token = launched(lms, "unknown-here")
-    lms.platform.scores_refusal = 403  # the LMS refuses the score: it will not take it later either
-    verify(lms, session, token, solutions.CORRECT)
-    assert settled(lms, session, token) == {
+    session, token = launched(own_lms, "unknown-here")
+    own_lms.platform.scores_refusal = 403  # the LMS refuses the score: it will not take it later either
+    verify(own_lms, session, token, solutions.CORRECT)
+    assert settled(own_lms, session, token) == {
         "state": "failed",
         "course": COURSE,
         "message": f"{COURSE} refused this grade (error 403); tell your teacher.",
     }
-    assert grade(lms, session, token, retry=True)["state"] == "failed"  # Retry does not send it again
-    assert tool_part(lms, "store").due(now=None) == []  # nothing left for the sender to try
+    assert grade(own_lms, session, token, retry=True)["state"] == "failed"  # Retry does not send it again
+    assert tool_part(own_lms, "store").due(now=None) == []  # nothing left for the sender to try
     time.sleep(1)  # five of the sender's retry waits (0.2 s): none sends it
-    assert lms.platform.score_requests == 1
+    assert own_lms.platform.score_requests == 1
     german = requests.post(
-        lms.tool_url + "lti/grade?lang=de", json={"launch": token}, verify=lms.ca_file
+        own_lms.tool_url + "lti/grade?lang=de", json={"launch": token}, verify=own_lms.ca_file
     ).json()
     assert (
         german["message"] == f"{COURSE} hat diese Bewertung abgelehnt (Fehler 403); sag es deiner Lehrkraft."
@@ -149,36 +149,36 @@ def test_a_refusal_from_the_lms_is_final_and_said_in_the_page_and_the_log(lms, c
 
 
 def test_a_429_is_tried_again_up_to_the_last_try_and_then_said(tmp_path):
-    with rig(tmp_path) as lms:
-        lms.tool, lms.tool_url = lms.start_tool(LTI_RETRY_S=0.05, LTI_RETRY_TRIES=3)
-        lms.register()
-        session, token = launched(lms, "patient")
-        lms.platform.scores_refusal = 429  # "later", every time: tried again, up to the last try
-        verify(lms, session, token, solutions.CORRECT)
+    with rig(tmp_path) as own_lms:
+        own_lms.tool, own_lms.tool_url = own_lms.start_tool(LTI_RETRY_S=0.05, LTI_RETRY_TRIES=3)
+        own_lms.register()
+        session, token = launched(own_lms, "patient")
+        own_lms.platform.scores_refusal = 429  # "later", every time: tried again, up to the last try
+        verify(own_lms, session, token, solutions.CORRECT)
         deadline = time.monotonic() + 60
-        while (state := grade(lms, session, token))["state"] != "failed":
+        while (state := grade(own_lms, session, token))["state"] != "failed":
             assert time.monotonic() < deadline, state
             time.sleep(0.05)
         assert state["message"] == f"This grade could not be sent to {COURSE}; tell your teacher."
-        (row,) = tool_part(lms, "store").passbacks_of(tool_part(lms, "keys").launch_of(token))
+        (row,) = tool_part(own_lms, "store").passbacks_of(tool_part(own_lms, "keys").launch_of(token))
         assert row["attempts"] == 3 and "gave up after 3 tries" in row["error"] and row["status"] == 429
         time.sleep(0.5)  # ten of the sender's retry waits: none sends it again
-        assert lms.platform.score_requests == 3
+        assert own_lms.platform.score_requests == 3
 
 
-def test_a_second_verified_pass_of_a_launch_sends_nothing_more(lms):
-    session, token = launched(lms, "twice")
-    verify(lms, session, token, solutions.CORRECT)
-    assert settled(lms, session, token)["state"] == "sent"
-    posted = lms.platform.score_requests
-    again = verify(lms, session, token, solutions.ITERATIVE).json()  # another right answer, same launch
+def test_a_second_verified_pass_of_a_launch_sends_nothing_more(own_lms):
+    session, token = launched(own_lms, "twice")
+    verify(own_lms, session, token, solutions.CORRECT)
+    assert settled(own_lms, session, token)["state"] == "sent"
+    posted = own_lms.platform.score_requests
+    again = verify(own_lms, session, token, solutions.ITERATIVE).json()  # another right answer, same launch
     assert again["report"]["passed"] is True
     assert again["grade"] == {"state": "sent", "course": COURSE, "message": f"Sent to {COURSE}."}
-    store = tool_part(lms, "store")
-    launch_id = tool_part(lms, "keys").launch_of(token)
+    store = tool_part(own_lms, "store")
+    launch_id = tool_part(own_lms, "keys").launch_of(token)
     assert [row["state"] for row in store.passbacks_of(launch_id)] == ["sent"]  # one score per launch
-    assert store.due(now=None) == [] and lms.platform.score_requests == posted
-    other, other_token = launched(lms, "twice")  # a new launch of the same learner: a score of its own
-    verify(lms, other, other_token, solutions.CORRECT)
-    assert settled(lms, other, other_token)["state"] == "sent"
-    assert lms.platform.score_requests == posted + 1
+    assert store.due(now=None) == [] and own_lms.platform.score_requests == posted
+    other, other_token = launched(own_lms, "twice")  # a new launch of the same learner: a score of its own
+    verify(own_lms, other, other_token, solutions.CORRECT)
+    assert settled(own_lms, other, other_token)["state"] == "sent"
+    assert own_lms.platform.score_requests == posted + 1
