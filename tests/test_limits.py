@@ -259,3 +259,17 @@ def test_several_server_processes_start_sandboxes_at_once_each_as_uids_of_its_ow
         for _ in range(4)
     ]
     assert [p.communicate(timeout=60)[0].strip() for p in started] == ["b'ok'"] * 4
+
+
+def test_a_port_after_a_forwarded_address_makes_no_new_client(tmp_path):
+    app = verifying_app(tmp_path, VERIFY_RATE_LIMIT=1)
+    client = app.test_client()
+    for first, same in (
+        ("203.0.113.8:40001", ["203.0.113.8:40002", "203.0.113.8"]),
+        ("[2001:db8::8]:40001", ["[2001:db8::9]:40002", "2001:db8::8", "[2001:db8::8]"]),
+    ):
+        assert not passes(client.post("/verify", json={"source": WRONG}, headers=at(first)))
+        for address in same:  # the same client from another connection: its one verification is spent
+            again = client.post("/verify", json={"source": WRONG}, headers=at(address))
+            assert again.status_code == 429 and "Too many verifications" in again.get_json()["error"], address
+    assert passes(client.post("/verify", json={"source": solutions.CORRECT}, headers=at("192.0.2.44:40003")))
