@@ -388,6 +388,6 @@ def test_a_drawing_past_the_cap_patched_in_the_worker_is_not_laid_out(scratch_pa
     assert len(drawing["nodes"]) > 200  # the worker sent every value
     figure = page.get_by_test_id("drawing")
     expect(figure).to_have_attribute("data-state", "none")
-    expect(figure).to_contain_text("This graph is larger than the page draws.")
+    expect(figure).to_contain_text("This graph has 401 values; too many to draw.")
     assert figure.locator("svg").count() == 0
     then_honest(page)
