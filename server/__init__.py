@@ -58,6 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from server import (
         assets,
+        bounds,
         embed,
         export,
         headers,
@@ -76,6 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
         wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
         i18n.init_app(app)  # the page's language: templates, the page's scripts, the grader (server/i18n.py)
+        bounds.init_app(app)  # every route's body limit, odd JSON refused (server/bounds.py)
         app.register_blueprint(page.bp)
         app.register_blueprint(assets.bp)
         app.register_blueprint(embed.bp)

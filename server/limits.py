@@ -7,7 +7,8 @@ process of every instance that names the same Redis counts together.
 
 A client is the address a request comes from, as PROXY_FIX gives it (the one the trusted proxy saw,
 whatever a client puts before it in X-Forwarded-For), an IPv6 address by its /64 network: one host
-gets a whole /64, so its addresses in it count as one.
+gets a whole /64, so its addresses in it count as one. A port a proxy writes after the address
+(`203.0.113.5:4711`, `[2001:db8::1]:4711`) is no part of the client: each connection has its own.
 """
 
 import contextlib
@@ -24,10 +25,19 @@ from limits.strategies import MovingWindowRateLimiter
 PREFIX = "backprop-playground"
 
 
+def without_port(address: str) -> str:
+    """The address a proxy wrote, without the port it may add: 203.0.113.5:4711, [2001:db8::1]:4711."""
+    if address.startswith("["):
+        inside, _, port = address[1:].partition("]")
+        return inside if port == "" or (port[:1] == ":" and port[1:].isdigit()) else address
+    host, colon, port = address.partition(":")
+    return host if colon and port.isdigit() else address  # one colon and digits: IPv4 and a port
+
+
 def client_of(address: str | None) -> str:
-    """The client an address counts as: itself, or its /64 network for IPv6."""
+    """The client an address counts as: itself (without a port), or its /64 network for IPv6."""
     try:
-        ip = ip_address(address or "")
+        ip = ip_address(without_port(address or ""))
     except ValueError:
         return address or "?"
     if ip.version == 6:

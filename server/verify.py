@@ -21,7 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from engine.cases import LEAVES, SEED, VERDICTS
 from engine.errors import MAX_SOURCE, refusal
 from engine.judge import Judging
-from server import graphs, i18n, receipt, sandbox
+from server import bounds, graphs, i18n, receipt, sandbox
 from server.assets import graded_cases
 from server.keysets import key_sets
 from server.learner import Learners, LearnerTokenError
@@ -155,8 +155,10 @@ def limits_of(config) -> sandbox.Limits:
 
 
 @bp.errorhandler(RequestEntityTooLarge)
-def too_large(_: RequestEntityTooLarge) -> tuple[Response, int]:
-    """Refuse a body over the source limit."""
+def too_large(exc: RequestEntityTooLarge) -> tuple[Response, int]:
+    """Refuse a body over the source limit (the JWKS's, over its few kB: as any route, server/bounds.py)."""
+    if request.endpoint != "verify.verify":
+        return bounds.too_large(exc)
     return refuse(
         413, gettext("The code is over the limit of %(limit)s characters.", limit=format_number(MAX_SOURCE))
     )
@@ -166,8 +168,7 @@ def too_large(_: RequestEntityTooLarge) -> tuple[Response, int]:
 def verify() -> tuple[Response, int]:
     """Run the posted source in the sandbox, decide its verdict here, and sign a receipt."""
     state = current_app.extensions["verify"]
-    request.max_content_length = MAX_SOURCE * 6 + 4096  # JSON-escaped text may take six bytes a character
-    payload = request.get_json(silent=True)
+    payload = bounds.json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
     source = payload.get("source") if isinstance(payload, dict) else None
     if not isinstance(source, str) or not source.strip():
         return refuse(

@@ -12,6 +12,7 @@ import pytest
 from engine.cases import LEAVES
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
 from server import ROOT
+from server.bounds import BODY_LIMITS, DEFAULT_BODY
 from server.receipt import CLAIMS
 
 DOCS = ROOT / "docs"
@@ -153,3 +154,11 @@ def test_every_dependency_and_its_licence_is_named():
     assert set(listed) >= python | node, sorted((python | node) - set(listed))
     assert all(licence.strip() for licence in listed.values())
     assert "MIT License" in text("LICENSE")
+
+
+def test_the_body_limits_are_listed_as_server_bounds_py_sets_them():
+    document = text("docs/security.md")
+    rows = dict(re.findall(r"^\| `?([^|`]+?)`? \| ([\d,]+) bytes", document, re.M))
+    routes = {"verify.verify": "POST /verify", "lti.login": "/lti/login", "lti.launch": "POST /lti/launch"}
+    routes["lti_grades.retry"] = "POST /lti/grade"
+    assert {routes[k]: f"{v:,}" for k, v in BODY_LIMITS.items()} | {"any other": f"{DEFAULT_BODY:,}"} == rows

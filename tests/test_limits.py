@@ -22,6 +22,7 @@ from limits.storage import storage_from_string
 from server import ROOT, create_app
 from server.receipt import public_jwk
 from tests.support import servers, solutions
+from tests.support.bodies import declared, unended
 from tests.support.lti import Served
 from tests.support.redis import redis_server
 
@@ -260,3 +261,55 @@ def test_several_server_processes_start_sandboxes_at_once_each_as_uids_of_its_ow
         for _ in range(4)
     ]
     assert [p.communicate(timeout=60)[0].strip() for p in started] == ["b'ok'"] * 4
+
+
+def test_a_body_past_its_routes_limit_is_refused_before_it_is_read(tmp_path):
+    served = Served(verifying_app(tmp_path))
+    url = f"http://127.0.0.1:{served.port}/"
+    try:
+        for method, path in (("GET", "/"), ("POST", "/no-such-page"), ("GET", "/.well-known/jwks.json")):
+            status, kind, text = declared(url, path, 200 * 2**20, method=method)  # 200 MB said, none sent
+            assert (status, kind) == (413, "application/json") and "limit of 4,096 bytes" in text, path
+        status, kind, text = declared(url, "/verify", 200 * 2**20, content_type="application/json")
+        assert status == 413 and "The code is over the limit" in text
+        status, kind, text = unended(url, "/verify", 700_000)  # chunked, no length said: stopped at the limit
+        assert status == 413 and "The code is over the limit" in text
+    finally:
+        served.stop()
+
+
+ODD_JSON = {  # bodies a JSON parser reads into text no file or database keeps, or cannot read at all
+    "surrogate-in-source": '{"source": "x = 1  # \\ud800"}',
+    "nul-in-source": '{"source": "x = 1\\u0000"}',
+    "surrogate-in-a-key": '{"source": "x = 1", "\\udfff": true}',
+    "nested-50000": '{"source": "x = 1", "learner": ' + "[" * 50_000 + "]" * 50_000 + "}",
+    "nested-9": '{"source": "x = 1", "learner": ' + "[" * 9 + "]" * 9 + "}",
+}
+
+
+def test_odd_json_at_verify_is_a_400_that_says_why_and_verification_goes_on(tmp_path):
+    app = verifying_app(tmp_path)
+    client = app.test_client()
+    for case, body in ODD_JSON.items():
+        answer = client.post("/verify", data=body, content_type="application/json")
+        assert (answer.status_code, answer.is_json) == (400, True), case
+        error = answer.get_json()["error"]
+        assert "nested too deep" in error if case.startswith("nested") else "not text" in error, case
+    german = client.post("/verify?lang=de", data=ODD_JSON["nul-in-source"], content_type="application/json")
+    assert german.get_json()["error"].startswith("Die Anfrage enthält ein Zeichen, das kein Text ist")
+    assert passes(client.post("/verify", json={"source": solutions.CORRECT}))
+    assert not passes(client.post("/verify", json={"source": WRONG}))
+
+
+def test_a_port_after_a_forwarded_address_makes_no_new_client(tmp_path):
+    app = verifying_app(tmp_path, VERIFY_RATE_LIMIT=1)
+    client = app.test_client()
+    for first, same in (
+        ("203.0.113.8:40001", ["203.0.113.8:40002", "203.0.113.8"]),
+        ("[2001:db8::8]:40001", ["[2001:db8::9]:40002", "2001:db8::8", "[2001:db8::8]"]),
+    ):
+        assert not passes(client.post("/verify", json={"source": WRONG}, headers=at(first)))
+        for address in same:  # the same client from another connection: its one verification is spent
+            again = client.post("/verify", json={"source": WRONG}, headers=at(address))
+            assert again.status_code == 429 and "Too many verifications" in again.get_json()["error"], address
+    assert passes(client.post("/verify", json={"source": solutions.CORRECT}, headers=at("192.0.2.44:40003")))

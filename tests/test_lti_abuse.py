@@ -16,9 +16,10 @@ import jwt
 import pytest
 import requests
 
-from server.lti.claims import AGS, CONTEXT, ROLES
+from server.lti.claims import AGS, CONTEXT, DEEP_LINKING, ROLES
 from server.lti.tool import LOGIN_LIFETIME_S
 from tests.support import solutions
+from tests.support.bodies import declared, unended
 from tests.support.lti import ROOT, launch_form, login, rig
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
@@ -63,14 +64,15 @@ def test_a_login_stores_a_few_hundred_bytes_for_minutes_whatever_it_is_sent(limi
         "target_link_uri": limited_lms.tool_url,
         "client_id": CLIENT_ID,
     }
-    flood = requests.post(
-        limited_lms.tool_url + "lti/login",
-        data={**query, "lti_message_hint": "x" * FLOOD},
-        verify=limited_lms.ca_file,
-        allow_redirects=False,
-        headers=at("203.0.113.1"),
-    )
-    assert flood.status_code == 400 and "lti_message_hint is over" in flood.text
+    for hint, status, said in ((FLOOD, 413, "bytes, more than an LMS sends"), (3000, 400, "hint is over")):
+        flood = requests.post(
+            limited_lms.tool_url + "lti/login",
+            data={**query, "lti_message_hint": "x" * hint},
+            verify=limited_lms.ca_file,
+            allow_redirects=False,
+            headers=at("203.0.113.1"),
+        )
+        assert flood.status_code == status and said in flood.text
     assert once_rows(limited_lms) == []
     for _ in range(4):  # the longest hints it takes: still only a nonce is kept
         big = {**query, "login_hint": "h" * 2048, "lti_message_hint": "m" * 2048}
@@ -189,6 +191,9 @@ ODD = {  # the claim changed, the page's title and the words that name the claim
     "context-list": (put(CONTEXT, ["course-1"]), READ, CONTEXT),
     "roles-text": (put(ROLES, "Learner"), READ, ROLES),
     "sub-number": (put("sub", 42), "The launch could not be checked", "Subject must be a string"),  # PyJWT's
+    "sub-surrogate": (put("sub", "learner-\ud800"), READ, "sub"),  # text no UTF-8 encoder takes
+    "sub-nul": (put("sub", "learner\x00"), READ, "sub"),  # text PostgreSQL does not keep
+    "title-surrogate": (put(CONTEXT, {"id": "course-1", "title": "Backprop \udfff"}), READ, CONTEXT),
 }
 
 
@@ -311,3 +316,90 @@ def test_lti_without_verification_says_what_to_set_in_one_line(tmp_path):
     assert done.returncode == 3 and "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1" in line
+
+
+def test_a_body_past_its_routes_limit_is_refused_at_once_in_the_routes_way(limited_lms):
+    url, ca = limited_lms.tool_url, limited_lms.ca_file
+    for path in ("/lti/login", "/lti/launch"):  # 200 MB said and none sent: a page, before anything is read
+        status, kind, text = declared(url, path, 200 * 2**20, ca_file=ca, headers=at("203.0.113.30"))
+        assert (status, kind.split(";")[0]) == (413, "text/html"), path
+        assert "This request is not one an LMS sends" in text, path
+    status, kind, text = unended(url, "/lti/grade", 64 * 2**10, ca_file=ca)  # chunked, no length said
+    assert (status, kind) == (413, "application/json") and "limit of 4,096 bytes" in text
+    session, token = launched(limited_lms, "after-a-flood")
+    assert verify(limited_lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+    assert grade(limited_lms, session, token)["state"] in ("sending", "sent")
+
+
+ODD_GRADE_BODIES = {  # a launch token no parser or database takes, or JSON no parser reads
+    "surrogate": ('{"launch": "ey\\ud800"}', 400, "not text"),
+    "nul": ('{"launch": "ey\\u0000"}', 400, "not text"),
+    "nested-1500": ('{"launch": ' + "[" * 1_500 + "]" * 1_500 + "}", 400, "nested too deep"),  # in 4 kB
+    "nested-50000": ('{"launch": ' + "[" * 50_000 + "]" * 50_000 + "}", 413, "limit of 4,096 bytes"),
+}
+
+
+def test_odd_json_at_lti_grade_is_a_400_that_says_why(limited_lms):
+    for case, (body, status, said) in ODD_GRADE_BODIES.items():
+        answer = requests.post(
+            limited_lms.tool_url + "lti/grade",
+            data=body,
+            headers={"Content-Type": "application/json"},
+            verify=limited_lms.ca_file,
+        )
+        assert (answer.status_code, answer.headers["Content-Type"]) == (status, "application/json"), case
+        assert said in answer.json()["error"], case
+    session, token = launched(limited_lms, "after-odd-json")
+    assert grade(limited_lms, session, token)["state"] == "none"
+
+
+def test_a_forged_launch_with_a_nonce_no_database_keeps_gets_a_page(limited_lms):
+    from tests.support.lti_platform import rsa_pair
+
+    other_private, _ = rsa_pair()
+    for n, nonce in enumerate(["\ud800-nonce", "nonce-\x00"]):
+        session = requests.Session()
+        session.headers.update(at(f"192.0.2.{n + 50}"))
+        form = launch_form(session, login(session, limited_lms, limited_lms.tool_url, f"nonce-{n}"))
+        claims = jwt.decode(form["id_token"], options={"verify_signature": False})
+        forged = jwt.encode({**claims, "nonce": nonce}, other_private, "RS256")  # not the platform's key
+        page = session.post(
+            limited_lms.tool_url + "lti/launch", data={**form, "id_token": forged}, verify=limited_lms.ca_file
+        )
+        assert (page.status_code, refusal_title(page)) == (400, READ) and "nonce" in page.text
+    session, token = launched(limited_lms, "after-odd-nonces")
+    assert token
+
+
+BAD_RETURN_URLS = [
+    "/lms/deep-link-return",  # relative: form-action would name no origin
+    "https://lms.example;script-src *",  # a ; would add a directive to the CSP
+    "https://lms.example\\@evil.example/",  # a backslash: the browser and a parser disagree on the host
+    "https://someone@lms.example/return",  # user info before the host
+    "javascript:alert(1)",
+    "ftp://lms.example/return",
+]
+
+
+def test_a_deep_linking_return_url_must_be_a_web_address_and_the_csp_names_its_origin(limited_lms):
+    def deep_link_launch(n: int, change=None) -> requests.Response:
+        session = requests.Session()
+        session.headers.update(at(f"198.51.100.{n + 60}"))
+        auth = login(session, limited_lms, limited_lms.tool_url, f"teacher-{n}", lti_message_hint="deep-link")
+        form = launch_form(session, auth)
+        if change is not None:
+            form = altered(form, limited_lms, change)
+        return session.post(limited_lms.tool_url + "lti/launch", data=form, verify=limited_lms.ca_file)
+
+    def returning(url: str):
+        return lambda claims: claims[DEEP_LINKING].__setitem__("deep_link_return_url", url)
+
+    for n, url in enumerate(BAD_RETURN_URLS):
+        page = deep_link_launch(n, returning(url))
+        assert (page.status_code, refusal_title(page)) == (400, READ), url
+        assert DEEP_LINKING in page.text and 'name="JWT"' not in page.text, url
+    good = limited_lms.platform.url + "deep-link-return?a=1;b"  # a ; in its query: no directive
+    page = deep_link_launch(len(BAD_RETURN_URLS), returning(good))
+    assert page.status_code == 200 and 'name="JWT"' in page.text
+    policy = page.headers["Content-Security-Policy"].split("; ")
+    assert [d for d in policy if d.startswith("form-action")] == [f"form-action {limited_lms.issuer}"]

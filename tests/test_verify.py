@@ -129,11 +129,16 @@ def test_sources_over_the_limit_get_413(verifying_client):
     assert response.status_code == 413 and response.is_json
 
 
-@pytest.mark.parametrize("source", ["\x00", "\ud800 = 1", "def backward(out):\n    out.grad = 1\n" * 2000])
-def test_odd_sources_get_a_report_not_a_500(verifying_client, source):
-    report = verified(verifying_client, source)["report"]
+def test_odd_sources_get_a_report_not_a_500(verifying_client):
+    report = verified(verifying_client, "def backward(out):\n    out.grad = 1\n" * 2000)["report"]
     assert report["passed"] is False
     assert report["error"] is None or report["error"]["kind"] in ("syntax", "runtime", "crash")
+
+
+@pytest.mark.parametrize("source", ["\x00", "\ud800 = 1"])
+def test_sources_with_text_no_file_keeps_get_a_400_that_says_so(verifying_client, source):
+    response = verifying_client.post("/verify", json={"source": source})  # a NUL, a lone surrogate
+    assert response.status_code == 400 and "not text" in response.get_json()["error"]
 
 
 def test_too_many_from_one_client_get_429_with_retry_after(tmp_path):

@@ -1,11 +1,18 @@
 """The launch's claims the tool reads, checked for their kind before use; who may add the exercise.
 
 A launch pylti1p3 accepted is signed by the platform, but its claims may still be of a kind the tool
-cannot read (a grade endpoint that is null or text, a context that is a list): check_claims names
-the first such claim, and the launch gets a 400 page saying so instead of a 500.
+cannot read (a grade endpoint that is null or text, a context that is a list, a title with a lone
+surrogate, a Deep Linking return URL that is not a web address): check_claims names the first such
+claim, and the launch gets a 400 page saying so instead of a 500. check_texts, run on every launch as
+soon as it is decoded (server/lti/oidc.py), before its nonce or issuer is looked up, refuses text the
+database cannot keep (a NUL, a lone surrogate) even in a launch whose signature is not yet checked.
 """
 
+import re
 from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from server.bounds import first_unkeepable, keepable
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 MESSAGE_TYPE = LTI + "message_type"
@@ -39,17 +46,42 @@ class ClaimError(ValueError):
 
 
 def text(value: object) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+    return isinstance(value, str) and 0 < len(value) <= MAX_TEXT and keepable(value)
+
+
+# A host as a CSP source and a browser read it alike: a name or an IPv4 address, or an IPv6 one in brackets.
+PLAIN_HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\]")
+# Characters a URL may hold as written (printable ASCII, no backslash, quote or angle bracket).
+URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+")
+
+
+def web_origin(url: object) -> str | None:
+    """The origin (https://host:port) of an absolute http(s) URL with a plain host, or None for any other."""
+    if not text(url) or not URL_CHARS.fullmatch(str(url)):
+        return None
+    parts = urlsplit(str(url))
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.netloc.rpartition(":")[0] if port is not None else parts.netloc
+    if parts.scheme.lower() not in ("http", "https") or not PLAIN_HOST.fullmatch(host.lower()):
+        return None  # a relative URL, another scheme, user info before the host, an odd host
+    return f"{parts.scheme.lower()}://{host.lower()}" + (f":{port}" if port is not None else "")
 
 
 def texts(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, list) and all(isinstance(v, str) and keepable(v) for v in value)
 
 
 def kind(value: object) -> str:
     """What a JSON value is, in words."""
     if value is None:
         return "null"
+    if isinstance(value, str) and not keepable(value):
+        return "a text with a character no database keeps (a lone surrogate or a NUL)"
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        return f"a text of {len(value):,} characters"
     return {bool: "true or false", int: "a number", float: "a number", str: "a text", list: "a list"}.get(
         type(value), "an object"
     )
@@ -79,7 +111,12 @@ def check_claims(data: dict) -> None:
     need(data, DEPLOYMENT, text, "the deployment's id, a text")
     need(data, ROLES, texts, "a list of roles (texts)", optional=True)
     if data[MESSAGE_TYPE] == "LtiDeepLinkingRequest":
-        need(data, DEEP_LINKING, member("deep_link_return_url", text, False), "an object with a return URL")
+        need(
+            data,
+            DEEP_LINKING,
+            member("deep_link_return_url", lambda url: web_origin(url) is not None, False),
+            "an object with a return URL, an absolute http(s) URL with a plain host",
+        )
         return
     need(data, RESOURCE_LINK, member("id", text, False), "an object with the activity's id")
     context_ok = member("title", text)
@@ -97,6 +134,16 @@ def check_claims(data: dict) -> None:
         "an object with a line item URL and a list of scopes (or none)",
         optional=True,
     )
+
+
+def check_texts(data: dict) -> None:
+    """Raise ClaimError naming the first claim with text no database keeps (a NUL, a lone surrogate)."""
+    for claim, value in data.items():
+        if not keepable(claim) or first_unkeepable(value) is not None:
+            raise ClaimError(
+                f"The LMS's launch has a claim {claim!a} with a character no database keeps "
+                "(a lone surrogate or a NUL)."
+            )
 
 
 def grade_service(value: object) -> bool:

@@ -9,9 +9,10 @@ import math
 import time
 
 import jwt
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import gettext
 
+from server.bounds import json_body
 from server.limits import limits
 from server.lti import passback, state
 
@@ -90,7 +91,7 @@ def record_pass(launch: dict, report: dict, jti: str) -> dict:
 @bp.post("/grade")
 def retry() -> tuple[Response, int]:
     """Say where this launch's grades are; with {"retry": true}, have the pending ones sent now."""
-    payload = request.get_json(silent=True)
+    payload = json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
     launch = launch_from_token(payload.get("launch") if isinstance(payload, dict) else None)
     if launch is None:
         return jsonify(

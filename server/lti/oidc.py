@@ -4,6 +4,7 @@ from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequ
 from pylti1p3.exception import LtiException
 
 from server.keysets import KeySetError, key_sets
+from server.lti.claims import check_texts
 from server.lti.tool import DatabaseStorage, PartitionedCookies, ToolConf, ToolKeys
 
 
@@ -20,7 +21,16 @@ class Login(FlaskOIDCLogin):
 
 
 class Launch(FlaskMessageLaunch):
-    """pylti1p3's launch, with the LMS's key set from server/keysets.py and no launch data stored."""
+    """pylti1p3's launch, with the LMS's key set from server/keysets.py and no launch data stored.
+
+    Its claims are checked to be text the database keeps as soon as they are decoded, before pylti1p3
+    looks up the nonce, issuer or deployment there (ClaimError; the signature is checked after those).
+    """
+
+    def validate_jwt_format(self) -> "Launch":
+        super().validate_jwt_format()
+        check_texts(self._jwt["body"] if isinstance(self._jwt.get("body"), dict) else {})
+        return self
 
     def fetch_public_key(self, key_set_url: str) -> dict:
         try:

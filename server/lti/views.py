@@ -7,7 +7,6 @@ server/lti/grades.py's.
 import re
 import time
 import uuid
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -17,6 +16,7 @@ from flask import (
     jsonify,
     make_response,
     render_template,
+    request,
     url_for,
 )
 from flask_babel import format_number, gettext
@@ -24,8 +24,10 @@ from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskRequest
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.words import N_
+from server.bounds import body_limit, keepable
 from server.headers import page_headers, response_headers
 from server.lti import state
 from server.lti.claims import (
@@ -39,6 +41,7 @@ from server.lti.claims import (
     ClaimError,
     check_claims,
     may_deep_link,
+    web_origin,
 )
 from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
@@ -51,6 +54,20 @@ LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "lti
 MAX_PARAM = 2048  # characters of one login parameter (Canvas's lti_message_hint, a JWT, is ~600)
 # The activity's title, in the language of the teacher's Deep Linking launch (the LMS keeps it as given).
 EXERCISE_TITLE = N_("Backprop playground: write backward(out)")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_: RequestEntityTooLarge) -> Response:
+    """Refuse a login or launch over its body limit (server/bounds.py) with a page, as any other refusal."""
+    return refuse(
+        413,
+        N_("This request is not one an LMS sends"),
+        N_(
+            "It is over %(limit)s bytes, more than an LMS sends here. "
+            "Open the exercise from the course again."
+        ),
+        limit=format_number(body_limit(request.endpoint)),
+    )
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -68,6 +85,16 @@ def login() -> Response:
                 N_("Its %(name)s is over %(limit)s characters. Open the exercise from the course again."),
                 name=name,
                 limit=format_number(MAX_PARAM),
+            )
+        if value is not None and not keepable(value):
+            return refuse(
+                400,
+                N_("This login request is not one an LMS sends"),
+                N_(
+                    "Its %(name)s holds a character that is not text. "
+                    "Open the exercise from the course again."
+                ),
+                name=name,
             )
     kept = {k: v for k, v in params.items() if v}  # for a new window, should the cookie be lost
     tool = state()
@@ -104,6 +131,8 @@ def launch() -> Response:
         data = message.get_launch_data()
     except (LtiException, OIDCException) as exc:
         return refuse_launch(exc)
+    except ClaimError as exc:  # text no database keeps, found before anything was looked up
+        return refuse(400, N_("The launch could not be read"), UNREADABLE, reason=str(exc))
     except (TypeError, AttributeError, KeyError, ValueError) as exc:  # a claim pylti1p3 could not read
         reason = f"a claim of the wrong kind: {exc}"
         return refuse(400, N_("The launch could not be read"), UNREADABLE, reason=reason)
@@ -170,8 +199,7 @@ def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
         .set_title(title)
         .set_lineitem(LineItem().set_label(title).set_score_maximum(1).set_resource_id("backward"))
     )
-    settings = data[DEEP_LINKING]
-    return_url = settings["deep_link_return_url"]
+    return_url = data[DEEP_LINKING]["deep_link_return_url"]  # an http(s) URL with a plain host (claims.py)
     response = make_response(
         render_template(
             "lti-deep-link.html",
@@ -180,9 +208,8 @@ def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
             response_jwt=message.get_deep_link().get_response_jwt([resource]),
         )
     )
-    target = urlsplit(return_url)
     policy = response_headers(current_app.config)["Content-Security-Policy"]
-    policy = re.sub(r"form-action[^;]*", f"form-action {target.scheme}://{target.netloc}", policy)
+    policy = re.sub(r"form-action[^;]*", f"form-action {web_origin(return_url)}", policy)
     response.headers["Content-Security-Policy"] = policy  # the form goes back to the LMS, and only there
     response.headers["Cache-Control"] = "no-store"
     return response

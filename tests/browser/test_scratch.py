@@ -374,3 +374,20 @@ def test_a_share_link_in_a_fresh_browser_loads_without_a_question(browser, serve
     assert page.evaluate("window.playground.getCode()") == solutions.CORRECT
     fresh.close()
     assert_clean()
+
+
+def test_a_drawing_past_the_cap_patched_in_the_worker_is_not_laid_out(scratch_page):
+    page = scratch_page
+    patched = (  # learner code lifts the worker's cap: the page's own cap (config.picture) still holds
+        "import engine.drawing as d\nd.MAX_PICTURE = 10**6\n"
+        "x = Value(1.0)\nfor _ in range(100):\n    x = x * Value(1.0) + Value(1.0)\ndraw(x)\n"
+    )
+    result = run(page, patched)
+    assert result["error"] is None, result["error"]
+    (drawing,) = result["drawings"]
+    assert len(drawing["nodes"]) > 200  # the worker sent every value
+    figure = page.get_by_test_id("drawing")
+    expect(figure).to_have_attribute("data-state", "none")
+    expect(figure).to_contain_text("This graph has 401 values; too many to draw.")
+    assert figure.locator("svg").count() == 0
+    then_honest(page)

@@ -52,11 +52,14 @@ export function picture(expr, open = !expr.passed, { testid = "graph", title = t
   root.open = open;
   if (!expr.graph || pastCaps(expr.graph)) {
     root.dataset.state = "none";
-    const count = expr.size; // the number of values, when the grader says
-    const why = expr.graph
-      ? t("This graph is larger than the page draws.")
-      : Number.isFinite(count)
-        ? t("This graph has {count} values; too many to draw.", { count: number(count) })
+    // the number of values: those sent, when more than the page draws (a cap lifted in the worker), else
+    // the grader's word for a graph it did not send
+    const sent = Array.isArray(expr.graph?.nodes) ? expr.graph.nodes.length : null;
+    const count = sent !== null && sent > CAPS.values ? sent : expr.graph ? null : expr.size;
+    const why = Number.isFinite(count)
+      ? t("This graph has {count} values; too many to draw.", { count: number(count) })
+      : expr.graph
+        ? t("This graph is larger than the page draws.")
         : t("There is no graph to draw.");
     body.append(note(why));
     return root;
