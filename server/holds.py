@@ -7,13 +7,16 @@ server/sandbox_io.py's Slots), so gunicorn's processes of one deployment share t
   the client. The kernel lets go of a lock when its process ends, so a killed worker holds nothing.
 - Queue: a request that finds every sandbox busy takes a ticket (a number, and a locked file of that
   number) and waits its turn: first come, first served, at most `length` waiting, each for at most
-  `wait_s` seconds. A ticket whose file no process holds locked is a waiter that died: it is dropped.
+  `wait_s` seconds, and at most `per_process` of them in one process, whose other threads stay free
+  for pages and quick answers. A ticket whose file no process holds locked is a waiter that died: it
+  is dropped.
 """
 
 import contextlib
 import fcntl
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,10 +82,11 @@ class Holds:
 class Queue:
     """A short, fair queue for the sandboxes of one instance: first come, first served, bounded."""
 
-    def __init__(self, folder: Path, length: int, wait_s: float) -> None:
+    def __init__(self, folder: Path, length: int, wait_s: float, per_process: int) -> None:
         self.folder = folder
         self.length = length
         self.wait_s = wait_s
+        self.places = threading.BoundedSemaphore(per_process)  # this process's waiting threads
         folder.mkdir(parents=True, exist_ok=True)
 
     @contextlib.contextmanager
@@ -131,8 +135,9 @@ class Queue:
                 slot = held.enter_context(slots.take())
                 if slot is not None:
                     return slot
-            if len(waiting) >= self.length:
-                return None
+            if len(waiting) >= self.length or not self.places.acquire(blocking=False):
+                return None  # a full queue, or as many threads of this process waiting as it may
+            held.callback(self.places.release)
             ticket, fd = self.ticket(books)
         held.callback(os.close, fd)
         held.callback(ticket.unlink, missing_ok=True)

@@ -269,7 +269,10 @@ def init_app(app: Flask) -> None:
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
         "holds": Holds(slots / "holds"),  # the instance's: its processes share the slots' folder
         "queue": Queue(
-            slots / "queue", int(app.config["VERIFY_QUEUE_LENGTH"]), float(app.config["VERIFY_QUEUE_WAIT_S"])
+            slots / "queue",
+            int(app.config["VERIFY_QUEUE_LENGTH"]),
+            float(app.config["VERIFY_QUEUE_WAIT_S"]),
+            int(app.config["VERIFY_QUEUE_PER_PROCESS"]),
         ),
         "learners": Learners.from_config(app.config, key_sets(app)),
     }
