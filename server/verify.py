@@ -33,7 +33,7 @@ from server.reference import expected
 from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files
 
 bp = Blueprint("verify", __name__)
-BUSY_RETRY_S = 2  # Retry-After of a 503 when the queue is full or its wait ran out
+BUSY_RETRY_S = 1  # Retry-After of a 503 when the queue is full or its wait ran out
 
 
 def counted(verdict: str) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from server.limits import Limits
 from tests.support import servers, solutions
 from tests.support.lti_launches import launched, settled, verify
 from tests.support.redis import redis_server
-from tests.test_limits import ENDLESS, at, verifying_app
+from tests.support.verifying import ENDLESS, at, verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 

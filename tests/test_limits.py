@@ -19,15 +19,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Flask, jsonify
 from limits.storage import storage_from_string
 
-from server import ROOT, create_app
+from server import ROOT
 from server.receipt import public_jwk
 from tests.support import servers, solutions
 from tests.support.lti import Served
 from tests.support.redis import redis_server
+from tests.support.verifying import ENDLESS, at, verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
-ENDLESS = "while True:\n    pass\n" + solutions.CORRECT
 WRONG = solutions.NOT_REVERSED
 
 
@@ -37,23 +37,6 @@ def wait_until(predicate, timeout: float = 30.0) -> None:
     while not predicate():
         assert time.monotonic() < deadline, "the condition never held"
         time.sleep(0.02)
-
-
-def verifying_app(tmp_path, **config) -> Flask:
-    settings = {
-        "TESTING": True,
-        "VERIFY": True,
-        "PROXY_FIX": 1,
-        "VERIFY_TIME_LIMIT_MS": 1500,
-        "SIGNING_KEY_FILE": str(tmp_path / "k.pem"),
-        "VERIFY_SLOTS_DIR": str(tmp_path / "slots"),
-    }
-    return create_app({**settings, **config})
-
-
-def at(address: str) -> dict:
-    """Headers of a request the (trusted) proxy says came from address."""
-    return {"X-Forwarded-For": address}
 
 
 def holding(app, who: str) -> bool:
