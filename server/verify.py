@@ -8,6 +8,7 @@ prints, patches or forges changes the verdict; it can only spoil its own report.
 and its signature: server/receipt.py.
 """
 
+import hashlib
 import math
 import os
 import random
@@ -23,6 +24,7 @@ from engine.errors import MAX_SOURCE, refusal
 from engine.judge import Judging
 from server import bounds, graphs, i18n, receipt, sandbox
 from server.assets import graded_cases
+from server.holds import Holds, Queue
 from server.keysets import key_sets
 from server.learner import Learners, LearnerTokenError
 from server.limits import client, limits
@@ -31,6 +33,7 @@ from server.reference import expected
 from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files, server_fault
 
 bp = Blueprint("verify", __name__)
+BUSY_RETRY_S = 1  # Retry-After of a 503 when the queue is full or its wait ran out
 
 
 def counted(verdict: str) -> tuple[str, ...]:
@@ -148,6 +151,15 @@ def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
     return sub, launch
 
 
+def learner_key(sub: str | None, launch: dict | None) -> str | None:
+    """Whom holds and limits count a request against when the learner is known (None: anonymous, the
+    address): the learner, by a hash of its platform (LTI) and sub."""
+    if sub is None:
+        return None
+    issuer = launch["issuer"] if launch is not None else ""
+    return "learner " + hashlib.sha256(f"{issuer}\n{sub}".encode()).hexdigest()[:32]
+
+
 def limits_of(config) -> sandbox.Limits:
     """The sandbox's limits from the app's settings."""
     seconds = config["VERIFY_TIME_LIMIT_MS"] / 1000
@@ -179,24 +191,27 @@ def verify() -> tuple[Response, int]:
     if reason:
         return refuse(413, reason)
     config = current_app.config
-    who = client()
-    # One sandbox at a time per client; the count, before anything that costs (the course's key set,
-    # the sandbox); then a slot: every one busy is a 503, and the count is taken back.
-    hold_s = config["VERIFY_TIME_LIMIT_MS"] / 1000 + 60
     limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
-    with limits().hold("verify", who, hold_s) as mine:
+    try:
+        sub, launch = learner_of(payload, state)
+    except TokenRefused as exc:  # counted against the address: a flood of forged tokens meets its limit
+        if wait := limits().count("verify", limit, window, client()):
+            return refuse(429, gettext("Too many verifications from you; try again in a moment."), wait)
+        return refuse(400, str(exc))
+    who = learner_key(sub, launch) or client()
+    # One verification at a time per learner (per address for the anonymous), seen by every process of
+    # the instance (and every instance, with Redis); the count; then a slot, at once or in the queue:
+    # a full queue, or a wait past its deadline, is a 503, and the count is taken back.
+    hold_s = config["VERIFY_TIME_LIMIT_MS"] / 1000 + config["VERIFY_QUEUE_WAIT_S"] + 60
+    with limits().hold("verify", who, hold_s, state["holds"]) as mine:
         if not mine:
             return refuse(429, gettext("Your last verification is still running; wait for its answer."), 1)
         if wait := limits().count("verify", limit, window, who):
             return refuse(429, gettext("Too many verifications from you; try again in a moment."), wait)
-        try:
-            sub, launch = learner_of(payload, state)
-        except TokenRefused as exc:
-            return refuse(400, str(exc))
-        with state["slots"].take() as slot:
+        with state["queue"].slot(state["slots"]) as slot:
             if slot is None:
                 limits().refund("verify", who, window)
-                return refuse(503, gettext("Every sandbox is busy; try again in a moment."), 1)
+                return refuse(503, gettext("Every sandbox is busy; try again in a moment."), BUSY_RETRY_S)
             verdict = config["VERDICT"]
             start = time.perf_counter()
             drawn = config["VERIFY_FRESH_GRAPHS"]
@@ -264,6 +279,13 @@ def init_app(app: Flask) -> None:
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
+        "holds": Holds(slots / "holds"),  # the instance's: its processes share the slots' folder
+        "queue": Queue(
+            slots / "queue",
+            int(app.config["VERIFY_QUEUE_LENGTH"]),
+            float(app.config["VERIFY_QUEUE_WAIT_S"]),
+            int(app.config["VERIFY_QUEUE_PER_PROCESS"]),
+        ),
         "learners": Learners.from_config(app.config, key_sets(app)),
     }
     app.register_blueprint(bp)

@@ -19,16 +19,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Flask, jsonify
 from limits.storage import storage_from_string
 
-from server import ROOT, create_app
+from server import ROOT
 from server.receipt import public_jwk
 from tests.support import servers, solutions
 from tests.support.bodies import declared, unended
 from tests.support.lti import Served
 from tests.support.redis import redis_server
+from tests.support.verifying import ENDLESS, at, verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
-ENDLESS = "while True:\n    pass\n" + solutions.CORRECT
 WRONG = solutions.NOT_REVERSED
 
 
@@ -40,26 +40,9 @@ def wait_until(predicate, timeout: float = 30.0) -> None:
         time.sleep(0.02)
 
 
-def verifying_app(tmp_path, **config) -> Flask:
-    settings = {
-        "TESTING": True,
-        "VERIFY": True,
-        "PROXY_FIX": 1,
-        "VERIFY_TIME_LIMIT_MS": 1500,
-        "SIGNING_KEY_FILE": str(tmp_path / "k.pem"),
-        "VERIFY_SLOTS_DIR": str(tmp_path / "slots"),
-    }
-    return create_app({**settings, **config})
-
-
-def at(address: str) -> dict:
-    """Headers of a request the (trusted) proxy says came from address."""
-    return {"X-Forwarded-For": address}
-
-
 def holding(app, who: str) -> bool:
-    """Whether who holds its one sandbox now."""
-    return bool(app.extensions["limits"].storage.get(f"backprop-playground/hold/verify/{who}"))
+    """Whether who holds its one sandbox now (in the instance's hold files: no Redis here)."""
+    return app.extensions["verify"]["holds"].held(f"verify/{who}")
 
 
 def passes(response) -> bool | None:
@@ -93,7 +76,7 @@ def test_one_client_holds_one_sandbox_and_others_are_answered(
 
 
 def test_a_503_is_not_counted_against_the_limit(tmp_path):
-    app = verifying_app(tmp_path, VERIFY_SLOTS=1, VERIFY_RATE_LIMIT=2)
+    app = verifying_app(tmp_path, VERIFY_SLOTS=1, VERIFY_RATE_LIMIT=2, VERIFY_QUEUE_WAIT_S=0.2)
     client = app.test_client()
     with app.extensions["verify"]["slots"].take():
         for _ in range(4):

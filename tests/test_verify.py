@@ -150,14 +150,15 @@ def test_too_many_from_one_client_get_429_with_retry_after(tmp_path):
     assert other.status_code == 200  # the limit is per client
 
 
-def test_all_slots_busy_get_503_with_retry_after(tmp_path):
-    app = create_app(
-        {"TESTING": True, "VERIFY": True, "VERIFY_SLOTS": 1, "SIGNING_KEY_FILE": str(tmp_path / "k")}
-    )
+def test_all_slots_busy_past_the_queues_wait_get_503_with_retry_after(tmp_path):
+    settings = {"TESTING": True, "VERIFY": True, "VERIFY_SLOTS": 1, "VERIFY_QUEUE_WAIT_S": 0.3}
+    app = create_app({**settings, "SIGNING_KEY_FILE": str(tmp_path / "k")})
     client = app.test_client()
     with app.extensions["verify"]["slots"].take() as slot:
         assert slot == 0
+        start = time.monotonic()
         response = client.post("/verify", json={"source": solutions.CORRECT})
+        assert 0.3 <= time.monotonic() - start < 5  # it waited its turn, until the queue's deadline
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
         assert "busy" in response.get_json()["error"]
     assert client.post("/verify", json={"source": solutions.CORRECT}).status_code == 200

@@ -118,3 +118,35 @@ def test_a_page_without_its_learner_token_says_the_pass_is_not_verified_and_why(
         "This course names its learners, and this page came without your learner token: "
         "open the exercise from your course's page again. It is not kept as a pass"
     )
+
+
+def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(page, verifying_url):
+    """The first /verify meets a busy server (a 503 with Retry-After, as a full queue answers): the
+    page says it waits, Check works meanwhile, and the pass is sent again and verified by itself."""
+    busy = []
+
+    def first_busy(route):
+        if busy:
+            return route.fallback()
+        busy.append(route.request.url)
+        body = json.dumps({"error": "Every sandbox is busy; try again in a moment."})
+        route.fulfill(status=503, headers={"Retry-After": "2"}, content_type="application/json", body=body)
+
+    page.route("**/verify*", first_busy)
+    open_playground(page, verifying_url)
+    collect = "(e) => seen.push(e.detail)"
+    page.evaluate(
+        f"() => {{ window.seen = []; addEventListener('backprop-playground:checked', {collect}); }}"
+    )
+    message = checked(page, solutions.CORRECT)
+    assert busy and message["verified"] is None and message["passed"] is False  # not counted yet
+    verified = page.get_by_test_id("verified")
+    expect(verified).to_have_attribute("data-state", "waiting")
+    expect(verified).to_have_text("Waiting for the server to verify your pass…")
+    assert checked(page, solutions.TWICE)["passed"] is False  # Check works while the pass waits
+    expect(verified).to_have_attribute("data-state", "waiting")
+    expect(verified).to_have_attribute("data-state", "verified", timeout=15_000)
+    expect(verified).to_have_text("Verified by the server.")
+    last = page.evaluate("() => seen.at(-1)")
+    assert last["passed"] is True and last["verified"] is True and last["receipt"]
+    expect(page.locator("#progress")).to_contain_text("Passed")

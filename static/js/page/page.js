@@ -116,10 +116,12 @@ export function startPage({ config, runtime }) {
         editor.markLine(report.error?.line ?? null);
         checked = code;
         markStale(editor.getCode());
-        const verification = await verifyPass($("verified"), config.verify, code, report);
-        showGrade($("verified"), verification); // LTI hook (lti.js)
-        const confirmed = counted(report, verification); // with verification on: only the server's pass counts
-        events.checked(confirmed, progress.record(confirmed), verification);
+        const settle = (verification) => {
+          showGrade($("verified"), verification); // LTI hook (lti.js)
+          const confirmed = counted(report, verification); // with verification on: only the server's pass counts
+          events.checked(confirmed, progress.record(confirmed), verification);
+        };
+        settle(await verifyPass($("verified"), config.verify, code, report, settle)); // settled again when a kept pass is verified
         return report;
       });
     });

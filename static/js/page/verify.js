@@ -9,6 +9,19 @@ import { launchFields } from "./lti.js"; // LTI hook: a launched page sends its 
 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
 
+// A pass the server could not take now (every sandbox busy, the learner's last verification still
+// running, over the limit: a 503 or 429 with Retry-After; or no network) is kept and sent again by
+// itself after `again` seconds: its line says it waits; Check and the editor work meanwhile.
+const NO_NETWORK_AGAIN_S = 5;
+const MAX_AGAIN_S = 60;
+const waiting = (seconds) => ({
+  verified: null,
+  receipt: null,
+  again: Math.min(Math.max(seconds, 1), MAX_AGAIN_S),
+  message: t("Waiting for the server to verify your pass…"),
+});
+let kept = null; // the pass waiting to be sent again: a newer pass takes its place
+
 // The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
 // then names the learner (server/learner.py).
 const learner = () => {
@@ -16,7 +29,8 @@ const learner = () => {
   return token ? { learner: token } : {};
 };
 
-// Ask the server; resolve to { verified: true | false | null (no answer), receipt, message, report }.
+// Ask the server; resolve to { verified: true | false | null (no answer), receipt, message, report }, and
+// `again`, the seconds after which to ask again, when the server could not take the pass now.
 export async function askServer(url, source) {
   let response;
   try {
@@ -26,9 +40,11 @@ export async function askServer(url, source) {
       body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields
     });
   } catch {
-    return unavailable(t("The server could not be reached to verify this pass. It is not kept as a pass; Check again later."));
+    return waiting(NO_NETWORK_AGAIN_S);
   }
   const answer = await response.json().catch(() => ({}));
+  const retryAfter = Number(response.headers.get("Retry-After"));
+  if ([429, 503].includes(response.status) && retryAfter > 0) return waiting(retryAfter);
   if (!response.ok || !answer.report) {
     const why = String(answer.error ?? `HTTP ${response.status}`).replace(/\.?$/, ".");
     return unavailable(t("The server could not verify this pass now: {why} It is not kept as a pass; Check again later.", { why }));
@@ -58,20 +74,47 @@ function disagreement(report) {
 }
 
 // After a Check: verify a pass when verification is on, showing it in place; resolve to the outcome
-// (null when nothing was asked: verification off, or no pass to confirm).
-export async function verifyPass(place, url, source, report) {
+// (null when nothing was asked: verification off, or no pass to confirm). A pass the server could not
+// take now is sent again by itself; settle(outcome) is called with the server's answer when it comes.
+export async function verifyPass(place, url, source, report, settle = () => {}) {
   if (!url || report.passed !== true) {
-    place.hidden = true;
-    place.dataset.state = "none";
-    return null;
+    if (!kept) {
+      place.hidden = true;
+      place.dataset.state = "none";
+    }
+    return null; // a kept pass still waits for the server: its line stays
   }
+  kept = null;
   place.hidden = false;
   place.dataset.state = "checking";
   place.replaceChildren(t("Verifying with the server…"));
   const outcome = await askServer(url, source);
-  place.dataset.state = { true: "verified", false: "disagrees", null: "unavailable" }[outcome.verified];
-  place.replaceChildren(el("span", { text: outcome.message }));
+  show(place, outcome);
+  if (outcome.again) keep(place, url, source, settle, outcome.again);
   return outcome;
+}
+
+function show(place, outcome) {
+  const states = { true: "verified", false: "disagrees", null: outcome.again ? "waiting" : "unavailable" };
+  place.hidden = false;
+  place.dataset.state = states[outcome.verified];
+  place.replaceChildren(el("span", { text: outcome.message }));
+}
+
+// Send the pass again after `seconds`, and again while the server cannot take it; never dropped but
+// for a newer pass, which takes its place.
+function keep(place, url, source, settle, seconds) {
+  const pass = {};
+  kept = pass;
+  setTimeout(async () => {
+    if (kept !== pass) return;
+    const outcome = await askServer(url, source);
+    if (kept !== pass) return;
+    show(place, outcome);
+    if (outcome.again) return keep(place, url, source, settle, outcome.again);
+    kept = null;
+    settle(outcome);
+  }, seconds * 1000);
 }
 
 // What a Check counts for (the progress kept, the checked event): with verification on, a pass only
