@@ -41,9 +41,9 @@ def learners_app(tmp_path, **config):
     return verifying_app(tmp_path, **{**settings, **config})
 
 
-def pass_of(client, sub: str, address: str = LAB):
-    """One learner's pass, sent as the page sends it, from the lab."""
-    body = {"source": solutions.CORRECT, "learner": token(sub)}
+def pass_of(client, sub: str, address: str = LAB, source: str = solutions.CORRECT):
+    """One learner's pass, sent as the page sends it, from the lab (or another address)."""
+    body = {"source": source, "learner": token(sub)}
     return client.post("/verify", json=body, headers=at(address))
 
 
@@ -78,15 +78,16 @@ def test_a_class_launched_from_one_address_gets_every_pass_to_the_lms(lms):
 
 
 def test_strangers_with_endless_loops_do_not_starve_a_class(tmp_path):
-    """Three addresses send endless loops back to back, each holding a slot for the time limit; a class
-    of eight behind one address passes meanwhile: each waits its turn in the queue and is verified."""
+    """Three learners at three other addresses send endless loops back to back (the course names its
+    learners, so a stranger without a token gets no sandbox at all), each holding a slot for the time
+    limit; a class of eight behind one address passes meanwhile: each waits its turn and is verified."""
     client = learners_app(tmp_path, VERIFY_TIME_LIMIT_MS=1000).test_client()
     done = threading.Event()
     loops = []
 
     def stranger(n: int) -> None:
         while not done.is_set():
-            loops.append(client.post("/verify", json={"source": ENDLESS}, headers=at(f"203.0.113.{n}")))
+            loops.append(pass_of(client, f"stranger-{n}", f"203.0.113.{n}", ENDLESS))
 
     with ThreadPoolExecutor(7) as pool:
         strangers = [pool.submit(stranger, n) for n in (1, 2, 3)]
@@ -151,9 +152,9 @@ def test_a_redis_that_is_down_leaves_the_holds_to_the_instance(tmp_path, redis_u
     assert verified(pass_of(client, "ada"))  # counted in Redis
     os.kill(redis_pid(redis_url), signal.SIGKILL)
     with ThreadPoolExecutor(1) as pool:
-        loop = pool.submit(client.post, "/verify", json={"source": ENDLESS}, headers=at("203.0.113.5"))
+        loop = pool.submit(pass_of, client, "mallory", "203.0.113.5", ENDLESS)
         time.sleep(0.5)
-        again = client.post("/verify", json={"source": ENDLESS}, headers=at("203.0.113.5"))
+        again = pass_of(client, "mallory", "203.0.113.5", ENDLESS)
         assert again.status_code == 429 and "still running" in again.get_json()["error"]  # held here
         assert verified(pass_of(client, "ada")) and verified(pass_of(client, "grace"))
         assert loop.result().get_json()["report"]["error"]["kind"] == "timeout"
