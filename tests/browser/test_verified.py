@@ -120,15 +120,19 @@ def test_a_page_without_its_learner_token_says_the_pass_is_not_verified_and_why(
     )
 
 
-def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(page, verifying_url):
-    """The first /verify meets a busy server (a 503 with Retry-After, as a full queue answers): the
-    page says it waits, Check works meanwhile, and the pass is sent again and verified by itself."""
+@pytest.mark.parametrize("first", ["busy", "offline"])
+def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(page, verifying_url, first):
+    """The first /verify meets a busy server (a 503 with Retry-After, as a full queue answers) or no
+    network at all: the page says it waits, Check works meanwhile, and the pass is sent again and
+    verified by itself."""
     busy = []
 
     def first_busy(route):
         if busy:
             return route.fallback()
         busy.append(route.request.url)
+        if first == "offline":  # the learner's network is gone for this request: the page tries in 5 s
+            return route.abort("internetdisconnected")
         body = json.dumps({"error": "Every sandbox is busy; try again in a moment."})
         route.fulfill(status=503, headers={"Retry-After": "2"}, content_type="application/json", body=body)
 
