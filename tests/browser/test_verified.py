@@ -8,6 +8,7 @@ import jwt
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.axe import serious_violations
 from tests.browser.checks import CHECKED
 from tests.browser.pages import TIME_LIMIT_MS, open_playground
 from tests.support import solutions
@@ -121,7 +122,9 @@ def test_a_page_without_its_learner_token_says_the_pass_is_not_verified_and_why(
 
 
 @pytest.mark.parametrize("first", ["busy", "offline"])
-def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(page, verifying_url, first):
+def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(
+    page, verifying_url, first, shoot
+):
     """The first /verify meets a busy server (a 503 with Retry-After, as a full queue answers) or no
     network at all: the page says it waits, Check works meanwhile, and the pass is sent again and
     verified by itself."""
@@ -147,6 +150,9 @@ def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(p
     verified = page.get_by_test_id("verified")
     expect(verified).to_have_attribute("data-state", "waiting")
     expect(verified).to_have_text("Waiting for the server to verify your pass…")
+    shoot(page, f"waiting-{first}")
+    if first == "offline":  # 5 s before the page asks again: room for axe on the waiting line
+        assert serious_violations(page) == []
     assert checked(page, solutions.TWICE)["passed"] is False  # Check works while the pass waits
     expect(verified).to_have_attribute("data-state", "waiting")
     expect(verified).to_have_attribute("data-state", "verified", timeout=15_000)
