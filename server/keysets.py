@@ -10,8 +10,9 @@ A fetch is one plain GET against one deadline: connecting, the TLS handshake and
 wait only for the time left, the answer is read whole up to MAX_BYTES and then parsed (so a trickle of
 headers is bounded too), and a redirect is an error (a key set's URL is its own). Only the name's
 lookup (DNS) is not bounded by it: the system resolver's own timeouts apply. The certificates are
-requests' (REQUESTS_CA_BUNDLE, else certifi's); the fetch goes straight to the key server, through no
-HTTP(S)_PROXY.
+requests' (REQUESTS_CA_BUNDLE, else certifi's). A proxy the environment names (HTTPS_PROXY for an
+https URL, HTTP_PROXY for an http one, NO_PROXY's hosts excepted), as requests took it: an http://
+proxy, through a CONNECT tunnel for https, within the same deadline.
 """
 
 import http.client
@@ -22,7 +23,9 @@ import socket
 import ssl
 import threading
 import time
-from urllib.parse import urlsplit
+from base64 import b64encode
+from urllib.parse import SplitResult, unquote, urlsplit
+from urllib.request import getproxies, proxy_bypass
 
 import certifi
 from flask import Flask, current_app
@@ -32,6 +35,7 @@ INTERVAL_S = 60.0  # between two fetches of one URL
 MAX_AGE_S = 3600.0  # a key set kept longer than this is fetched again (at the next token)
 MAX_BYTES = 256 * 1024  # the whole answer, its headers too
 READ_BYTES = 4096  # one read: the deadline is checked between reads
+PROXY_HEAD_BYTES = 8192  # a proxy's answer to CONNECT, its headers
 
 
 class KeySetError(Exception):
@@ -120,17 +124,24 @@ def get(url: str, deadline: float) -> bytes:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("not an http(s) URL")
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    sock = socket.create_connection((parts.hostname, port), timeout=left(deadline))
+    proxy = proxy_for(parts)
+    via = (proxy.hostname, proxy.port or 80) if proxy else (parts.hostname, port)
+    sock = socket.create_connection(via, timeout=left(deadline))
     try:
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        host = parts.netloc.rpartition("@")[2]
+        extra = ""
+        if proxy and parts.scheme == "https":  # a tunnel to the key server, then TLS inside it
+            tunnel(sock, f"{parts.hostname}:{port}", proxy, deadline)
+        elif proxy:  # a plain GET through the proxy names the whole URL
+            path, extra = f"http://{host}{path}", proxy_authorization(proxy)
         if parts.scheme == "https":  # the handshake, like sendall, waits at most its timeout in all
             sock.settimeout(left(deadline))
             sock = ssl.create_default_context(cafile=ca_file()).wrap_socket(
                 sock, server_hostname=parts.hostname
             )
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        host = parts.netloc.rpartition("@")[2]
         sock.settimeout(left(deadline))
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n".encode())
         answer = bytearray()
         while chunk := recv(sock, deadline):
             answer += chunk
@@ -147,6 +158,41 @@ def get(url: str, deadline: float) -> bytes:
     if response.status != 200:
         raise ValueError(f"HTTP {response.status}")
     return response.read()
+
+
+def proxy_for(parts: SplitResult) -> SplitResult | None:
+    """The http:// proxy the environment names for this URL's scheme, or None (none, or NO_PROXY's host)."""
+    proxy = getproxies().get(parts.scheme)
+    if not proxy or proxy_bypass(parts.hostname or ""):
+        return None
+    found = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    if found.scheme != "http" or not found.hostname:
+        raise ValueError(f"the proxy {found.scheme}://{found.hostname} is not an http:// proxy")
+    return found
+
+
+def proxy_authorization(proxy: SplitResult) -> str:
+    """The Proxy-Authorization header line for a proxy URL's user and password, or nothing."""
+    if proxy.username is None:
+        return ""
+    secret = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}".encode()
+    return f"Proxy-Authorization: Basic {b64encode(secret).decode()}\r\n"
+
+
+def tunnel(sock: socket.socket, target: str, proxy: SplitResult, deadline: float) -> None:
+    """Ask the proxy on sock for a tunnel to target (host:port); return once it is open."""
+    sock.settimeout(left(deadline))
+    auth = proxy_authorization(proxy)
+    sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n{auth}\r\n".encode())
+    head = bytearray()
+    while b"\r\n\r\n" not in head:
+        chunk = recv(sock, deadline)
+        if not chunk or len(head) > PROXY_HEAD_BYTES:
+            raise ValueError("the proxy closed the tunnel or sent too much before opening it")
+        head += chunk
+    status = bytes(head).split(b"\r\n", 1)[0].decode("latin-1")
+    if status.split(" ")[1:2] != ["200"]:
+        raise ValueError(f"the proxy refused the tunnel: {status}")
 
 
 def ca_file() -> str:

@@ -4,13 +4,16 @@ A real loopback server (a socket, a thread) answers as the test says; the fetch 
 documented bound (TIMEOUT_S, 2 s: docs/security.md) with a clear error, and then fetch a right key set.
 """
 
+import contextlib
 import json
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
 
 import pytest
+import trustme
 from flask import Flask
 
 from server.keysets import MAX_BYTES, TIMEOUT_S, KeySetError, KeySets
@@ -20,11 +23,12 @@ TRICKLED = 200  # bytes sent a byte at a time: 20 s at one byte every 100 ms
 
 
 class KeyServer:
-    """A key server on loopback that answers each connection as `mode` says."""
+    """A key server on loopback that answers each connection as `mode` says (over TLS with tls)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/jwks.json"
+        scheme, self.tls = ("https" if tls else "http"), tls
+        self.url = f"{scheme}://localhost:{self.listener.getsockname()[1]}/jwks.json"
         self.mode = "right"
         self.stopped = threading.Event()
         threading.Thread(target=self.serve, daemon=True).start()
@@ -38,6 +42,8 @@ class KeyServer:
             threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
 
     def answer(self, conn: socket.socket) -> None:
+        if self.tls:
+            conn = self.tls.wrap_socket(conn, server_side=True)
         with conn:
             conn.recv(4096)  # the request, whole on loopback
             head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
@@ -67,6 +73,82 @@ class KeyServer:
 @pytest.fixture
 def key_server() -> Iterator[KeyServer]:
     server = KeyServer()
+    yield server
+    server.stop()
+
+
+class Proxy:
+    """An HTTP proxy on loopback, as a host's outgoing one: a CONNECT tunnel, or a GET of a whole URL
+    passed on; it notes each request's first line."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.seen: list[str] = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
+
+    def answer(self, conn: socket.socket) -> None:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += conn.recv(4096)
+        method, target, _ = head.split(b"\r\n", 1)[0].decode().split(" ")
+        self.seen.append(f"{method} {target}")
+        if method == "CONNECT":
+            upstream = socket.create_connection(tuple(target.rsplit(":", 1)))
+            conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        else:  # GET http://host:port/path: passed on as GET /path
+            host, _, path = target.removeprefix("http://").partition("/")
+            upstream = socket.create_connection(tuple(host.rsplit(":", 1)))
+            upstream.sendall(head.replace(target.encode(), b"/" + path.encode(), 1))
+        threading.Thread(target=self.pipe, args=(upstream, conn), daemon=True).start()
+        self.pipe(conn, upstream)
+
+    @staticmethod
+    def pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(4096):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:  # shut down, not only closed: the other direction's recv is woken, the fetch sees the end
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+
+    def stop(self) -> None:
+        self.listener.close()
+
+
+@pytest.fixture
+def proxy(monkeypatch) -> Iterator[Proxy]:
+    """A proxy named as a host names one: HTTPS_PROXY and HTTP_PROXY, and no NO_PROXY."""
+    server = Proxy()
+    for name in ("no_proxy", "NO_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", server.url)
+    monkeypatch.setenv("HTTP_PROXY", server.url)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def tls_key_server(tmp_path, monkeypatch) -> Iterator[KeyServer]:
+    """A key server over TLS, its certificate from a CA the fetch trusts (REQUESTS_CA_BUNDLE)."""
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("localhost").configure_cert(context)
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tmp_path / "ca.pem"))
+    server = KeyServer(tls=context)
     yield server
     server.stop()
 
@@ -106,3 +188,24 @@ def test_a_redirect_or_an_answer_over_the_cap_is_an_error(key_server, mode, said
     seconds, keys, error = fetch(key_server.url)
     assert keys is None and said in error, error
     assert seconds < TIMEOUT_S + 1.5
+
+
+def test_a_proxy_the_host_names_carries_the_fetch_of_an_https_and_an_http_key_set(
+    proxy, tls_key_server, key_server
+):
+    """Behind a proxy (HTTPS_PROXY, HTTP_PROXY), as requests took it: https through a CONNECT tunnel,
+    its certificate still checked; http as a GET of the whole URL; a trickle still bounded."""
+    seconds, keys, error = fetch(tls_key_server.url)
+    assert (error, keys["keys"][0]["kid"]) == ("", "k1")
+    assert proxy.seen == [f"CONNECT {tls_key_server.url.split('/')[2]}"]
+    seconds, keys, error = fetch(key_server.url)
+    assert (error, keys["keys"][0]["kid"]) == ("", "k1") and proxy.seen[-1] == f"GET {key_server.url}"
+    key_server.mode = "trickle"
+    seconds, keys, error = fetch(key_server.url)
+    assert keys is None and "deadline" in error and seconds < TIMEOUT_S + 1.5
+
+
+def test_no_proxy_names_the_hosts_fetched_straight(proxy, key_server, monkeypatch):
+    monkeypatch.setenv("NO_PROXY", "localhost")
+    seconds, keys, error = fetch(key_server.url)
+    assert (error, keys["keys"][0]["kid"]) == ("", "k1") and proxy.seen == []
