@@ -6,6 +6,7 @@ import pytest
 
 from server.lti import store as store_module
 from server.lti.store import Store
+from tests.support.postgres import postgres_server
 
 
 def test_an_app_context_holds_one_connection_and_its_end_closes_it(app, tmp_path):
@@ -22,8 +23,22 @@ def test_an_app_context_holds_one_connection_and_its_end_closes_it(app, tmp_path
     assert store.get("nonce") is None  # outside a context: a connection of its own, closed after the call
 
 
-def test_a_database_from_before_one_score_per_launch_keeps_one_pending_pass_per_launch(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def database_url(request, tmp_path):
+    """An empty database of each kind the store takes: a SQLite file, or a real PostgreSQL server's."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+    else:
+        with postgres_server() as url:
+            yield url
+
+
+def test_a_database_from_before_one_score_per_launch_keeps_one_pending_pass_per_launch(
+    database_url, monkeypatch
+):
+    """A database main made before this migration (its one migration, the schema as 06bf237 left it),
+    with rows in it, brought up to date in place on each kind of database."""
+    url = database_url
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])  # the schema as it was
     old = Store(url)
     launch = {"issuer": "https://lms.example", "client_id": "c", "deployment_id": "d", "sub": "s"}
