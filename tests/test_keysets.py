@@ -17,29 +17,21 @@ import trustme
 from flask import Flask
 
 from server.keysets import MAX_BYTES, TIMEOUT_S, KeySetError, KeySets
+from tests.support.sockets import Loopback
 
 KEY_SET = json.dumps({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "AAAA", "kid": "k1"}]}).encode()
 TRICKLED = 200  # bytes sent a byte at a time: 20 s at one byte every 100 ms
 
 
-class KeyServer:
+class KeyServer(Loopback):
     """A key server on loopback that answers each connection as `mode` says (over TLS with tls)."""
 
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
+        super().__init__()
         scheme, self.tls = ("https" if tls else "http"), tls
-        self.url = f"{scheme}://localhost:{self.listener.getsockname()[1]}/jwks.json"
+        self.url = f"{scheme}://localhost:{self.port}/jwks.json"
         self.mode = "right"
         self.stopped = threading.Event()
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self) -> None:
-        while not self.stopped.is_set():
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
 
     def answer(self, conn: socket.socket) -> None:
         if self.tls:
@@ -66,8 +58,8 @@ class KeyServer:
                 pass
 
     def stop(self) -> None:
-        self.stopped.set()
-        self.listener.close()
+        self.stopped.set()  # ends a trickle under way
+        super().stop()
 
 
 @pytest.fixture
@@ -77,23 +69,14 @@ def key_server() -> Iterator[KeyServer]:
     server.stop()
 
 
-class Proxy:
+class Proxy(Loopback):
     """An HTTP proxy on loopback, as a host's outgoing one: a CONNECT tunnel, or a GET of a whole URL
     passed on; it notes each request's first line."""
 
     def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        super().__init__()
+        self.url = f"http://127.0.0.1:{self.port}"
         self.seen: list[str] = []
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
 
     def answer(self, conn: socket.socket) -> None:
         head = b""
@@ -123,9 +106,6 @@ class Proxy:
                 with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
                 end.close()
-
-    def stop(self) -> None:
-        self.listener.close()
 
 
 @pytest.fixture

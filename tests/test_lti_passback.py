@@ -17,39 +17,35 @@ from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import grade, launched, settled, verify
 from tests.support.lti_platform import CLIENT_ID, COURSE, DEPLOYMENT_ID, LINEITEM
+from tests.support.sockets import Loopback
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 
 
-class Silent:
+class Silent(Loopback):
     """An LMS that takes every connection and never answers: it counts them (each is one try of the
     sender's) and holds them until closed."""
 
     def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
         self.tries = 0
         self.held: list[socket.socket] = []
         self.changed = threading.Condition()
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__()
+        self.url = f"http://127.0.0.1:{self.port}/"
 
-    def accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:  # closed
-                return
-            with self.changed:
-                self.tries += 1
-                self.held.append(connection)
-                self.changed.notify_all()
+    def answer(self, conn: socket.socket) -> None:
+        with self.changed:
+            self.tries += 1
+            self.held.append(conn)
+            self.changed.notify_all()
 
     def close(self) -> None:
-        self.listener.close()
-        for connection in self.held:
-            connection.close()
+        self.stop()
+        with self.changed:
+            for connection in self.held:
+                connection.close()
 
 
 @pytest.fixture
