@@ -16,6 +16,7 @@ SQLite's or PostgreSQL's text takes them) and JSON nested deeper than MAX_DEPTH 
 """
 
 import json
+from collections.abc import Iterator
 
 from flask import Flask, Response, jsonify, request
 from flask_babel import gettext
@@ -61,33 +62,23 @@ def keepable(text: str) -> bool:
     return "\x00" not in text
 
 
-def first_unkeepable(value: object) -> str | None:
-    """Where in a JSON value (its keys too) the first text that is not keepable is ("$.a[0]"), or None."""
-    stack = [("$", value)]
-    while stack:
-        at, item = stack.pop()
-        if isinstance(item, str) and not keepable(item):
-            return at
-        if isinstance(item, dict):
-            for key, member in item.items():
-                if not keepable(key):
-                    return at
-                stack.append((f"{at}.{key}", member))
-        elif isinstance(item, list):
-            stack.extend((f"{at}[{i}]", member) for i, member in enumerate(item))
-    return None
-
-
-def depth(value: object) -> int:
-    """How deep a JSON value nests (a number or text: 0; [] or {}: 1)."""
-    deepest, stack = 0, [(value, 0)]
+def parts(value: object) -> Iterator[tuple[object, int]]:
+    """Every value inside a JSON value, its keys too, each with the number of arrays and objects it lies
+    in (the value itself: 0)."""
+    stack = [(value, 0)]
     while stack:
         item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level + 1)
-            members = item.values() if isinstance(item, dict) else item
-            stack.extend((member, level + 1) for member in members)
-    return deepest
+        yield item, level
+        if isinstance(item, dict):
+            stack.extend((key, level + 1) for key in item)
+            stack.extend((member, level + 1) for member in item.values())
+        elif isinstance(item, list):
+            stack.extend((member, level + 1) for member in item)
+
+
+def unkeepable(value: object) -> bool:
+    """Whether a JSON value holds, anywhere (its keys too), text that is not keepable."""
+    return any(isinstance(item, str) and not keepable(item) for item, _ in parts(value))
 
 
 class OddInput(Exception):
@@ -105,9 +96,15 @@ def json_body() -> object:
         raise OddInput(gettext("The request's JSON is nested too deep.")) from None
     except ValueError:  # not JSON, or not UTF-8
         return None
-    if depth(value) > MAX_DEPTH:
+    deepest, odd_text = 0, False  # one walk: how deep it nests ([] or {}: 1), and any text not keepable
+    for item, level in parts(value):
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level + 1)
+        elif isinstance(item, str) and not keepable(item):
+            odd_text = True
+    if deepest > MAX_DEPTH:
         raise OddInput(gettext("The request's JSON is nested too deep."))
-    if first_unkeepable(value) is not None:
+    if odd_text:
         raise OddInput(
             gettext("The request holds a character that is not text (a lone surrogate or a NUL); remove it.")
         )

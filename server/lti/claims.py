@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from server.bounds import first_unkeepable, keepable
+from server.bounds import keepable, unkeepable
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 MESSAGE_TYPE = LTI + "message_type"
@@ -139,7 +139,7 @@ def check_claims(data: dict) -> None:
 def check_texts(data: dict) -> None:
     """Raise ClaimError naming the first claim with text no database keeps (a NUL, a lone surrogate)."""
     for claim, value in data.items():
-        if not keepable(claim) or first_unkeepable(value) is not None:
+        if not keepable(claim) or unkeepable(value):
             raise ClaimError(
                 f"The LMS's launch has a claim {claim!a} with a character no database keeps "
                 "(a lone surrogate or a NUL)."
