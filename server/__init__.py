@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LEARNER_TOKEN_JWKS_URL=None,  # or the course's own JWKS, for tokens it signs with RS256/ES256/EdDSA
         LEARNER_TOKEN_ISSUER=None,  # when set, a learner token's iss must be this
         LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
+        DATABASE_URL=None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (server/db)
         LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
     )
@@ -62,6 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server import (
         assets,
         bounds,
+        db,
         embed,
         export,
         headers,
@@ -75,6 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         verify,
         wsgi,
     )
+    from server.db.cli import db_command
 
     try:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
@@ -88,6 +91,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
         limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
         verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
+        if (
+            app.config.get("LTI")
+            or app.config["LEARNER_TOKEN_SECRET"]
+            or app.config["LEARNER_TOKEN_JWKS_URL"]
+        ):
+            db.init_app(app)  # where records can exist: the database, migrated at start (server/db)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
@@ -97,6 +106,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         print(f"Error: {exc}", file=sys.stderr)
         raise SystemExit(3) from None
     app.cli.add_command(export.export_command)
+    app.cli.add_command(db_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
     offline.init_app(app)

@@ -15,7 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 import jwt
 import pytest
 import requests
+from sqlalchemy import select
 
+from server.db.tables import once
 from server.lti.claims import AGS, CONTEXT, DEEP_LINKING, ROLES
 from server.lti.tool import LOGIN_LIFETIME_S
 from tests.support import solutions
@@ -48,9 +50,8 @@ def limited_lms(tmp_path):
 
 
 def once_rows(lms) -> list[dict]:
-    store = lms.tools[0][1].extensions["lti"]["store"]
-    with store.connect() as db:
-        return db.execute("SELECT * FROM once").rows
+    with lms.tools[0][1].extensions["db"].connect() as conn:
+        return [dict(row) for row in conn.execute(select(once)).mappings()]
 
 
 def at(address: str) -> dict:

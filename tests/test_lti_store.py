@@ -1,66 +1,27 @@
-"""The LTI store's connections: one per app context (a request, a pass of the passback sender, a command)."""
+"""The LTI store on the playground's database (server/db): opened where records can exist, one
+connection per app context (a request, a pass of the passback sender, a command), returned at its end."""
 
-import sqlite3
-
-import pytest
-
-from server.lti import store as store_module
+from server import create_app
 from server.lti.store import Store
-from tests.support.postgres import postgres_server
+
+SECRET = "a course's secret for its learner tokens, 32+ bytes"
 
 
-def test_an_app_context_holds_one_connection_and_its_end_closes_it(app, tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'lti.sqlite3'}")
+def test_an_app_context_holds_one_connection_and_its_end_returns_it():
+    app = create_app({"TESTING": True, "LEARNER_TOKEN_SECRET": SECRET, "DATABASE_URL": None})
+    db = app.extensions["db"]  # learner tokens configured: the database is opened, in the instance folder
+    store = Store(db)
     with app.app_context():
         store.put("nonce", "value", 60)
-        with store.connect() as first:
+        with db.connect() as first:
             pass
         assert store.get("nonce") == "value" and store.take("nonce")
-        with store.connect() as again:
+        with db.connect() as again:
             assert again is first  # every statement of the context on one connection
-    with pytest.raises(sqlite3.ProgrammingError):
-        first.execute("SELECT 1")  # closed when the context ended
-    assert store.get("nonce") is None  # outside a context: a connection of its own, closed after the call
+    assert first.closed  # returned to the pool when the context ended
+    assert store.get("nonce") is None  # outside a context: a connection of its own, returned after the call
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database_url(request, tmp_path):
-    """An empty database of each kind the store takes: a SQLite file, or a real PostgreSQL server's."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
-    else:
-        with postgres_server() as url:
-            yield url
-
-
-def test_a_database_from_before_one_score_per_launch_keeps_one_pending_pass_per_launch(
-    database_url, monkeypatch
-):
-    """A database main made before this migration (its one migration, the schema as 06bf237 left it),
-    with rows in it, brought up to date in place on each kind of database."""
-    url = database_url
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])  # the schema as it was
-    old = Store(url)
-    launch = {"issuer": "https://lms.example", "client_id": "c", "deployment_id": "d", "sub": "s"}
-    launch |= {"resource_link_id": "r", "course": "C", "ags": None, "created": 0.0}
-    for name in ("sent-once", "queued-twice", "queued-once"):
-        old.add_launch({**launch, "id": name})
-    with old.connect() as db:  # what every verified pass queued then: a row each
-        for jti, launch_id, state in [
-            ("a", "sent-once", "sent"),
-            ("b", "sent-once", "pending"),
-            ("c", "queued-twice", "pending"),
-            ("d", "queued-twice", "pending"),
-            ("e", "queued-once", "pending"),
-        ]:
-            db.execute(
-                "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
-                " VALUES (?, ?, 1, 1, 't', ?, 0)",
-                (jti, launch_id, state),
-            )
-    monkeypatch.undo()
-    new = Store(url)  # migrated: later passes of a launch whose score is sent or on its way go
-    assert sorted(new.due(now=None)) == ["c", "e"] and new.passback("a")["state"] == "sent"
-    assert new.passback("b") is None and new.passback("d") is None
-    assert new.add_passback("f", "queued-once", 1, 1, "t") is False  # one on its way already
-    assert new.add_passback("g", "sent-once", 1, 1, "t") is False  # sent already
+def test_a_playground_without_lti_or_learner_tokens_opens_no_database(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'lti.sqlite3'}"})
+    assert "db" not in app.extensions and not (tmp_path / "lti.sqlite3").exists()  # no records to keep

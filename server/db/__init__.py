@@ -14,10 +14,18 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 
-from server.db.tables import metadata
+MIGRATIONS = Path(__file__).with_name("migrations")  # Alembic's scripts: env.py and versions/
+MIGRATION_LOCK = 0x6C7469  # PostgreSQL's advisory lock: one process migrates at a time (main's id too)
+# A database main made counted its migrations in schema_migrations (server/lti/store.py's, versions 1
+# and 2): the revisions that made the same schema.
+MAIN_VERSIONS = {1: "0001", 2: "0002"}
 
 
 def private(path: Path) -> None:
@@ -45,7 +53,7 @@ def engine_url(url: str) -> str:
 class Database:
     """The database a URL names: any thread or process may use it, each with connections of its own."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, migrate: bool = True) -> None:
         self.url = url
         self.postgres = url.startswith(("postgresql://", "postgres://"))
         self.path: Path | None = None
@@ -56,11 +64,44 @@ class Database:
         self.engine: Engine = create_engine(engine_url(url), pool_pre_ping=self.postgres)
         if not self.postgres:
             event.listen(self.engine, "connect", sqlite_settings)
-        self.migrate()
+        if migrate:
+            self.migrate()
 
     def migrate(self) -> None:
-        """Bring the database up to server/db/tables.py's schema."""
-        metadata.create_all(self.engine)  # for now; the migrations replace it
+        """Bring the database up to server/db/tables.py's schema: `alembic upgrade head`, in one
+        transaction, one process at a time (the others wait, then find nothing left to do).
+
+        A database main made (schema_migrations, no alembic_version) is first stamped with the revision
+        that made the same schema, and its schema_migrations goes in the same transaction.
+        """
+        config = alembic_config()
+        with self.engine.connect() as conn:
+            if self.postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
+            else:
+                # SQLite's recipe for a table made anew: its references kept by name, foreign keys
+                # checked once at the end (off only on this connection, which the pool then drops).
+                conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
+                conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock now: the others wait for it
+            try:
+                config.attributes["connection"] = conn
+                made_by_main = main_revision(conn)
+                if made_by_main:
+                    command.stamp(config, made_by_main)
+                command.upgrade(config, "head")
+                if made_by_main is not None:
+                    conn.execute(text("DROP TABLE schema_migrations"))
+                if not self.postgres and (broken := conn.exec_driver_sql("PRAGMA foreign_key_check").all()):
+                    raise RuntimeError(f"the migrations broke these references: {broken}")
+                conn.commit()
+            finally:
+                if not self.postgres:
+                    conn.invalidate()
+
+    def revision(self) -> str | None:
+        """The Alembic revision the database is at (None: not made yet, or made by main and not migrated)."""
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
 
     @contextlib.contextmanager
     def connect(self) -> Iterator[Connection]:
@@ -81,6 +122,30 @@ class Database:
         with self.engine.connect() as conn:
             yield conn
             conn.commit()
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration: the scripts here, no alembic.ini."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head() -> str | None:
+    """The newest revision of the migrations."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def main_revision(conn: Connection) -> str | None:
+    """For a database main made (its store's schema_migrations, and Alembic never ran): the revision
+    that made the schema its last migration left ("" when it had none); None for any other database."""
+    tables = inspect(conn)
+    if tables.has_table("alembic_version") or not tables.has_table("schema_migrations"):
+        return None
+    version = conn.execute(text("SELECT max(version) FROM schema_migrations")).scalar()
+    if version is not None and version not in MAIN_VERSIONS:
+        raise RuntimeError(f"schema_migrations is at version {version}, which no revision here matches")
+    return MAIN_VERSIONS.get(version, "")
 
 
 def sqlite_settings(raw, _record) -> None:
@@ -109,7 +174,7 @@ def database() -> Database:
 
 
 def init_app(app: Flask) -> None:
-    """Open the database (made and migrated on first use) and return connections at each context's end."""
+    """Open the database (made and migrated at start) and return connections at each context's end."""
     app.config.setdefault("DATABASE_URL", None)
     app.extensions["db"] = Database(database_url(app))
     app.teardown_appcontext(close)

@@ -1,7 +1,8 @@
 """LTI 1.3: the playground as a tool an LMS launches, with verified passes sent to its gradebook (AGS).
 
 On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is sent). State lives in
-the database (server/lti/store.py); the tool's RSA key in the instance folder. The login and launch
+the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store.py);
+the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
 oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py.
 """
@@ -10,15 +11,15 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
+from server import db
 from server.headers import SettingError
-from server.lti import cli, store
+from server.lti import cli
 from server.lti.passback import Schedule, Sender
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
 
 DEFAULTS = {
     "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
-    "DATABASE_URL": None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (psycopg)
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
@@ -29,16 +30,14 @@ DEFAULTS = {
 }
 
 
-def database_url(app: Flask) -> str:
-    """The database DATABASE_URL names, or SQLite in the instance folder."""
-    return str(app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'lti.sqlite3'}")
-
-
 def open_state(app: Flask) -> dict:
-    """The database and the tool's key (made on first use)."""
+    """The store on the app's database (opened here for a command run with LTI off) and the tool's key
+    (made on first use)."""
+    if "db" not in app.extensions:
+        db.init_app(app)
     key_file = Path(app.config["LTI_KEY_FILE"] or Path(app.instance_path) / "lti-tool-key.pem")
     return {
-        "store": Store(database_url(app)),
+        "store": Store(app.extensions["db"]),
         "keys": ToolKeys(key_file),
         "schedule": Schedule(float(app.config["LTI_RETRY_S"]), int(app.config["LTI_RETRY_TRIES"])),
     }
@@ -54,7 +53,6 @@ def init_app(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.cli.add_command(cli.lti_command)
-    app.teardown_appcontext(store.close)  # the database connection of a request, a command, a sender's pass
     if not app.config["LTI"]:
         return
     if not app.config["VERIFY"]:

@@ -1,383 +1,261 @@
-"""The LTI state in a database: registrations, one-time values (nonces, states), launches, passbacks.
+"""The LTI state in the playground's database (server/db): registrations, one-time values (nonces,
+states), launches, passbacks.
 
-SQLite in the instance folder by default (Python's sqlite3: nothing to start), or PostgreSQL when a
-course runs several instances of the playground (`PLAYGROUND_DATABASE_URL=postgresql://...`, psycopg
-3). The same SQL runs on both (`?` placeholders become psycopg's `%s`; upserts are `ON CONFLICT`).
-The schema is made and brought up to date by MIGRATIONS, in order, each once, under a lock (SQLite:
-`BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), and counted in `schema_migrations`.
-
-One connection serves a unit of work: inside an app context (a request, a pass of the passback sender,
-a command) the first statement opens it and keeps it in `g`, and the context's end closes it (flaskr's
-get_db and close_db); outside one (a test reading the database), each call opens its own.
+SQLAlchemy Core expressions over server/db/tables.py's tables, the same on SQLite and PostgreSQL
+(upserts are `ON CONFLICT`, in each dialect's own insert). Each method runs on the app context's
+connection (a request, a pass of the passback sender, a command: server/db's connect()), or, outside
+one, on a connection of its own; its block commits at its end.
 """
 
-import contextlib
 import json
-import os
-import sqlite3
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-from flask import g, has_app_context
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.dml import Insert
 
-MIGRATIONS = [
-    """
-    CREATE TABLE registrations (
-        issuer TEXT NOT NULL, client_id TEXT NOT NULL, title TEXT NOT NULL,
-        auth_login_url TEXT NOT NULL, auth_token_url TEXT NOT NULL, key_set_url TEXT NOT NULL,
-        auth_audience TEXT, PRIMARY KEY (issuer, client_id));
-    CREATE TABLE deployments (
-        issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
-        PRIMARY KEY (issuer, client_id, deployment_id));
-    CREATE TABLE once (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL);
-    CREATE TABLE launches (
-        id TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
-        sub TEXT NOT NULL, resource_link_id TEXT NOT NULL, course TEXT NOT NULL, ags TEXT,
-        created DOUBLE PRECISION NOT NULL);
-    CREATE TABLE passbacks (
-        jti TEXT PRIMARY KEY, launch_id TEXT NOT NULL REFERENCES launches (id),
-        score DOUBLE PRECISION NOT NULL, maximum DOUBLE PRECISION NOT NULL, timestamp TEXT NOT NULL,
-        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
-        next_try DOUBLE PRECISION NOT NULL, claimed_until DOUBLE PRECISION NOT NULL DEFAULT 0,
-        sent DOUBLE PRECISION);
-    CREATE INDEX passbacks_due ON passbacks (state, next_try);
-    CREATE INDEX passbacks_of_launch ON passbacks (launch_id);
-    """,
-    # One score per launch: a launch has at most one passback on its way (or sent, or kept); the later
-    # passes queued before this rule carry the same score and go. A final refusal says its HTTP status.
-    """
-    DELETE FROM passbacks WHERE state = 'pending' AND EXISTS (
-        SELECT 1 FROM passbacks AS other WHERE other.launch_id = passbacks.launch_id
-        AND other.jti <> passbacks.jti
-        AND (other.state IN ('sent', 'kept') OR (other.state = 'pending' AND other.jti < passbacks.jti)));
-    CREATE UNIQUE INDEX passbacks_one_pending ON passbacks (launch_id) WHERE state = 'pending';
-    ALTER TABLE passbacks ADD COLUMN status INTEGER;
-    """,
-]
-MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
+from server.db import Database
+from server.db.tables import deployments, launches, once, passbacks, registrations
+
+HELD = ("pending", "sent", "kept")  # a launch with a passback in one of these states takes no other
 
 
-def private(path: Path) -> None:
-    """Make the SQLite file readable by this user only (0600), before SQLite opens it.
-
-    SQLite makes its -wal and -shm files with the database's mode; a file made before this rule (or by
-    another umask) is set to 0600 too, with them.
-    """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
-    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        if each.exists() and each.stat().st_mode & 0o077:
-            each.chmod(0o600)
-
-
-class Connection:
-    """One connection, either database: execute(sql with ? placeholders, params) -> rows and rowcount."""
-
-    def __init__(self, raw, postgres: bool) -> None:
-        self.raw = raw
-        self.postgres = postgres
-
-    def execute(self, sql: str, params: tuple = ()) -> "Result":
-        if self.postgres:
-            cursor = self.raw.execute(sql.replace("?", "%s"), params)
-            rows = cursor.fetchall() if cursor.description else []
-        else:
-            cursor = self.raw.execute(sql, params)
-            rows = [dict(r) for r in cursor.fetchall()]
-        return Result(rows, cursor.rowcount)
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """A transaction for the block, writing at once (so two processes take turns)."""
-        if self.postgres:
-            with self.raw.transaction():
-                yield
-            return
-        self.raw.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.raw.execute("ROLLBACK")
-            raise
-        self.raw.execute("COMMIT")
-
-    def close(self) -> None:
-        self.raw.close()
-
-
-class Result:
-    """The rows a statement gave (as dicts) and how many it changed."""
-
-    def __init__(self, rows: list[dict], rowcount: int) -> None:
-        self.rows = rows
-        self.rowcount = rowcount
-
-    def one(self) -> dict | None:
-        return self.rows[0] if self.rows else None
-
-
-def close(exception: BaseException | None = None) -> None:
-    """Close the connections the app context's statements used (its teardown)."""
-    for db in g.pop("lti_connections", {}).values():
-        db.close()
+def upsert(conn: Connection, table) -> Insert:
+    """An INSERT that can say ON CONFLICT, in the connection's dialect."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 class Store:
-    """The database a URL names: any thread or process may use it, each with connections of its own."""
+    """The LTI tool's state in a database: any thread or process may use it, each with connections of its
+    own (the Database's pool)."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.postgres = url.startswith(("postgresql://", "postgres://"))
-        if not self.postgres:
-            if not url.startswith("sqlite:///"):
-                raise ValueError(f"PLAYGROUND_DATABASE_URL={url!r}: use sqlite:///<path> or postgresql://...")
-            self.path = Path(url.removeprefix("sqlite:///"))
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            private(self.path)
-        self.migrate()
-
-    def open(self) -> Connection:
-        """A new connection (each statement commits on its own unless in a transaction)."""
-        if self.postgres:
-            import psycopg  # only where PostgreSQL is used
-            from psycopg.rows import dict_row
-
-            return Connection(psycopg.connect(self.url, autocommit=True, row_factory=dict_row), True)
-        raw = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        raw.row_factory = sqlite3.Row
-        try:
-            raw.execute("PRAGMA busy_timeout = 30000")
-            raw.execute("PRAGMA foreign_keys = ON")
-        except BaseException:
-            raw.close()
-            raise
-        return Connection(raw, False)
-
-    @contextlib.contextmanager
-    def connect(self) -> Iterator[Connection]:
-        """The app context's connection to this database (opened on first use, closed by close()); outside
-        an app context, a connection for the block."""
-        if has_app_context():
-            held = g.setdefault("lti_connections", {})
-            if self.url not in held:
-                held[self.url] = self.open()
-            yield held[self.url]
-            return
-        db = self.open()
-        try:
-            yield db
-        finally:
-            db.close()
-
-    def migrate(self) -> None:
-        """Apply the migrations this database has not had, in order, once each."""
-        with self.connect() as db:
-            if not self.postgres:
-                db.execute("PRAGMA journal_mode = WAL")
-            with db.transaction():
-                if self.postgres:
-                    db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-                db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
-                done = {r["version"] for r in db.execute("SELECT version FROM schema_migrations").rows}
-                for version, script in enumerate(MIGRATIONS, start=1):
-                    if version in done:
-                        continue
-                    for statement in filter(str.strip, script.split(";")):
-                        db.execute(statement)
-                    db.execute("INSERT INTO schema_migrations VALUES (?)", (version,))
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     # Registrations
     def add_platform(self, registration: dict, deployment_id: str) -> None:
         """Store (or replace) a platform's registration and add a deployment of it."""
         fields = ("issuer", "client_id", "title", "auth_login_url", "auth_token_url", "key_set_url")
-        values = (*(registration[f] for f in fields), registration.get("auth_audience"))
-        with self.connect() as db, db.transaction():
-            db.execute(
-                "INSERT INTO registrations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (issuer, client_id)"
-                " DO UPDATE SET title = excluded.title, auth_login_url = excluded.auth_login_url,"
-                " auth_token_url = excluded.auth_token_url, key_set_url = excluded.key_set_url,"
-                " auth_audience = excluded.auth_audience",
-                values,
+        values = {f: registration[f] for f in fields} | {"auth_audience": registration.get("auth_audience")}
+        with self.db.connect() as conn:
+            added = upsert(conn, registrations).values(values)
+            replaced = ("title", "auth_login_url", "auth_token_url", "key_set_url", "auth_audience")
+            conn.execute(
+                added.on_conflict_do_update(
+                    index_elements=["issuer", "client_id"], set_={f: added.excluded[f] for f in replaced}
+                )
             )
-            db.execute(
-                "INSERT INTO deployments VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (registration["issuer"], registration["client_id"], deployment_id),
+            deployment = {"issuer": values["issuer"], "client_id": values["client_id"]}
+            conn.execute(
+                upsert(conn, deployments)
+                .values(deployment | {"deployment_id": deployment_id})
+                .on_conflict_do_nothing()
             )
 
     def registrations(self, issuer: str) -> list[dict]:
         """The registrations of an issuer (one per client id)."""
-        with self.connect() as db:
-            return db.execute("SELECT * FROM registrations WHERE issuer = ?", (issuer,)).rows
+        with self.db.connect() as conn:
+            found = conn.execute(select(registrations).where(registrations.c.issuer == issuer))
+            return [dict(row) for row in found.mappings()]
 
     def registration(self, issuer: str, client_id: str) -> dict | None:
         """One registration, or None."""
-        with self.connect() as db:
-            return db.execute(
-                "SELECT * FROM registrations WHERE issuer = ? AND client_id = ?", (issuer, client_id)
-            ).one()
+        query = select(registrations).where(
+            registrations.c.issuer == issuer, registrations.c.client_id == client_id
+        )
+        with self.db.connect() as conn:
+            row = conn.execute(query).mappings().first()
+        return None if row is None else dict(row)
 
     def has_deployment(self, issuer: str, client_id: str | None, deployment_id: str) -> bool:
         """Whether this deployment of the platform was registered."""
-        query = "SELECT 1 AS found FROM deployments WHERE issuer = ? AND deployment_id = ?"
-        params: tuple = (issuer, deployment_id)
+        query = select(deployments.c.issuer).where(
+            deployments.c.issuer == issuer, deployments.c.deployment_id == deployment_id
+        )
         if client_id is not None:
-            query, params = query + " AND client_id = ?", (*params, client_id)
-        with self.connect() as db:
-            return db.execute(query, params).one() is not None
+            query = query.where(deployments.c.client_id == client_id)
+        with self.db.connect() as conn:
+            return conn.execute(query.limit(1)).first() is not None
 
     # One-time values
     def put(self, key: str, value: object, lifetime_s: float) -> None:
         """Keep a value for lifetime_s seconds."""
         now = time.time()
-        with self.connect() as db:
-            db.execute("DELETE FROM once WHERE expires < ?", (now,))
-            db.execute(
-                "INSERT INTO once VALUES (?, ?, ?) ON CONFLICT (key)"
-                " DO UPDATE SET value = excluded.value, expires = excluded.expires",
-                (key, json.dumps(value), now + lifetime_s),
+        with self.db.connect() as conn:
+            conn.execute(delete(once).where(once.c.expires < now))
+            kept = upsert(conn, once).values(key=key, value=json.dumps(value), expires=now + lifetime_s)
+            conn.execute(
+                kept.on_conflict_do_update(
+                    index_elements=["key"],
+                    set_={"value": kept.excluded.value, "expires": kept.excluded.expires},
+                )
             )
 
     def get(self, key: str) -> object:
         """A value kept and not expired, or None."""
-        with self.connect() as db:
-            row = db.execute(
-                "SELECT value FROM once WHERE key = ? AND expires >= ?", (key, time.time())
-            ).one()
-        return json.loads(row["value"]) if row else None
+        with self.db.connect() as conn:
+            value = conn.execute(
+                select(once.c.value).where(once.c.key == key, once.c.expires >= time.time())
+            ).scalar()
+        return None if value is None else json.loads(value)
 
     def take(self, key: str) -> bool:
         """Remove a value; True if it was there and not expired (so a nonce is good once)."""
-        with self.connect() as db:
-            return (
-                db.execute("DELETE FROM once WHERE key = ? AND expires >= ?", (key, time.time())).rowcount
-                == 1
-            )
+        with self.db.connect() as conn:
+            taken = conn.execute(delete(once).where(once.c.key == key, once.c.expires >= time.time()))
+            return taken.rowcount == 1
 
     # Launches
     def add_launch(self, launch: dict) -> None:
-        """Remember a launch: who, where, and its grade service."""
-        fields = ("id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course")
-        values = (*(launch[f] for f in fields), json.dumps(launch["ags"]) if launch["ags"] else None)
-        with self.connect() as db:
-            db.execute(
-                "INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, launch["created"])
-            )
+        """Remember a launch: who, where (with the LTI context's id, where the launch has one), whether a
+        teacher, and its grade service."""
+        fields = (
+            "id",
+            "issuer",
+            "client_id",
+            "deployment_id",
+            "sub",
+            "resource_link_id",
+            "course",
+            "created",
+        )
+        values = {f: launch[f] for f in fields} | {
+            "ags": json.dumps(launch["ags"]) if launch["ags"] else None,
+            "context_id": launch.get("context_id"),
+            "teacher": bool(launch.get("teacher", False)),
+        }
+        with self.db.connect() as conn:
+            conn.execute(insert(launches).values(values))
 
     def launch(self, launch_id: str) -> dict | None:
         """A launch, or None."""
-        with self.connect() as db:
-            row = db.execute("SELECT * FROM launches WHERE id = ?", (launch_id,)).one()
+        with self.db.connect() as conn:
+            row = conn.execute(select(launches).where(launches.c.id == launch_id)).mappings().first()
         return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
 
     # Passbacks
     def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> bool:
         """Queue a score to send, unless the launch has one on its way, sent or kept (one score per
         launch; a failed one may be followed by another); whether it was queued."""
-        with self.connect() as db, db.transaction():
-            held = db.execute(
-                "SELECT 1 AS held FROM passbacks WHERE launch_id = ?"
-                " AND state IN ('pending', 'sent', 'kept')",
-                (launch_id,),
-            ).one()
-            if held:
+        held = select(passbacks.c.jti).where(passbacks.c.launch_id == launch_id, passbacks.c.state.in_(HELD))
+        with self.db.connect() as conn:
+            if conn.execute(held.limit(1)).first() is not None:
                 return False
-            return (  # two at once: the unique index of pending rows lets one in
-                db.execute(
-                    "INSERT INTO passbacks (jti, launch_id, score, maximum, timestamp, state, next_try)"
-                    " VALUES (?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT DO NOTHING",
-                    (jti, launch_id, score, maximum, timestamp),
-                ).rowcount
-                == 1
+            queued = upsert(conn, passbacks).values(
+                jti=jti,
+                launch_id=launch_id,
+                score=score,
+                maximum=maximum,
+                timestamp=timestamp,
+                state="pending",
+                next_try=0,
             )
+            # two at once: the unique index of pending rows lets one in
+            return conn.execute(queued.on_conflict_do_nothing()).rowcount == 1
 
     def claim(self, jti: str, hold_s: float) -> dict | None:
         """Take a pending passback for hold_s seconds (no other process sends it meanwhile), or None."""
         now = time.time()
-        with self.connect() as db:
-            claimed = db.execute(
-                "UPDATE passbacks SET claimed_until = ? WHERE jti = ? AND state = 'pending'"
-                " AND claimed_until < ?",
-                (now + hold_s, jti, now),
+        with self.db.connect() as conn:
+            claimed = conn.execute(
+                update(passbacks)
+                .where(
+                    passbacks.c.jti == jti, passbacks.c.state == "pending", passbacks.c.claimed_until < now
+                )
+                .values(claimed_until=now + hold_s)
             ).rowcount
-            row = db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
-        return row if claimed and row else None
+            row = conn.execute(select(passbacks).where(passbacks.c.jti == jti)).mappings().first()
+        return dict(row) if claimed and row else None
 
     def due(self, now: float | None, issuer: str | None = None, limit: int = 100) -> list[str]:
         """The pending passbacks whose next try has come by now (None: every pending one not claimed),
         of one platform's launches (its issuer) or of all."""
         query = (
-            "SELECT p.jti FROM passbacks AS p JOIN launches AS l ON l.id = p.launch_id"
-            " WHERE p.state = 'pending' AND p.next_try <= ? AND p.claimed_until < ?"
+            select(passbacks.c.jti).join(launches, launches.c.id == passbacks.c.launch_id).where(*due_by(now))
         )
-        params: tuple = (float("inf") if now is None else now, time.time())
         if issuer is not None:
-            query, params = query + " AND l.issuer = ?", (*params, issuer)
-        with self.connect() as db:
-            rows = db.execute(query + " ORDER BY p.next_try LIMIT ?", (*params, limit)).rows
-        return [r["jti"] for r in rows]
+            query = query.where(launches.c.issuer == issuer)
+        with self.db.connect() as conn:
+            return list(conn.execute(query.order_by(passbacks.c.next_try).limit(limit)).scalars())
 
     def due_platforms(self, now: float | None) -> list[str]:
         """The issuers of the platforms that have a passback due by now (None: any pending one)."""
-        with self.connect() as db:
-            rows = db.execute(
-                "SELECT DISTINCT l.issuer FROM passbacks AS p JOIN launches AS l ON l.id = p.launch_id"
-                " WHERE p.state = 'pending' AND p.next_try <= ? AND p.claimed_until < ? ORDER BY l.issuer",
-                (float("inf") if now is None else now, time.time()),
-            ).rows
-        return [r["issuer"] for r in rows]
+        query = (
+            select(launches.c.issuer)
+            .distinct()
+            .join(passbacks, launches.c.id == passbacks.c.launch_id)
+            .where(*due_by(now))
+            .order_by(launches.c.issuer)
+        )
+        with self.db.connect() as conn:
+            return list(conn.execute(query).scalars())
 
     def sent(self, jti: str) -> None:
         """Mark a passback delivered."""
-        with self.connect() as db:
-            db.execute(
-                "UPDATE passbacks SET state = 'sent', sent = ?, error = NULL, claimed_until = 0"
-                " WHERE jti = ?",
-                (time.time(), jti),
-            )
+        self.change(jti, state="sent", sent=time.time(), error=None, claimed_until=0)
 
     def kept(self, jti: str, error: str) -> None:
         """Mark a passback the platform refused for good: it holds a newer grade (409)."""
-        with self.connect() as db:
-            db.execute(
-                "UPDATE passbacks SET state = 'kept', attempts = attempts + 1, error = ?, claimed_until = 0"
-                " WHERE jti = ?",
-                (error[:500], jti),
-            )
+        self.change(jti, state="kept", attempts=passbacks.c.attempts + 1, error=error[:500], claimed_until=0)
 
     def given_up(self, jti: str, error: str, status: int | None) -> None:
         """Mark a passback failed for good: the platform refused it (a 4xx: its status), or its last try
         went unanswered, or there is nothing to send it to; never tried again."""
-        with self.connect() as db:
-            db.execute(
-                "UPDATE passbacks SET state = 'failed', attempts = attempts + 1, error = ?, status = ?,"
-                " claimed_until = 0 WHERE jti = ?",
-                (error[:500], status, jti),
-            )
+        self.change(
+            jti,
+            state="failed",
+            attempts=passbacks.c.attempts + 1,
+            error=error[:500],
+            status=status,
+            claimed_until=0,
+        )
 
     def retry_now(self, launch_id: str) -> int:
         """Make a launch's pending passbacks due now (the learner's Retry); how many there are."""
-        with self.connect() as db:
-            return db.execute(
-                "UPDATE passbacks SET next_try = 0 WHERE launch_id = ? AND state = 'pending'", (launch_id,)
+        with self.db.connect() as conn:
+            return conn.execute(
+                update(passbacks)
+                .where(passbacks.c.launch_id == launch_id, passbacks.c.state == "pending")
+                .values(next_try=0)
             ).rowcount
 
     def failed(self, jti: str, error: str, retry_s: float, status: int | None = None) -> None:
         """Note a failed try (the platform's HTTP status, if it answered); try again after retry_s seconds."""
-        with self.connect() as db:
-            db.execute(
-                "UPDATE passbacks SET attempts = attempts + 1, error = ?, status = ?, next_try = ?,"
-                " claimed_until = 0 WHERE jti = ?",
-                (error[:500], status, time.time() + retry_s, jti),
-            )
+        self.change(
+            jti,
+            attempts=passbacks.c.attempts + 1,
+            error=error[:500],
+            status=status,
+            next_try=time.time() + retry_s,
+            claimed_until=0,
+        )
+
+    def change(self, jti: str, **values) -> None:
+        """Set a passback's columns."""
+        with self.db.connect() as conn:
+            conn.execute(update(passbacks).where(passbacks.c.jti == jti).values(**values))
 
     def passback(self, jti: str) -> dict | None:
         """A passback, or None."""
-        with self.connect() as db:
-            return db.execute("SELECT * FROM passbacks WHERE jti = ?", (jti,)).one()
+        with self.db.connect() as conn:
+            row = conn.execute(select(passbacks).where(passbacks.c.jti == jti)).mappings().first()
+        return None if row is None else dict(row)
 
     def passbacks_of(self, launch_id: str) -> list[dict]:
         """A launch's passbacks, oldest first."""
-        with self.connect() as db:
-            return db.execute(
-                "SELECT * FROM passbacks WHERE launch_id = ? ORDER BY timestamp, jti", (launch_id,)
-            ).rows
+        query = (
+            select(passbacks)
+            .where(passbacks.c.launch_id == launch_id)
+            .order_by(passbacks.c.timestamp, passbacks.c.jti)
+        )
+        with self.db.connect() as conn:
+            return [dict(row) for row in conn.execute(query).mappings()]
+
+
+def due_by(now: float | None) -> tuple:
+    """Pending, due by now (None: whenever), and not claimed by a sender."""
+    return (
+        passbacks.c.state == "pending",
+        passbacks.c.next_try <= (float("inf") if now is None else now),
+        passbacks.c.claimed_until < time.time(),
+    )

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,3 +51,13 @@ def postgres_server() -> Iterator[str]:
         if (data / "postmaster.pid").exists():
             run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(server_url: str) -> str:
+    """Make an empty database on a server postgres_server() started; its URL (each test its own)."""
+    import psycopg
+
+    name = f"db_{uuid.uuid4().hex}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server_url.replace("/postgres?", f"/{name}?", 1)

@@ -1,0 +1,106 @@
+"""The database grows with Alembic's migrations (server/db/migrations/): a database main made (before
+Alembic) is brought up to date in place with nothing lost, a fresh one goes straight to the newest
+revision, and either way the schema is server/db/tables.py's, on SQLite and on a real PostgreSQL."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import insert, inspect, select
+
+from server import ROOT
+from server.db import Database, head
+from server.db.tables import attempts, metadata, results
+from server.lti.store import Store
+from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
+from tests.support.postgres import new_database, postgres_server
+
+
+@pytest.fixture(scope="module")
+def postgres(request):
+    """One PostgreSQL server for the module's tests, each with a database of its own."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def empty_url(request, tmp_path):
+    """An empty database of each kind the playground takes: a SQLite file, or a real PostgreSQL's."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+    return new_database(request.getfixturevalue("postgres"))
+
+
+def differences(db: Database) -> list:
+    """What Alembic's autogenerate finds between the database's schema and server/db/tables.py's."""
+    with db.engine.connect() as conn:
+        return compare_metadata(MigrationContext.configure(conn), metadata)
+
+
+def table_names(db: Database) -> set[str]:
+    with db.engine.connect() as conn:
+        return set(inspect(conn).get_table_names())
+
+
+def test_a_fresh_database_goes_straight_to_the_newest_revision(empty_url):
+    db = Database(empty_url)
+    assert db.revision() == head() and differences(db) == []
+    assert table_names(db) == set(metadata.tables) | {"alembic_version"}
+    assert Database(empty_url).revision() == head()  # started again: nothing left to do
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(empty_url, version):
+    made_by_main(empty_url, version)
+    db = Database(empty_url)  # the playground's start: stamped as main left it, then upgraded
+    assert db.revision() == head() and differences(db) == []
+    assert table_names(db) == set(metadata.tables) | {"alembic_version"}  # schema_migrations gone
+    for table in ("registrations", "deployments", "once"):
+        assert rows(empty_url, table, list(MAIN_ROWS[table][0])) == MAIN_ROWS[table]
+    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], "context_id", "teacher"])
+    assert launches == sorted(
+        ({**r, "context_id": None, "teacher": False} for r in MAIN_ROWS["launches"]), key=lambda r: r["id"]
+    )
+    kept = [r for r in MAIN_ROWS["passbacks"] if r["jti"] in KEPT_PASSBACKS]  # 0002's clean-up, or main's
+    status = None if version == 1 else 400
+    assert rows(empty_url, "passbacks", [*MAIN_ROWS["passbacks"][0], "status"]) == [
+        r | {"status": status} for r in kept
+    ]
+
+    store = Store(db)  # the LTI state works on as before: one score per launch
+    assert sorted(store.due(now=None)) == ["c", "e"] and store.passback("a")["state"] == "sent"
+    assert store.add_passback("f", "queued-once", 1, 1, "t") is False  # one on its way already
+    assert store.add_passback("g", "sent-once", 1, 1, "t") is False  # sent already
+    assert store.launch("sent-once")["ags"] == {"lineitem": "https://lms.example/lineitems/1"}
+    with db.connect() as conn:  # and the class view's tables take records
+        attempt = {"issuer": "https://lms.example", "course": "context", "activity": "link", "sub": "sub"}
+        attempt |= {"time": 1.0, "source": "def backward(out): ...", "source_sha256": "s"}
+        attempt |= {"shape_sha256": "h", "rule": "seed", "state": "queued"}
+        attempt_id = conn.execute(insert(attempts).values(attempt)).inserted_primary_key[0]
+        conn.execute(insert(results).values(attempt_id=attempt_id, expr="tanh", passed=True))
+        assert conn.execute(select(results.c.passed)).scalar() is True
+
+
+def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):
+    """Two instances (or gunicorn's workers) start together on a database main made: one migrates, the
+    other waits for it and finds nothing left to do; both start, and the schema is the newest."""
+    made_by_main(empty_url, 1)
+    start = time.time() + 3  # past both processes' imports: they open the database together
+    code = (
+        "import sys, time; from server.db import Database; "
+        "time.sleep(max(0, float(sys.argv[1]) - time.time())); Database(sys.argv[2])"
+    )
+    starting = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(start), empty_url], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    errors = [process.communicate(timeout=120)[1] for process in starting]
+    assert [process.returncode for process in starting] == [0, 0], errors
+    db = Database(empty_url, migrate=False)
+    assert db.revision() == head() and differences(db) == []
+    assert rows(empty_url, "passbacks", ["jti"]) == [{"jti": jti} for jti in KEPT_PASSBACKS]
