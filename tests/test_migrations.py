@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import insert, inspect, select
 
-from server import ROOT
+from server import ROOT, create_app
 from server.db import Database, head
 from server.db.tables import attempts, metadata, results
 from server.lti.store import Store
@@ -104,3 +104,18 @@ def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):
     db = Database(empty_url, migrate=False)
     assert db.revision() == head() and differences(db) == []
     assert rows(empty_url, "passbacks", ["jti"]) == [{"jti": jti} for jti in KEPT_PASSBACKS]
+
+
+def test_the_db_commands_say_the_revision_and_upgrade(tmp_path):
+    url = f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+    made_by_main(url, 2)
+    runner = create_app({"TESTING": True, "DATABASE_URL": url}).test_cli_runner()
+    said = runner.invoke(args=["db", "current"]).output
+    assert said == (
+        "The database is at 0002, made before Alembic (schema_migrations); "
+        f"the newest revision is {head()}: the playground upgrades it at start.\n"
+    )
+    assert runner.invoke(args=["db", "upgrade"]).output == f"The database is at {head()}.\n"
+    assert runner.invoke(args=["db", "current"]).output == (
+        f"The database is at {head()}, the newest revision: up to date.\n"
+    )

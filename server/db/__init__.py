@@ -22,10 +22,12 @@ from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 
 MIGRATIONS = Path(__file__).with_name("migrations")  # Alembic's scripts: env.py and versions/
-MIGRATION_LOCK = 0x6C7469  # PostgreSQL's advisory lock: one process migrates at a time (main's id too)
-# A database main made counted its migrations in schema_migrations (server/lti/store.py's, versions 1
-# and 2): the revisions that made the same schema.
-MAIN_VERSIONS = {1: "0001", 2: "0002"}
+MIGRATION_LOCK = (
+    0x6C7469  # PostgreSQL's advisory lock: one process migrates at a time (the old store's id too)
+)
+# A database made before Alembic counted the LTI store's own migrations in schema_migrations (versions 1
+# and 2): the revisions that make the same schema.
+STORE_VERSIONS = {1: "0001", 2: "0002"}
 
 
 def private(path: Path) -> None:
@@ -71,8 +73,8 @@ class Database:
         """Bring the database up to server/db/tables.py's schema: `alembic upgrade head`, in one
         transaction, one process at a time (the others wait, then find nothing left to do).
 
-        A database main made (schema_migrations, no alembic_version) is first stamped with the revision
-        that made the same schema, and its schema_migrations goes in the same transaction.
+        A database made before Alembic (schema_migrations, no alembic_version) is first stamped with the
+        revision that makes the same schema, and its schema_migrations goes in the same transaction.
         """
         config = alembic_config()
         with self.engine.connect() as conn:
@@ -85,11 +87,11 @@ class Database:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock now: the others wait for it
             try:
                 config.attributes["connection"] = conn
-                made_by_main = main_revision(conn)
-                if made_by_main:
-                    command.stamp(config, made_by_main)
+                before_alembic = revision_before_alembic(conn)
+                if before_alembic:
+                    command.stamp(config, before_alembic)
                 command.upgrade(config, "head")
-                if made_by_main is not None:
+                if before_alembic is not None:
                     conn.execute(text("DROP TABLE schema_migrations"))
                 if not self.postgres and (broken := conn.exec_driver_sql("PRAGMA foreign_key_check").all()):
                     raise RuntimeError(f"the migrations broke these references: {broken}")
@@ -99,7 +101,7 @@ class Database:
                     conn.invalidate()
 
     def revision(self) -> str | None:
-        """The Alembic revision the database is at (None: not made yet, or made by main and not migrated)."""
+        """The Alembic revision the database is at (None: empty, or made before Alembic)."""
         with self.engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
 
@@ -136,16 +138,16 @@ def head() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-def main_revision(conn: Connection) -> str | None:
-    """For a database main made (its store's schema_migrations, and Alembic never ran): the revision
-    that made the schema its last migration left ("" when it had none); None for any other database."""
+def revision_before_alembic(conn: Connection) -> str | None:
+    """For a database made before Alembic (the LTI store's schema_migrations, no alembic_version): the
+    revision that makes the schema its last migration left ("" when it had none); None for any other."""
     tables = inspect(conn)
     if tables.has_table("alembic_version") or not tables.has_table("schema_migrations"):
         return None
     version = conn.execute(text("SELECT max(version) FROM schema_migrations")).scalar()
-    if version is not None and version not in MAIN_VERSIONS:
+    if version is not None and version not in STORE_VERSIONS:
         raise RuntimeError(f"schema_migrations is at version {version}, which no revision here matches")
-    return MAIN_VERSIONS.get(version, "")
+    return STORE_VERSIONS.get(version, "")
 
 
 def sqlite_settings(raw, _record) -> None:

@@ -5,7 +5,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from server.db import Database, database_url, head
+from server.db import Database, database_url, head, revision_before_alembic
 
 db_command = AppGroup(
     "db", help="The playground's database (PLAYGROUND_DATABASE_URL): its schema's revision."
@@ -15,16 +15,22 @@ db_command = AppGroup(
 @db_command.command("current")
 def current() -> None:
     """Print the revision the database is at, and the newest this code knows."""
-    found = Database(database_url(current_app), migrate=False).revision()
-    newest = head()
-    said = (
-        "up to date" if found == newest else "upgraded when the playground next starts (or by `db upgrade`)"
+    db = Database(database_url(current_app), migrate=False)
+    found, newest = db.revision(), head()
+    if found == newest:
+        click.echo(f"The database is at {found}, the newest revision: up to date.")
+        return
+    where = f"at {found}"
+    if found is None:
+        with db.engine.connect() as conn:
+            older = revision_before_alembic(conn)
+        where = f"at {older}, made before Alembic (schema_migrations)" if older else "empty"
+    click.echo(
+        f"The database is {where}; the newest revision is {newest}: the playground upgrades it at start."
     )
-    click.echo(f"{found or 'none (empty, or made before Alembic)'}; this code's newest: {newest} ({said})")
 
 
 @db_command.command("upgrade")
 def upgrade() -> None:
-    """Bring the database up to this code's newest revision now (the playground does it at start)."""
-    db = Database(database_url(current_app))
-    click.echo(f"At {db.revision()}.")
+    """Upgrade the database to the newest revision now (the playground does it at start)."""
+    click.echo(f"The database is at {Database(database_url(current_app)).revision()}.")

@@ -1,7 +1,7 @@
 """Every table of the playground's database, as SQLAlchemy Core sees it: one home for the schema.
 
 The migrations (server/db/migrations/, Alembic) make these tables and bring an older database up to
-them; the code queries them through these objects (or, for the LTI store's older statements, by name).
+them; the code queries them through these objects.
 Huey's queue keeps its own tables (huey_*, made by Huey itself) beside them on PostgreSQL, and its own
 file beside the SQLite database.
 """

@@ -1,7 +1,7 @@
 """The LTI tool's state: registrations, deployments, one-time values, launches, passbacks.
 
-Main's first migration (server/lti/store.py's MIGRATIONS[0], counted as version 1 in schema_migrations):
-a database main made at version 1 is stamped with this revision.
+The LTI store's first migration before Alembic (its MIGRATIONS[0], version 1 in schema_migrations): a
+database it left at version 1 is stamped with this revision.
 
 Revision ID: 0001
 Revises:

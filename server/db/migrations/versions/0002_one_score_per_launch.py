@@ -1,7 +1,8 @@
 """One score per launch: a launch has at most one passback on its way (or sent, or kept).
 
-Main's second migration (server/lti/store.py's MIGRATIONS[1], version 2 in schema_migrations). The later
-passes queued before this rule carry the same score and go; a final refusal says its HTTP status.
+The LTI store's second migration before Alembic (its MIGRATIONS[1], version 2 in schema_migrations): a
+database it left at version 2 is stamped with this revision. The later passes queued before this rule
+carry the same score and go; a final refusal says its HTTP status.
 
 Revision ID: 0002
 Revises: 0001

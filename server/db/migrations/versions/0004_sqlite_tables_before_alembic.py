@@ -1,10 +1,11 @@
-"""SQLite: main's LTI tables rebuilt as server/db/tables.py declares them.
+"""SQLite: the LTI tables made before Alembic, rebuilt as server/db/tables.py declares them.
 
-Main wrote its tables in SQL of its own, and on SQLite they read back otherwise than 0001 makes them:
-DOUBLE PRECISION columns as REAL (not FLOAT; the same numbers), and `TEXT PRIMARY KEY` columns that
-SQLite, unlike PostgreSQL, lets be NULL. Each is made anew here, its rows copied (Alembic's batch mode,
-SQLite's own recipe for a changed table: the foreign keys are checked at the end of the migration), so
-a database main made and a new one have one schema. PostgreSQL has nothing to change.
+Before Alembic the LTI store made its tables in SQL of its own, and on SQLite they read back otherwise
+than 0001 makes them: DOUBLE PRECISION columns as REAL (not FLOAT; the same numbers), and `TEXT PRIMARY
+KEY` columns that SQLite, unlike PostgreSQL, lets be NULL. Each is made anew here, its rows copied
+(Alembic's batch mode, SQLite's own recipe for a changed table: the foreign keys are checked at the end
+of the migration), so a database made before Alembic and a new one have one schema. PostgreSQL has
+nothing to change.
 
 Revision ID: 0004
 Revises: 0003
