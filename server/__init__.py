@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
         LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
+        QUEUE_WORKERS=2,  # threads in each server process taking queued work (0: `flask queue work` does)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -70,6 +71,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         lti,
         offline,
         page,
+        queue,
         schema,
         static,
         verify,
@@ -88,6 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
         limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
         verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
+        queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
@@ -101,4 +104,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     static.init_app(app)
     offline.init_app(app)
     wsgi.wrap(app)  # the proxy's headers, every response's headers, the static files: in that order
+    queue.start(app)  # every task is registered: this process takes work (QUEUE_WORKERS threads)
     return app

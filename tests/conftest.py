@@ -40,7 +40,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def app():
-    return create_app({"TESTING": True})
+    made = create_app({"TESTING": True})
+    yield made
+    made.extensions["queue"].stop()  # its consumer's threads, if it took work: not left to the next test
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is sent). State lives in
 the database (server/lti/store.py); the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
-oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py.
+oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py
+(sent by tasks on the app's queue, server/queue.py).
 """
 
 from pathlib import Path
@@ -12,9 +13,10 @@ from flask import Flask, current_app
 
 from server.headers import SettingError
 from server.lti import cli, store
-from server.lti.passback import Schedule, Sender
+from server.lti.passback import Passbacks, Schedule
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
+from server.queue import queue
 
 DEFAULTS = {
     "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
@@ -45,16 +47,16 @@ def open_state(app: Flask) -> dict:
 
 
 def state() -> dict:
-    """The LTI parts of the app: store, keys, settings, the passback sender."""
+    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks."""
     return current_app.extensions["lti"]
 
 
 def init_app(app: Flask) -> None:
-    """Add the `lti` command; with LTI on, the endpoints and the passback retry thread."""
+    """Add the `lti` command; with LTI on, the endpoints and the passbacks' tasks on the app's queue."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.cli.add_command(cli.lti_command)
-    app.teardown_appcontext(store.close)  # the database connection of a request, a command, a sender's pass
+    app.teardown_appcontext(store.close)  # the database connection of a request, a command, a queue task
     if not app.config["LTI"]:
         return
     if not app.config["VERIFY"]:
@@ -65,7 +67,7 @@ def init_app(app: Flask) -> None:
     from server.lti import grades, views
 
     parts = open_state(app)
-    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["schedule"]).start()
+    parts["passbacks"] = Passbacks(queue(app))
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
