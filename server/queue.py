@@ -27,6 +27,7 @@ from huey.consumer import Consumer
 
 POLL_S = 1.0  # an idle SQLite worker looks for work at least this often (PostgreSQL's are woken at once)
 STOP_S = 30.0  # at exit, a task under way has this long to end
+SCHEMA_LOCK = 0x717565  # PostgreSQL advisory lock id: one process makes the queue's tables at a time
 
 
 class InProcess(Consumer):
@@ -42,7 +43,12 @@ class TaskQueue:
     def __init__(self, app: Flask, url: str) -> None:
         self.app = app
         if url.startswith(("postgresql://", "postgres://")):
-            self.huey = PostgresHuey("playground", dsn=url, results=False)
+            self.huey = PostgresHuey("playground", dsn=url, results=False, create_tables=False)
+            # Its tables, made by one process at a time (at once, they collide in PostgreSQL's catalogue).
+            with self.huey.storage.db(commit=True, close=True) as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                for statement in self.huey.storage.ddl:
+                    cursor.execute(statement)
         else:
             path = Path(url.removeprefix("sqlite:///")).with_name("queue.sqlite3")
             path.parent.mkdir(parents=True, exist_ok=True)
