@@ -180,3 +180,30 @@ def test_a_second_verified_pass_of_a_launch_sends_nothing_more(own_lms):
     verify(own_lms, other, other_token, solutions.CORRECT)
     assert settled(own_lms, other, other_token)["state"] == "sent"
     assert own_lms.platform.score_requests == posted + 1
+
+
+def test_a_retry_tries_at_once_and_tries_enqueued_together_send_once(tmp_path):
+    with rig(tmp_path) as own_lms:
+        own_lms.tool, own_lms.tool_url = own_lms.start_tool(LTI_RETRY_S=3600)  # no try of its own for an hour
+        own_lms.register()
+        session, token = launched(own_lms, "retrying")
+        own_lms.platform.scores_refusal = 429
+        verify(own_lms, session, token, solutions.CORRECT)
+        assert settled(own_lms, session, token)["state"] == "pending" and own_lms.platform.score_requests == 1
+        (row,) = tool_part(own_lms, "store").passbacks_of(tool_part(own_lms, "keys").launch_of(token))
+        for _ in range(5):  # five tasks for its second try (a Retry and a restart's catch-up at once...)
+            tool_part(own_lms, "passbacks").send(row["jti"], row["attempts"])
+        deadline = time.monotonic() + 30
+        while own_lms.platform.score_requests < 2 or grade(own_lms, session, token)["state"] == "sending":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(1.5)  # the other four, had they not found it tried, would have tried it by now
+        assert own_lms.platform.score_requests == 2  # one more try, not five
+        own_lms.platform.scores_refusal = None  # the LMS takes scores again: the learner's Retry sends now
+        assert grade(own_lms, session, token, retry=True)["state"] == "sending"
+        assert settled(own_lms, session, token) == {
+            "state": "sent",
+            "course": COURSE,
+            "message": f"Sent to {COURSE}.",
+        }
+        assert own_lms.platform.score_requests == 3
