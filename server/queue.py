@@ -25,6 +25,8 @@ from huey import PostgresHuey, SqliteHuey, signals
 from huey.api import Task, TaskWrapper
 from huey.consumer import Consumer
 
+from server.db import database_url, private
+
 POLL_S = 1.0  # an idle SQLite worker looks for work at least this often (PostgreSQL's are woken at once)
 STOP_S = 30.0  # at exit, a task under way has this long to end
 SCHEMA_LOCK = 0x717565  # PostgreSQL advisory lock id: one process makes the queue's tables at a time
@@ -52,6 +54,7 @@ class TaskQueue:
         else:
             path = Path(url.removeprefix("sqlite:///")).with_name("queue.sqlite3")
             path.parent.mkdir(parents=True, exist_ok=True)
+            private(path)  # 0600, as the database beside it: tasks carry what learners sent
             self.huey = SqliteHuey("playground", filename=str(path), results=False)
         self.consumer: Consumer | None = None
         self.started: list[Callable[[], None]] = []  # what to enqueue when a consumer starts
@@ -169,8 +172,6 @@ def serving() -> bool:
 def init_app(app: Flask, url: str | None = None) -> None:
     """Make the app's queue on its database (the app's, unless named), and the `queue` command; its
     consumer starts once every task is registered (start)."""
-    from server.db import database_url
-
     app.config.setdefault("DATABASE_URL", None)
     app.extensions["queue"] = TaskQueue(app, url or database_url(app))
     app.cli.add_command(queue_command)
