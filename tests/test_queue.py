@@ -7,13 +7,16 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from server import ROOT
+from server.queue import TaskQueue
 from tests.support import servers
 from tests.support.postgres import postgres_server
 from tests.support.queue_app import create_app
@@ -98,6 +101,29 @@ def test_two_instances_sharing_postgresql_both_take_work_and_no_task_runs_twice(
     assert {name for _, _, name in done} == {"first", "second"}  # both instances took work...
     processes = {pid for _, pid, _ in done}
     assert os.getpid() not in processes and len(processes) >= 3  # ...in gunicorn's workers, each its own
+
+
+def test_processes_starting_at_once_on_a_new_postgresql_database_make_the_queue_once(postgres):
+    import psycopg
+
+    with psycopg.connect(postgres, autocommit=True) as connection:  # a database no queue was made in
+        for table in ("huey_kv", "huey_schedule", "huey_task", "huey_counter"):
+            connection.execute(f"DROP TABLE IF EXISTS {table}")
+    app = Flask(__name__)
+    failed: list[Exception] = []
+
+    def make() -> None:
+        try:
+            TaskQueue(app, postgres)
+        except psycopg.Error as exc:  # made at once without a lock, most fail in PostgreSQL's catalogue
+            failed.append(exc)
+
+    starting = [threading.Thread(target=make) for _ in range(8)]  # as gunicorn's workers of two instances
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join()
+    assert failed == []
 
 
 def test_work_enqueued_while_no_consumer_runs_is_done_when_one_starts(database, enqueuer, tmp_path):
