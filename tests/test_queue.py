@@ -5,6 +5,7 @@ running, and by `flask queue work` alone when the servers take none (QUEUE_WORKE
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -168,6 +169,36 @@ def test_queue_workers_0_runs_nothing_in_the_server_and_flask_queue_work_does(da
                 worker.wait()
     assert worker.returncode == 0, output
     assert "Taking tasks from the queue with 2 threads" in output
+
+
+def test_make_runs_flask_run_takes_work_with_no_other_process(enqueuer, database, tmp_path):
+    path = tmp_path / "notes"
+    with socket.socket() as probe:  # a free port for flask run, which says the one it was given
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [str(Path(sys.executable).parent / "flask"), "--app", "tests.support.queue_app", "run"]
+    args += ["--host", "127.0.0.1", "--port", str(port)]
+    with servers.run_server(args, r"Running on http://(?P<host>[\d.]+):(?P<port>\d+)", env(database, "run")):
+        enqueue_notes(enqueuer, path, [f"task-{n}" for n in range(3)])
+        assert {name for _, _, name in noted(path, 3)} == {"run"}
+
+
+def test_a_command_enqueues_but_takes_no_work(database, enqueuer, tmp_path):
+    path = tmp_path / "notes"
+    enqueue_notes(enqueuer, path, [f"task-{n}" for n in range(3)])
+    flask = str(Path(sys.executable).parent / "flask")
+    done = subprocess.run(
+        [flask, "--app", "tests.support.queue_app", "routes"],
+        cwd=ROOT,
+        env={**os.environ, **env(database, "command")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert notes(path) == []  # the tasks wait for a server or `flask queue work`
+    with servers.gunicorn(workers=1, env=env(database, "server"), app=APP):
+        assert {name for _, _, name in noted(path, 3)} == {"server"}
 
 
 def test_a_task_that_fails_is_logged_with_its_name_and_arguments_and_the_consumer_stops(tmp_path, caplog):
