@@ -186,7 +186,7 @@ def try_passback(jti: str, attempts: int) -> None:
     since (by another task: this one is stale), is under way, or is no longer pending. One task at a time
     sends to a platform (its issuer's turn, in every process); one that finds it busy asks again in
     BUSY_S rather than keep a worker waiting on a platform that may not answer, and the turn's holder
-    sends the platform's other due passbacks before it lets go."""
+    sends the platform's other due passbacks (for half of CLAIM_S at most) before it lets go."""
     tool = lti.state()
     store = tool["store"]
     row = store.passback(jti)
@@ -199,7 +199,8 @@ def try_passback(jti: str, attempts: int) -> None:
         if not ours:
             raise RetryTask(delay=BUSY_S)
         attempt(tool, jti)
-        while not tasks.stopping():  # the platform's other due passbacks, while its turn is ours
+        until = time.monotonic() + CLAIM_S / 2  # its turn ends at CLAIM_S: no new send past half of it
+        while not tasks.stopping() and time.monotonic() < until:  # the platform's other due passbacks
             due = store.due(time.time(), issuer) if launch else []
             for other in due:
                 attempt(tool, other)
