@@ -1,4 +1,4 @@
-"""The LTI store's connections: one per app context (a request, a pass of the passback sender, a command)."""
+"""The LTI store's connections: one per app context (a request, a queue task, a command)."""
 
 import sqlite3
 
