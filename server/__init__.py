@@ -54,6 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE_URL=None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (server/db)
         LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
+        QUEUE_WORKERS=2,  # threads in each server process taking queued work (0: `flask queue work` does)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -72,6 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         lti,
         offline,
         page,
+        queue,
         schema,
         static,
         verify,
@@ -97,6 +99,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             or app.config["LEARNER_TOKEN_JWKS_URL"]
         ):
             db.init_app(app)  # where records can exist: the database, migrated at start (server/db)
+            queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
@@ -111,4 +114,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     static.init_app(app)
     offline.init_app(app)
     wsgi.wrap(app)  # the proxy's headers, every response's headers, the static files: in that order
+    queue.start(app)  # every task is registered: this process takes work (QUEUE_WORKERS threads)
     return app

@@ -7,7 +7,7 @@ import tempfile
 
 import pytest
 
-from server import create_app
+from server import create_app, queue
 from server.reference import graded_cases
 from tests.support.lti import rig
 from tests.support.seeds import drawn_seed, replay
@@ -41,6 +41,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture
 def app():
     return create_app({"TESTING": True})
+
+
+@pytest.fixture(autouse=True)
+def no_queue_consumer_left():
+    """The queue consumers an app made during a test started (server/queue.py) are stopped after it: no
+    threads left to the next test (those of a module's apps stay for the module's tests)."""
+    before = set(queue.RUNNING)
+    yield
+    for each in set(queue.RUNNING) - before:
+        each.stop()
 
 
 @pytest.fixture

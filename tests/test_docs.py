@@ -162,3 +162,18 @@ def test_the_body_limits_are_listed_as_server_bounds_py_sets_them():
     routes = {"verify.verify": "POST /verify", "lti.login": "/lti/login", "lti.launch": "POST /lti/launch"}
     routes["lti_grades.retry"] = "POST /lti/grade"
     assert {routes[k]: f"{v:,}" for k, v in BODY_LIMITS.items()} | {"any other": f"{DEFAULT_BODY:,}"} == rows
+
+
+def test_the_queue_is_described_as_server_queue_py_and_the_passbacks_set_it(app):
+    from server import queue
+    from server.lti import passback
+
+    hosting, lti = text("docs/hosting.md"), text("docs/lti.md")
+    (workers,) = re.findall(r"^\| `QUEUE_WORKERS` \| (\d+) \|", hosting, re.M)
+    assert int(workers) == app.config["QUEUE_WORKERS"]
+    assert f"with `QUEUE_WORKERS` threads (default {workers})" in hosting
+    assert f"a task under way has {queue.STOP_S:.0f} s to end" in hosting
+    huey = re.search(r"^huey==(\d+\.\d+)\.", text("requirements.lock"), re.M)[1]
+    assert f"[Huey](https://huey.readthedocs.io/) {huey} (`server/queue.py`)" in hosting
+    assert f"asks again {passback.BUSY_S:.0f} s later" in lti
+    assert f"every {passback.SWEEP_MINUTES} minutes each looks for passes whose try was lost" in lti

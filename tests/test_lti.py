@@ -41,7 +41,7 @@ def test_a_verified_pass_lands_in_the_gradebook_once_and_a_later_fail_does_not_l
     session, token = launched(lms, "learner-a")
     answer = verify(lms, session, token, solutions.CORRECT).json()
     assert answer["report"]["passed"] is True
-    assert answer["grade"]["state"] == "sending"  # the sender has it: /verify does not wait for the LMS
+    assert answer["grade"]["state"] == "sending"  # the queue has it: /verify does not wait for the LMS
     assert settled(lms, session, token) == {
         "state": "sent",
         "course": "Machine Learning 101",

@@ -157,7 +157,7 @@ def test_a_409_for_an_older_score_is_final(limited_lms):
     assert state["state"] == "kept" and "already has a newer grade" in state["message"]
     assert grade(limited_lms, session, token, retry=True)["state"] == "kept"  # Retry does not send it again
     store = limited_lms.tools[0][1].extensions["lti"]["store"]
-    assert store.due(now=None) == []  # nothing left for the sender to try
+    assert store.due(now=None) == []  # nothing left to try
     assert limited_lms.platform.gradebook[("backprop", "overridden")] == newer
     other, other_token = launched(limited_lms, "plain")
     verify(limited_lms, other, other_token, solutions.CORRECT)

@@ -1,7 +1,8 @@
 """Grade passback under trouble, against the real platform (lti1p3platform): an LMS that never answers
 beside a healthy one, an LMS that refuses a score, one that is down for good, and a second pass.
 
-The sender's lanes, its final answers and its one score per launch: server/lti/passback.py.
+The queue's tries (one platform's turn at a time), the final answers and one score per launch:
+server/lti/passback.py.
 """
 
 import logging
@@ -26,7 +27,7 @@ SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 
 class Silent(Loopback):
     """An LMS that takes every connection and never answers: it counts them (each is one try of the
-    sender's) and holds them until closed."""
+    passbacks') and holds them until closed."""
 
     def __init__(self) -> None:
         self.tries = 0
@@ -91,15 +92,15 @@ def queue_silent_passes(own_lms, silent: Silent, count: int) -> None:
             }
         )
         store.add_passback(f"silent-pass-{n}", launch_id, 1.0, 1.0, "2026-01-01T00:00:00.000Z")
+        tool_part(own_lms, "passbacks").send(f"silent-pass-{n}")
 
 
 def test_an_lms_that_never_answers_delays_no_other_courses_grade(own_lms, monkeypatch):
-    monkeypatch.setattr(tool, "HTTP_TIMEOUT_S", 30)  # each try of the silent LMS holds its lane 30 s
+    monkeypatch.setattr(tool, "HTTP_TIMEOUT_S", 30)  # each try of the silent LMS holds a worker 30 s
     silent = Silent()
     try:
         session, token = launched(own_lms, "healthy")
         queue_silent_passes(own_lms, silent, 12)  # 12 stuck passes to another LMS, ahead of the healthy one
-        tool_part(own_lms, "sender").wake()
         with silent.changed:
             assert silent.changed.wait_for(lambda: silent.tries >= 1, 30)  # its first try is held
         assert verify(own_lms, session, token, solutions.CORRECT).json()["grade"]["state"] == "sending"
@@ -112,8 +113,9 @@ def test_an_lms_that_never_answers_delays_no_other_courses_grade(own_lms, monkey
         while not healthy_or_second_try():
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        # The healthy course's grade arrived while the silent LMS's lane still waited on its first try:
-        # within the sender's normal cycle, not after the 12 stuck passes (12 timeouts).
+        # The healthy course's grade arrived while the silent LMS's first try still waited, its other
+        # tries asking again for its turn: not after the 12 stuck passes (12 timeouts), and not after a
+        # second worker took another of them.
         assert (LINEITEM, "healthy") in own_lms.platform.gradebook and silent.tries == 1
         assert settled(own_lms, session, token)["state"] == "sent"
     finally:
@@ -131,8 +133,8 @@ def test_a_refusal_from_the_lms_is_final_and_said_in_the_page_and_the_log(own_lm
         "message": f"{COURSE} refused this grade (error 403); tell your teacher.",
     }
     assert grade(own_lms, session, token, retry=True)["state"] == "failed"  # Retry does not send it again
-    assert tool_part(own_lms, "store").due(now=None) == []  # nothing left for the sender to try
-    time.sleep(1)  # five of the sender's retry waits (0.2 s): none sends it
+    assert tool_part(own_lms, "store").due(now=None) == []  # nothing left to try
+    time.sleep(1)  # five retry waits (0.2 s): none sends it
     assert own_lms.platform.score_requests == 1
     german = requests.post(
         own_lms.tool_url + "lti/grade?lang=de", json={"launch": token}, verify=own_lms.ca_file
@@ -158,7 +160,7 @@ def test_a_429_is_tried_again_up_to_the_last_try_and_then_said(tmp_path):
         assert state["message"] == f"This grade could not be sent to {COURSE}; tell your teacher."
         (row,) = tool_part(own_lms, "store").passbacks_of(tool_part(own_lms, "keys").launch_of(token))
         assert row["attempts"] == 3 and "gave up after 3 tries" in row["error"] and row["status"] == 429
-        time.sleep(0.5)  # ten of the sender's retry waits: none sends it again
+        time.sleep(1.5)  # thirty retry waits, the queue's schedule read at least once: none sends it again
         assert own_lms.platform.score_requests == 3
 
 
@@ -178,3 +180,30 @@ def test_a_second_verified_pass_of_a_launch_sends_nothing_more(own_lms):
     verify(own_lms, other, other_token, solutions.CORRECT)
     assert settled(own_lms, other, other_token)["state"] == "sent"
     assert own_lms.platform.score_requests == posted + 1
+
+
+def test_a_retry_tries_at_once_and_tries_enqueued_together_send_once(tmp_path):
+    with rig(tmp_path) as own_lms:
+        own_lms.tool, own_lms.tool_url = own_lms.start_tool(LTI_RETRY_S=3600)  # no try of its own for an hour
+        own_lms.register()
+        session, token = launched(own_lms, "retrying")
+        own_lms.platform.scores_refusal = 429
+        verify(own_lms, session, token, solutions.CORRECT)
+        assert settled(own_lms, session, token)["state"] == "pending" and own_lms.platform.score_requests == 1
+        (row,) = tool_part(own_lms, "store").passbacks_of(tool_part(own_lms, "keys").launch_of(token))
+        for _ in range(5):  # five tasks for its second try (a Retry and a restart's catch-up at once...)
+            tool_part(own_lms, "passbacks").send(row["jti"], row["attempts"])
+        deadline = time.monotonic() + 30
+        while own_lms.platform.score_requests < 2 or grade(own_lms, session, token)["state"] == "sending":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(1.5)  # the other four, had they not found it tried, would have tried it by now
+        assert own_lms.platform.score_requests == 2  # one more try, not five
+        own_lms.platform.scores_refusal = None  # the LMS takes scores again: the learner's Retry sends now
+        assert grade(own_lms, session, token, retry=True)["state"] == "sending"
+        assert settled(own_lms, session, token) == {
+            "state": "sent",
+            "course": COURSE,
+            "message": f"Sent to {COURSE}.",
+        }
+        assert own_lms.platform.score_requests == 3

@@ -37,7 +37,7 @@ def test_a_login_on_one_instance_launches_on_the_other_and_its_pass_is_graded_th
     answer = session.post(
         lms.first_url + "verify", json={"source": solutions.CORRECT, "launch": token}, verify=lms.ca_file
     ).json()  # the launch the second instance stored, found by the first
-    assert answer["grade"]["state"] == "sending"  # queued in the database, sent by the sender thread
+    assert answer["grade"]["state"] == "sending"  # queued; a task either instance takes sends it
     assert lms.platform.wait_for_score("learner-pg")["scoreGiven"] == 1
 
 

@@ -4,7 +4,8 @@ On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is 
 the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store.py);
 the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
-oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py.
+oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py
+(sent by tasks on the app's queue, server/queue.py).
 """
 
 from pathlib import Path
@@ -14,9 +15,10 @@ from flask import Flask, current_app
 from server import db
 from server.headers import SettingError
 from server.lti import cli
-from server.lti.passback import Schedule, Sender
+from server.lti.passback import Passbacks, Schedule
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
+from server.queue import queue
 
 DEFAULTS = {
     "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
@@ -44,12 +46,12 @@ def open_state(app: Flask) -> dict:
 
 
 def state() -> dict:
-    """The LTI parts of the app: store, keys, settings, the passback sender."""
+    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks."""
     return current_app.extensions["lti"]
 
 
 def init_app(app: Flask) -> None:
-    """Add the `lti` command; with LTI on, the endpoints and the passback retry thread."""
+    """Add the `lti` command; with LTI on, the endpoints and the passbacks' tasks on the app's queue."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.cli.add_command(cli.lti_command)
@@ -63,7 +65,7 @@ def init_app(app: Flask) -> None:
     from server.lti import grades, views
 
     parts = open_state(app)
-    parts["sender"] = Sender(app, parts["store"], parts["keys"], parts["schedule"]).start()
+    parts["passbacks"] = Passbacks(queue(app))
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)

@@ -2,7 +2,7 @@
 
 /verify (server/verify.py) asks launch_from_token who a launched page's learner is and hands their
 verified pass to record_pass; the page asks lti/grade how it went, and has it tried again (Retry).
-Nothing here waits on the LMS: the sender thread (server/lti/passback.py) sends.
+Nothing here waits on the LMS: a task on the queue (server/lti/passback.py) sends.
 """
 
 import math
@@ -76,15 +76,15 @@ def grade_state(launch: dict, rows: list[dict] | None) -> dict:
 
 
 def record_pass(launch: dict, report: dict, jti: str) -> dict:
-    """After /verify: queue a verified pass of a launched learner for the sender (the launch's first, or
-    one after a score that failed); what the page says of the launch's grade."""
+    """After /verify: queue a verified pass of a launched learner and enqueue its sending (the launch's
+    first, or one after a score that failed); what the page says of the launch's grade."""
     tool = state()
     if report.get("passed") is not True:
         return grade_state(launch, None) | {"state": "unchanged"}
     if not passback.takes_grades(launch):
         return grade_state(launch, None)
     if passback.queue_pass(tool["store"], launch, jti) is not None:  # None: its score is sent or on its way
-        tool["sender"].wake()
+        tool["passbacks"].send(jti)
     return grade_state(launch, tool["store"].passbacks_of(launch["id"]))
 
 
@@ -104,5 +104,5 @@ def retry() -> tuple[Response, int]:
         return response, 429
     tool = state()
     if payload.get("retry") is True and tool["store"].retry_now(launch["id"]):
-        tool["sender"].wake()
+        tool["passbacks"].retry(tool["store"], launch["id"])
     return jsonify(grade_state(launch, tool["store"].passbacks_of(launch["id"]))), 200

@@ -2,39 +2,45 @@
 
 A launch's first verified pass is queued in the database under its receipt's jti; once it is on its
 way, sent or kept, the launch's later passes queue nothing (one score per launch: the grade is already
-1/1). It is sent by threads of each process (the Sender), never by a request: a lane per platform (its
-issuer), so a platform that does not answer holds only its own courses' grades. A lane sends at once
-(a new pass wakes it), on Retry (which makes the launch's pending passes due now), and again after a
-growing wait when the platform could not be reached, up to a last try (Schedule). A row is claimed
-before it is sent, so no two processes send the same pass; once the platform has it, it is marked sent
-and never sent again. A 409 (Moodle: "Refusing score with an earlier timestamp") is the platform's
-final answer: it holds a newer grade, and the row is marked kept, not tried again. Any other 4xx but
-408 and 429 (which say "later") is a final refusal: the row is marked failed with the reason, and the
-page and the log say so. Only passes are sent (scoreGiven = 1), so a later failing Check never lowers
-a grade: best, not latest.
+1/1). It is sent by a task on the app's queue (server/queue.py: any process that takes work, never a
+request): a try at once, on Retry, and again after a growing wait when the platform could not be
+reached, up to a last try (Schedule); every pending one when a consumer starts (a restart is a new
+try). One task at a time sends to a platform (its issuer's turn, across processes), and a task that
+finds its platform busy asks again shortly instead of waiting: a platform that does not answer holds
+one worker at most, and only its own courses' grades. A row is claimed before it is sent, so no two
+processes send the same pass; once the platform has it, it is marked sent and never sent again. A 409
+(Moodle: "Refusing score with an earlier timestamp") is the platform's final answer: it holds a newer
+grade, and the row is marked kept, not tried again. Any other 4xx but 408 and 429 (which say "later")
+is a final refusal: the row is marked failed with the reason, and the page and the log say so. Only
+passes are sent (scoreGiven = 1), so a later failing Check never lowers a grade: best, not latest.
 """
 
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import Flask
+from huey import crontab
+from huey.exceptions import RetryTask
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.contrib.flask import FlaskServiceConnector
 from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.grade import Grade
 from requests import RequestException
 
+from server import lti
 from server.lti.store import Store
 from server.lti.tool import TimeoutSession, ToolKeys, registration_of
+from server.queue import TaskQueue, queue
 
 log = logging.getLogger(__name__)
 CLAIM_S = 60  # a claimed passback is another process's for this long (longer than a send takes)
 SCORE_MAXIMUM = 1.0
 LATER = {408, 429}  # the 4xx that say "not now" rather than "no"
 LONGEST_WAIT_S = 3600
+BUSY_S = 2.0  # a try that finds its platform busy with another asks again after this long
+SWEEP_MINUTES = 5  # how often each consumer looks for passbacks whose try was lost
+CATCH_UP_AT_MOST = 10_000  # passbacks enqueued by one look (more: the next look)
 
 
 @dataclass(frozen=True)
@@ -150,112 +156,85 @@ def failed(
     return "pending"
 
 
-class Sender:
-    """Sends the passbacks that are due, a lane (a thread) per platform: when woken (a new pass, a Retry),
-    and every schedule.first_s. Its own thread finds the platforms with passbacks due and starts a lane
-    for each that has none running; a lane sends its platform's due passbacks in turn until none is left,
-    each pass over them in an app context of its own (one database connection), then ends.
-    """
+class Passbacks:
+    """The passbacks' tasks on the app's queue: a try of one passback (try_passback), every pending one
+    when a consumer starts (a restart is a new try), and every five minutes those overdue (a try lost
+    with a process that died mid-way)."""
 
-    def __init__(self, app: Flask, store: Store, keys: ToolKeys, schedule: Schedule) -> None:
-        self.app = app
-        self.store = store
-        self.keys = keys
-        self.schedule = schedule
-        self.stopped = False
-        self.woken = threading.Event()
-        self.lock = threading.Lock()
-        self.lanes: dict[str, Lane] = {}  # issuer -> its running lane
-        self.thread = threading.Thread(target=self.run, name="lti-passback", daemon=True)
+    def __init__(self, tasks: TaskQueue) -> None:
+        self.try_task = tasks.task()(try_passback)
+        self.catch_up_task = tasks.task()(catch_up)
+        tasks.periodic(crontab(minute=f"*/{SWEEP_MINUTES}"))(sweep)
+        tasks.on_start(lambda: self.catch_up_task(True))
 
-    def start(self) -> "Sender":
-        """Start the thread."""
-        self.thread.start()
-        return self
+    def send(self, jti: str, attempts: int = 0, delay: float = 0.0) -> None:
+        """Enqueue the try of a passback that follows its attempts-th (0: its first), after delay seconds."""
+        if delay > 0:
+            self.try_task.schedule((jti, attempts), delay=delay)
+        else:
+            self.try_task(jti, attempts)
 
-    def wake(self) -> None:
-        """Have the thread look for due passbacks now."""
-        self.woken.set()
-
-    def stop(self) -> None:
-        """Stop the thread at its next wake, and each lane before its next send."""
-        self.stopped = True
-        self.woken.set()
-
-    def run(self) -> None:
-        """Send all that is pending once at start (a restart is a new try), then what is due."""
-        first = True
-        while not self.stopped:
-            self.woken.clear()
-            try:
-                with self.app.app_context():
-                    platforms = self.store.due_platforms(now=None if first else time.time())
-                for issuer in platforms:
-                    self.lane(issuer, first)
-            except Exception:  # a database hiccup: log it, keep the thread, try again next time
-                log.exception("the passback loop failed; it goes on")
-            first = False
-            self.woken.wait(self.schedule.first_s)
-
-    def lane(self, issuer: str, first: bool) -> None:
-        """Start a lane for a platform, or have its running lane look again before it ends."""
-        with self.lock:
-            running = self.lanes.get(issuer)
-            if running is not None:
-                running.again = True
-                return
-            self.lanes[issuer] = running = Lane(self, issuer, first)
-        running.thread.start()
+    def retry(self, store: Store, launch_id: str) -> None:
+        """Enqueue a try now of each of a launch's pending passbacks (the learner's Retry)."""
+        for row in store.passbacks_of(launch_id):
+            if row["state"] == "pending":
+                self.send(row["jti"], row["attempts"])
 
 
-class Lane:
-    """One platform's sending: its due passbacks in turn, until none is left."""
-
-    def __init__(self, sender: Sender, issuer: str, first: bool) -> None:
-        self.sender = sender
-        self.issuer = issuer
-        self.first = first  # at start: every pending passback, due or not
-        self.again = True  # set by the sender: more may have come due since this lane last looked
-        self.thread = threading.Thread(target=self.run, name=f"lti-passback {issuer}"[:60], daemon=True)
-
-    def run(self) -> None:
-        try:
-            while self.more():
-                self.send_due()
-        except Exception:  # a database hiccup: the sender's next look starts the lane again
-            log.exception("the passback lane of %s failed", self.issuer)
-            self.end()
-
-    def more(self) -> bool:
-        """Whether to look (again) for due passbacks; if not, the lane ends, under the same lock as the
-        sender's "look again", so no ask is lost between the two."""
-        with self.sender.lock:
-            if self.again and not self.sender.stopped:
-                self.again = False
-                return True
-            self.drop()
-            return False
-
-    def end(self) -> None:
-        with self.sender.lock:
-            self.drop()
-
-    def drop(self) -> None:
-        """No longer the platform's running lane (the sender's lock held)."""
-        if self.sender.lanes.get(self.issuer) is self:
-            del self.sender.lanes[self.issuer]
-
-    def send_due(self) -> None:
-        """Send what is due, looking again after each batch: a try that fails is due later, not now."""
-        sender, now = self.sender, None if self.first else time.time()
-        self.first = False
-        while not sender.stopped:
-            with sender.app.app_context():
-                due = sender.store.due(now, self.issuer)
-                for jti in due:
-                    if sender.stopped:
-                        return
-                    send(sender.store, sender.keys, jti, sender.schedule)
+def try_passback(jti: str, attempts: int) -> None:
+    """The queue's task: try a passback whose attempts-th try failed (0: its first), unless it was tried
+    since (by another task: this one is stale), is under way, or is no longer pending. One task at a time
+    sends to a platform (its issuer's turn, in every process); one that finds it busy asks again in
+    BUSY_S rather than keep a worker waiting on a platform that may not answer, and the turn's holder
+    sends the platform's other due passbacks (for half of CLAIM_S at most) before it lets go."""
+    tool = lti.state()
+    store = tool["store"]
+    row = store.passback(jti)
+    if not untried(row, attempts):
+        return
+    launch = store.launch(row["launch_id"])
+    issuer = launch["issuer"] if launch else ""
+    tasks = queue()
+    with tasks.turn(f"lti-passback {issuer}", CLAIM_S) as ours:
+        if not ours:
+            raise RetryTask(delay=BUSY_S)
+        attempt(tool, jti)
+        until = time.monotonic() + CLAIM_S / 2  # its turn ends at CLAIM_S: no new send past half of it
+        while not tasks.stopping() and time.monotonic() < until:  # the platform's other due passbacks
+            due = store.due(time.time(), issuer) if launch else []
+            for other in due:
+                attempt(tool, other)
             if not due:
                 return
-            now = time.time()
+
+
+def untried(row: dict | None, attempts: int) -> bool:
+    """Whether a passback is pending, not under way, and has had attempts tries (none since the task)."""
+    return (
+        row is not None
+        and row["state"] == "pending"
+        and row["attempts"] == attempts
+        and row["claimed_until"] <= time.time()
+    )
+
+
+def attempt(tool: dict, jti: str) -> None:
+    """Send one passback now; if it did not reach its platform, enqueue its next try at its next_try."""
+    if send(tool["store"], tool["keys"], jti, tool["schedule"]) == "pending":
+        row = tool["store"].passback(jti)
+        tool["passbacks"].send(jti, row["attempts"], delay=max(0.0, row["next_try"] - time.time()))
+
+
+def catch_up(every: bool) -> None:
+    """Enqueue a try of the pending passbacks not under way: every one (every=True), or those overdue by
+    the sweep's interval (their try was lost)."""
+    tool = lti.state()
+    now = None if every else time.time() - SWEEP_MINUTES * 60
+    for jti in tool["store"].due(now, limit=CATCH_UP_AT_MOST):
+        if (row := tool["store"].passback(jti)) is not None:
+            tool["passbacks"].send(jti, row["attempts"])
+
+
+def sweep() -> None:
+    """The periodic task: the overdue passbacks' tries enqueued again."""
+    catch_up(False)

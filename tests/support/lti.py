@@ -90,7 +90,7 @@ class Rig:
     def stop_tool(self, served: Served) -> None:
         for s, app in self.tools:
             if s is served:
-                app.extensions["lti"]["sender"].stop()
+                app.extensions["queue"].stop()
         served.stop()
 
     def register(self) -> str:
@@ -114,7 +114,7 @@ class Rig:
     def close(self) -> None:
         self.platform.released.set()
         for served, app in self.tools:
-            app.extensions["lti"]["sender"].stop()
+            app.extensions["queue"].stop()
             with contextlib.suppress(OSError):
                 served.stop()
         self.platform_server.stop()

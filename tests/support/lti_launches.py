@@ -37,7 +37,7 @@ def grade(lms, session: requests.Session, token: str, retry: bool = False) -> di
 
 
 def settled(lms, session: requests.Session, token: str, timeout: float = 60) -> dict:
-    """The grade's state once the sender is done with it (asked every 50 ms; the page asks every second)."""
+    """The grade's state once the queue is done with it (asked every 50 ms; the page asks every second)."""
     deadline = time.monotonic() + timeout
     while (state := grade(lms, session, token))["state"] == "sending":
         assert time.monotonic() < deadline, state

@@ -74,11 +74,17 @@ def run_server(
             process.wait()
 
 
-def gunicorn(workers: int = 2, threads: int = 4, env: dict | None = None, log: list | None = None):
+def gunicorn(
+    workers: int = 2,
+    threads: int = 4,
+    env: dict | None = None,
+    log: list | None = None,
+    app: str = "server:create_app()",
+):
     """The production server, as docs/hosting.md runs it: gunicorn with several workers."""
     args = [str(BIN / "gunicorn"), "--workers", str(workers), "--threads", str(threads)]
     # No control socket: it would be shared (~/.gunicorn/gunicorn.ctl) with any other gunicorn here.
-    args += ["--bind", "127.0.0.1:0", "--no-control-socket", "server:create_app()"]
+    args += ["--bind", "127.0.0.1:0", "--no-control-socket", app]
     return run_server(args, r"Listening at: http://(?P<host>[\d.]+):(?P<port>\d+)", env, log)
 
 
