@@ -98,7 +98,9 @@ def create_app(test_config: dict | None = None) -> Flask:
             or app.config["LEARNER_TOKEN_SECRET"]
             or app.config["LEARNER_TOKEN_JWKS_URL"]
         ):
-            db.init_app(app)  # where records can exist: the database, migrated at start (server/db)
+            db.init_app(
+                app
+            )  # where records can exist (or a database is named): the database, migrated at start (server/db)
             queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
     except (headers.SettingError, SandboxUnavailable) as exc:

@@ -7,7 +7,7 @@ import time
 from flask import Flask
 
 import server
-from server import queue
+from server import db, queue
 
 
 def note(path: str, marker: str, pause_s: float = 0.0) -> None:
@@ -25,6 +25,9 @@ def fail(message: str) -> None:
 def create_app(test_config: dict | None = None) -> Flask:
     """server's app, its tasks and ours registered before its consumer starts, as create_app does."""
     app = server.create_app(test_config)
+    if "queue" not in app.extensions:  # the playground opens one where records can exist; ours has tasks
+        db.init_app(app)
+        queue.init_app(app)
     tasks = queue.queue(app)
     app.extensions["test_tasks"] = {"note": tasks.task()(note), "fail": tasks.task()(fail)}
     queue.start(app)
