@@ -240,7 +240,7 @@ def test_the_endpoint_refusing_stores_nothing_and_the_url_then_serves_only_that_
 def test_a_refusal_is_said_in_the_administrators_language(lms):
     page = opened(lms, lms.platform.opened(lms.tool_url + "lti/register?x=1"), lang="de")
     assert page.status_code == 403 and '<html lang="de">' in page.text
-    assert "This registration URL has no token" not in page.text
+    assert refusal_title(page) == "Diese Registrierungs-URL hat kein Token"
 
 
 def test_the_command_prints_a_url_that_says_when_it_expires_and_keeps_only_its_hash(lms):
