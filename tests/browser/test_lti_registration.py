@@ -9,7 +9,6 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_violations
 from tests.browser.pages import watched_page
-from tests.support.lti_registration import RegisteringRig
 
 SAID = {
     "en": (
@@ -25,43 +24,32 @@ SAID = {
 }
 
 
-@pytest.fixture(scope="module")
-def lms(tmp_path_factory):
-    made = RegisteringRig(tmp_path_factory.mktemp("dynreg-browser"))
-    try:
-        made.tool, made.tool_url = made.start_tool()
-        made.app = made.tools[-1][1]
-        yield made
-    finally:
-        made.close()
-
-
-def lms_page(browser, lms, lang: str):
+def lms_page(browser, dyn_lms, lang: str):
     context = browser.new_context(ignore_https_errors=True, locale=lang)  # the tool's CA is the tests'
-    origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}"}
+    origins = {f"127.0.0.1:{dyn_lms.platform_server.port}", f"localhost:{dyn_lms.tool.port}"}
     return context, *watched_page(context, origins)
 
 
-def registration_frame(page, lms, url: str):
+def registration_frame(page, dyn_lms, url: str):
     """The LMS's page adding the tool at url; the tool's frame in it, once loaded."""
-    page.goto(lms.platform.url + "add-tool?" + urlencode({"url": url}))
+    page.goto(dyn_lms.platform.url + "add-tool?" + urlencode({"url": url}))
     page.frame_locator("#tool").locator("main").wait_for()
     return next(f for f in page.frames if "/lti/register?" in f.url)
 
 
 @pytest.mark.parametrize("lang", SAID)
-def test_the_registration_page_says_what_was_registered_and_tells_the_lms_it_is_done(browser, lms, lang):
+def test_the_registration_page_says_what_was_registered_and_tells_the_lms_it_is_done(browser, dyn_lms, lang):
     registered, done, used = SAID[lang]
-    context, page, assert_clean = lms_page(browser, lms, lang)
-    url = lms.registration_url(lms.app)
-    frame = registration_frame(page, lms, url)
-    expect(frame.get_by_role("heading", level=1)).to_contain_text(f"{registered} {lms.issuer}")
+    context, page, assert_clean = lms_page(browser, dyn_lms, lang)
+    url = dyn_lms.registration_url(dyn_lms.app)
+    frame = registration_frame(page, dyn_lms, url)
+    expect(frame.get_by_role("heading", level=1)).to_contain_text(f"{registered} {dyn_lms.issuer}")
     assert frame.evaluate("document.documentElement.lang") == lang
     assert serious_violations(frame) == []
     frame.get_by_role("button", name=done).click()
     expect(page.locator("#messages li")).to_have_text(['{"subject":"org.imsglobal.lti.close"}'])
 
-    frame = registration_frame(page, lms, url)  # the same URL again: refused, and nothing posted
+    frame = registration_frame(page, dyn_lms, url)  # the same URL again: refused, and nothing posted
     expect(frame.get_by_role("heading", level=1)).to_have_text(used)
     assert serious_violations(frame) == []
     assert frame.get_by_role("button").count() == 0
