@@ -10,7 +10,8 @@ import time
 import pytest
 import requests
 
-from server.lti.registration import listed, token_key
+from server.lti.registered import listed
+from server.lti.registration import token_key
 from tests.support import solutions
 from tests.support.lti import Served, launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title, settled, verify
@@ -102,6 +103,22 @@ def test_registering_again_updates_the_registration_and_adds_the_deployment(dyn_
     dyn_lms.platform.changes = {}
     registered(dyn_lms)  # and back, for the tests after this one
     dyn_lms.platform.deployment_id = "dyn-deployment-1"
+
+
+def test_an_lms_that_names_no_deployment_at_registration_launches_with_the_one_it_installs(dyn_lms):
+    """As Canvas does: the deployment is made when the administrator installs the tool, after registering."""
+    dyn_lms.platform.client_id, dyn_lms.platform.deployment_id = "dyn-client-later", None
+    try:
+        page = registered(dyn_lms)
+    finally:
+        dyn_lms.platform.client_id, dyn_lms.platform.deployment_id = "dyn-client-1", "dyn-deployment-1"
+    assert "Not named yet" in page.text
+    listing = dyn_lms.app.test_cli_runner().invoke(args=["lti", "registrations"]).output
+    assert f"{dyn_lms.issuer}  client id dyn-client-later  deployments any" in listing
+    session, token = launched_with(dyn_lms, "learner-later")  # deployment "installed-later": taken
+    assert verify(dyn_lms, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+    assert settled(dyn_lms, session, token)["state"] == "sent"
+    registered(dyn_lms)  # the test platform launches as dyn-client-1 again, for the tests after this one
 
 
 def expire(dyn_lms, url: str) -> None:
@@ -268,7 +285,7 @@ def test_the_registrations_are_listed_and_removed_by_the_command_group(dyn_lms):
         args=["lti", "remove-registration", "--issuer", dyn_lms.issuer, "--client-id", "dyn-client-1"]
     )
     assert removed.exit_code == 0 and "Removed" in removed.output, removed.output
-    assert dyn_lms.issuer not in runner.invoke(args=["lti", "registrations"]).output
+    assert "client id dyn-client-1 " not in runner.invoke(args=["lti", "registrations"]).output
     again = runner.invoke(
         args=["lti", "remove-registration", "--issuer", dyn_lms.issuer, "--client-id", "dyn-client-1"]
     )

@@ -110,7 +110,7 @@ def registration_url(tool_url: str | None) -> None:
 def list_registrations() -> None:
     """List the registered LMSs: issuer, client id, deployments (nothing secret)."""
     from server.lti import open_state
-    from server.lti.registration import database, listed
+    from server.lti.registered import database, listed
 
     open_state(current_app)  # the LTI tables, made on first use
     with database().connect() as conn:
@@ -118,7 +118,7 @@ def list_registrations() -> None:
     if not found:
         click.echo("No LMS is registered.")
     for row in found:
-        deployed = ", ".join(row["deployments"]) or "-"
+        deployed = ", ".join(row["deployments"]) or "any (the LMS named none when it registered)"
         click.echo(f"{row['issuer']}  client id {row['client_id']}  deployments {deployed}")
         click.echo(f"    title {row['title']}; keys {row['key_set_url']}")
 
@@ -129,7 +129,7 @@ def list_registrations() -> None:
 def remove_registration(issuer: str, client_id: str) -> None:
     """Remove an LMS's registration and its deployments: its launches are refused from then on."""
     from server.lti import open_state
-    from server.lti.registration import database, remove
+    from server.lti.registered import database, remove
 
     open_state(current_app)
     with database().connect() as conn:

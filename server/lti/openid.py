@@ -209,7 +209,8 @@ class ToolRegistration(DynamicRegistration):
 
 
 def post_registration(endpoint: str, token: str | None, body: dict) -> dict:
-    """POST the tool's registration to the platform; its answer's client_id and deployment_id."""
+    """POST the tool's registration to the platform; its answer's client_id and deployment_id (None when
+    it names none)."""
     headers = {"Accept": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -239,18 +240,19 @@ def post_registration(endpoint: str, token: str | None, body: dict) -> dict:
     try:
         registered = json.loads(said)
         client_id = registered["client_id"]
-        deployment_id = registered[TOOL_CONFIGURATION]["deployment_id"]
-    except (ValueError, KeyError, TypeError) as exc:
+        configuration = registered.get(TOOL_CONFIGURATION) or {}
+        deployment_id = configuration.get("deployment_id")  # None: the LMS makes it when it installs the tool
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RegistrationError(
             502,
             refused,
             N_(
-                "The LMS's answer to the registration has no client id and deployment id (%(reason)s). "
+                "The LMS's answer to the registration has no client id (%(reason)s). "
                 "Nothing was registered here."
             ),
             reason=f"{type(exc).__name__}: {exc}",
         ) from exc
-    if not (text(client_id) and text(deployment_id)):
+    if not text(client_id) or not (deployment_id is None or text(deployment_id)):
         raise RegistrationError(
             502,
             refused,

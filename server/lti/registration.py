@@ -19,11 +19,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request, url_for
 from flask_babel import gettext
-from sqlalchemy import Connection, delete, func, select
 
 from engine.words import N_
-from server import db
-from server.db.tables import deployments, registrations
 from server.headers import response_headers
 from server.limits import client, limits
 from server.lti import state
@@ -37,6 +34,7 @@ from server.lti.openid import (
     post_registration,
 )
 from server.lti.refusals import refuse
+from server.lti.registered import database, registered_with_other_keys, save
 from server.lti.store import Store
 
 TOKEN_S = 24 * 3600  # a registration URL works once, within a day of being made
@@ -146,46 +144,6 @@ def claim(store: Store, token: str, held: dict, issuer: str) -> dict:
     return held
 
 
-def registered_with_other_keys(conn: Connection, issuer: str, key_set_url: str) -> str | None:
-    """The key set URL an issuer is registered with here when it is not key_set_url, else None."""
-    found = conn.execute(
-        select(registrations.c.key_set_url)
-        .where(registrations.c.issuer == issuer, registrations.c.key_set_url != key_set_url)
-        .limit(1)
-    ).scalar()
-    return found
-
-
-def listed(conn: Connection) -> list[dict]:
-    """Every registration: issuer, client id, title, key set URL, its deployments (nothing secret)."""
-    rows = conn.execute(
-        select(
-            registrations.c.issuer,
-            registrations.c.client_id,
-            registrations.c.title,
-            registrations.c.key_set_url,
-        ).order_by(registrations.c.issuer, registrations.c.client_id)
-    ).mappings()
-    found = [dict(row) | {"deployments": []} for row in rows]
-    by_key = {(r["issuer"], r["client_id"]): r for r in found}
-    for row in conn.execute(select(deployments).order_by(deployments.c.deployment_id)).mappings():
-        if (registration := by_key.get((row["issuer"], row["client_id"]))) is not None:
-            registration["deployments"].append(row["deployment_id"])
-    return found
-
-
-def remove(conn: Connection, issuer: str, client_id: str) -> int | None:
-    """Remove a registration and its deployments: how many deployments it had, or None if not found."""
-    mine = (registrations.c.issuer == issuer, registrations.c.client_id == client_id)
-    if conn.execute(select(func.count()).select_from(registrations).where(*mine)).scalar() == 0:
-        return None
-    gone = conn.execute(
-        delete(deployments).where(deployments.c.issuer == issuer, deployments.c.client_id == client_id)
-    ).rowcount
-    conn.execute(delete(registrations).where(*mine))
-    return gone
-
-
 def tool_urls() -> dict:
     """The tool's own LTI URLs, as the platform will reach them (this request's host and prefix)."""
     return {
@@ -237,18 +195,17 @@ def register_platform(token: str, configuration_url: str, registration_token: st
         keep(store, token, held | {"busy": 0})  # still this platform's, to try again
         raise
     existing = store.registration(issuer, ids["client_id"])
-    store.add_platform(
-        {
-            "issuer": issuer,
-            "client_id": ids["client_id"],
-            "title": platform_title(issuer, existing),
-            "auth_login_url": platform["auth_login_url"],
-            "auth_token_url": platform["auth_token_url"],
-            "key_set_url": platform["key_set_url"],
-            "auth_audience": platform["auth_audience"],
-        },
-        ids["deployment_id"],
-    )
+    registration = {
+        "issuer": issuer,
+        "client_id": ids["client_id"],
+        "title": platform_title(issuer, existing),
+        "auth_login_url": platform["auth_login_url"],
+        "auth_token_url": platform["auth_token_url"],
+        "key_set_url": platform["key_set_url"],
+        "auth_audience": platform["auth_audience"],
+    }
+    with database().connect() as conn:
+        save(conn, registration, ids["deployment_id"])
     keep(store, token, held | {"busy": 0, "used": time.time(), "client_id": ids["client_id"]})
     current_app.logger.info(
         "LTI registration: %s (client id %s, deployment %s)%s",
@@ -294,14 +251,6 @@ def register() -> Response:
     response.headers["Content-Security-Policy"] = policy
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def database(app: Flask | None = None) -> db.Database:
-    """The app's database (server/db), opened here where the app did not open it."""
-    app = app or current_app._get_current_object()
-    if "db" not in app.extensions:
-        db.init_app(app)
-    return app.extensions["db"]
 
 
 def init_app(app: Flask) -> None:

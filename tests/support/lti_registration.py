@@ -28,6 +28,7 @@ SCOPES = [
     "https://purl.imsglobal.org/spec/lti-ags/scope/score",
     "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly",
 ]
+INSTALLED_LATER = "installed-later"  # the deployment an LMS that names none at registration launches with
 ADD_TOOL = """<!doctype html><html lang="en"><title>Add a tool</title><main><h1>Add a tool</h1>
 <iframe id="tool" title="The tool's registration" src="{{ start }}" width="1000" height="700"></iframe>
 <ol id="messages"></ol></main>
@@ -72,7 +73,7 @@ class RegisteringPlatform(Platform):
         self.registered: list[dict] = []  # every registration the tool posted and the platform took
         self.posts = 0  # registrations posted, taken or not
         self.client_id = "dyn-client-1"  # what the next registration is given
-        self.deployment_id = "dyn-deployment-1"
+        self.deployment_id: str | None = "dyn-deployment-1"  # None: named at install, after (Canvas)
         self.changes: dict = {}  # changed fields of the configuration (None: left out)
         self.refusal: int | None = None  # a status the registration endpoint answers with
         super().__init__(tool_url="", ca_file=ca_file)
@@ -134,7 +135,7 @@ class RegisteringPlatform(Platform):
         )
         return (
             registration.set_client_id(tool["client_id"])
-            .set_deployment_id(config["deployment_id"])
+            .set_deployment_id(config.get("deployment_id", INSTALLED_LATER))
             .set_launch_url(config["target_link_uri"])
             .set_deeplink_launch_url(deep_link)
             .set_oidc_login_url(tool["initiate_login_uri"])
@@ -162,7 +163,9 @@ class RegisteringPlatform(Platform):
                 return jsonify(error="invalid_client_metadata", error_description=str(problems)), 400
             platform.tokens.discard(token)  # a registration token is good once
             answer = {**tool, "client_id": platform.client_id}
-            answer[TOOL_CONFIGURATION] = {**tool[TOOL_CONFIGURATION], "deployment_id": platform.deployment_id}
+            answer[TOOL_CONFIGURATION] = dict(tool[TOOL_CONFIGURATION])
+            if platform.deployment_id is not None:
+                answer[TOOL_CONFIGURATION]["deployment_id"] = platform.deployment_id
             platform.registered.append(answer)
             return jsonify(answer)
 
