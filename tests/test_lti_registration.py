@@ -15,6 +15,8 @@ from server.lti.registration import token_key
 from tests.support import solutions
 from tests.support.lti import Served, launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title, settled, verify
+from tests.support.lti_registration import RegisteringRig
+from tests.support.postgres import postgres_server
 
 pytestmark = pytest.mark.slow  # a server over HTTPS, a sandbox and a platform: not in make test-fast
 
@@ -291,3 +293,29 @@ def test_the_registrations_are_listed_and_removed_by_the_command_group(dyn_lms):
     )
     assert again.exit_code != 0 and "nothing removed" in again.output
     registered(dyn_lms)  # back, for any test after this one
+
+
+def test_registering_storing_again_and_removing_work_on_postgresql_too(tmp_path_factory):
+    with postgres_server() as url:
+        made = RegisteringRig(tmp_path_factory.mktemp("dynreg-pg"), database_url=url)
+        try:
+            made.tool, made.tool_url = made.start_tool()
+            made.app = made.tools[-1][1]
+            registered(made)
+            made.platform.deployment_id = "dyn-deployment-2"
+            assert "now up to date" in registered(made).text
+            made.platform.client_id, made.platform.deployment_id = "dyn-client-later", None
+            registered(made)
+            assert [(r["client_id"], r["deployments"]) for r in stored(made)] == [
+                ("dyn-client-1", ["dyn-deployment-1", "dyn-deployment-2"]),
+                ("dyn-client-later", []),
+            ]
+            session, token = launched_with(made, "learner-pg-later")  # any deployment of that client
+            assert verify(made, session, token, solutions.CORRECT).json()["report"]["passed"] is True
+            removed = made.app.test_cli_runner().invoke(
+                args=["lti", "remove-registration", "--issuer", made.issuer, "--client-id", "dyn-client-1"]
+            )
+            assert "and its 2 deployment(s)" in removed.output
+            assert [r["client_id"] for r in stored(made)] == ["dyn-client-later"]
+        finally:
+            made.close()

@@ -179,8 +179,8 @@ class RegisteringPlatform(Platform):
 class RegisteringRig(Rig):
     """The tests' rig (the CA, a tool to start) with a platform that registers the tool by itself."""
 
-    def __init__(self, folder: Path) -> None:
-        super().__init__(folder)
+    def __init__(self, folder: Path, database_url: str | None = None) -> None:
+        super().__init__(folder, database_url)
         self.platform_server.stop()
         self.platform = self.another_platform()
         self.platform_server = Served(self.platform.app)
