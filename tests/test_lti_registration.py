@@ -207,6 +207,11 @@ REFUSALS = {
         502,
         "The LMS's configuration names another site",
     ),
+    "registration-endpoint-unreachable": (
+        changed(registration_endpoint="http://127.0.0.1:1/register"),
+        502,
+        "The LMS did not take the registration",
+    ),
     "other-keys": (
         lambda dyn_lms: changed(jwks_uri=dyn_lms.platform.url + "other-jwks")(dyn_lms),
         409,
