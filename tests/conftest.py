@@ -10,6 +10,7 @@ import pytest
 from server import create_app, queue
 from server.reference import graded_cases
 from tests.support.lti import rig
+from tests.support.lti_registration import RegisteringRig
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -71,6 +72,19 @@ def lms(tmp_path_factory):
         made.tool, made.tool_url = made.start_tool()
         made.printed = made.register()
         yield made
+
+
+@pytest.fixture(scope="module")
+def dyn_lms(tmp_path_factory):
+    """A real LTI platform that registers the tool by LTI Dynamic Registration (its app: dyn_lms.app),
+    the tool not registered with it yet, one for a module's tests."""
+    made = RegisteringRig(tmp_path_factory.mktemp("dynreg"))
+    try:
+        made.tool, made.tool_url = made.start_tool()
+        made.app = made.tools[-1][1]
+        yield made
+    finally:
+        made.close()
 
 
 @pytest.fixture

@@ -62,10 +62,11 @@ def init_app(app: Flask) -> None:
             "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
             "set both, or neither"
         )
-    from server.lti import grades, views
+    from server.lti import grades, registration, views
 
     parts = open_state(app)
     parts["passbacks"] = Passbacks(queue(app))
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
+    registration.init_app(app)  # the registration URL's endpoint (LTI Dynamic Registration)

@@ -79,3 +79,61 @@ def public_url(given: str | None) -> tuple[str | None, str]:
     root = "/" + str(config.get("APPLICATION_ROOT") or "/").strip("/")
     url = f"https://{config['SERVER_NAME']}{root.rstrip('/')}/"
     return url, "from PLAYGROUND_SERVER_NAME and PLAYGROUND_APPLICATION_ROOT, over https"
+
+
+@lti_command.command("registration-url")
+@click.option(
+    "--tool-url",
+    default=None,
+    help="The playground's public URL (its prefix), as the LMS reaches it; else from PLAYGROUND_SERVER_NAME.",
+)
+def registration_url(tool_url: str | None) -> None:
+    """Print a URL that registers one LMS by LTI Dynamic Registration: it works once, within a day."""
+    from server.lti import open_state
+    from server.lti.registration import TOKEN_S, make_token, when
+
+    base, source = public_url(tool_url)
+    if base is None:
+        raise click.ClickException(
+            "The playground's public URL is not known here: give --tool-url https://<its host>/<its path>/ "
+            "(or set PLAYGROUND_SERVER_NAME). No registration URL was made."
+        )
+    token, expires = make_token(open_state(current_app)["store"])
+    click.echo(f"The playground's public URL: {base} ({source}).")
+    click.echo("Paste this registration URL into the LMS (Moodle: Manage tools > Tool URL >")
+    click.echo("Add LTI Advantage; Canvas: Developer Keys > + Developer Key > + LTI Registration):")
+    click.echo(f"  {base}lti/register?token={token}")
+    click.echo(f"It registers one LMS, once, until {when(expires)} ({TOKEN_S // 3600} hours from now).")
+
+
+@lti_command.command("registrations")
+def list_registrations() -> None:
+    """List the registered LMSs: issuer, client id, deployments (nothing secret)."""
+    from server.lti import open_state
+    from server.lti.registered import database, listed
+
+    open_state(current_app)  # the LTI tables, made on first use
+    with database().connect() as conn:
+        found = listed(conn)
+    if not found:
+        click.echo("No LMS is registered.")
+    for row in found:
+        deployed = ", ".join(row["deployments"]) or "any (the LMS named none when it registered)"
+        click.echo(f"{row['issuer']}  client id {row['client_id']}  deployments {deployed}")
+        click.echo(f"    title {row['title']}; keys {row['key_set_url']}")
+
+
+@lti_command.command("remove-registration")
+@click.option("--issuer", required=True, help="The LMS's issuer, as `lti registrations` lists it.")
+@click.option("--client-id", required=True, help="The client id, as `lti registrations` lists it.")
+def remove_registration(issuer: str, client_id: str) -> None:
+    """Remove an LMS's registration and its deployments: its launches are refused from then on."""
+    from server.lti import open_state
+    from server.lti.registered import database, remove
+
+    open_state(current_app)
+    with database().connect() as conn:
+        gone = remove(conn, issuer, client_id)
+    if gone is None:
+        raise click.ClickException(f"No registration of {issuer} with client id {client_id}: nothing removed")
+    click.echo(f"Removed {issuer} (client id {client_id}) and its {gone} deployment(s).")

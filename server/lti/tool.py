@@ -25,6 +25,7 @@ from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
+from server.lti.registered import takes_any_deployment
 from server.lti.store import Store
 from server.receipt import keep_private_key
 
@@ -174,7 +175,9 @@ class ToolConf(ToolConfAbstract):
     def find_deployment_by_params(
         self, iss: str, deployment_id: str, client_id: str | None, *args, **kwargs
     ) -> Deployment | None:
-        found = self.store.has_deployment(iss, client_id, deployment_id)
+        found = self.store.has_deployment(iss, client_id, deployment_id) or (
+            client_id is not None and takes_any_deployment(iss, client_id)  # registered without one
+        )
         return Deployment().set_deployment_id(deployment_id) if found else None
 
 

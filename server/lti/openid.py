@@ -1,0 +1,262 @@
+"""LTI Dynamic Registration 1.0, the tool's half: read a platform's OpenID configuration, check it, and
+post the tool's registration to it (https://www.imsglobal.org/spec/lti-dr/v1p0).
+
+The configuration is fetched as key sets are (server/keysets.py's get: one GET, one deadline for the
+whole answer, no redirect, at most 256 kB); the registration is one POST with a time limit (the
+tool's TimeoutSession), no redirect followed. Every URL the platform names is https, or http on a
+loopback address (the tests' platform). What goes wrong is a RegistrationError whose message (a
+catalogue message, N_) says it in words and whose params fill it in.
+"""
+
+import http.client
+import ipaddress
+import json
+import time
+from urllib.parse import urlsplit
+
+from pylti1p3.dynamic_registration import DynamicRegistration
+from requests import RequestException
+
+from engine.words import N_
+from server import keysets
+from server.lti.claims import text, web_origin
+from server.lti.tool import TimeoutSession
+
+CONFIG_TIMEOUT_S = 5.0  # the whole fetch of the configuration, connection to last byte
+PLATFORM_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-platform-configuration"
+TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
+AGS = "https://purl.imsglobal.org/spec/lti-ags/scope/"
+# The services the tool uses: grades (AGS: the score of a pass, the line item Deep Linking makes) and the
+# course's roster (NRPS: the class view's names). A platform that offers fewer gets asked for those only.
+GRADE_SCOPES = (AGS + "lineitem", AGS + "score")
+ROSTER_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+# Who launched (iss, sub) and, where the platform shares them, the learner's names for the class view.
+CLAIMS = ["iss", "sub", "name", "given_name", "family_name"]
+ENDPOINTS = ("authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint")
+MAX_ANSWER = 64 * 1024  # characters of the registration endpoint's answer read
+
+
+class RegistrationError(Exception):
+    """A registration that cannot go on: status, title and detail (messages, N_) and the detail's params."""
+
+    def __init__(self, status: int, title: str, detail: str, **params: object) -> None:
+        super().__init__(detail % params if params else detail)
+        self.status, self.title, self.detail, self.params = status, title, detail, params
+
+
+def unreachable(url: str, why: str) -> RegistrationError:
+    return RegistrationError(
+        502,
+        N_("The LMS's configuration could not be read"),
+        N_(
+            "The playground could not read the LMS's configuration at %(url)s (%(reason)s). "
+            "Check that the LMS can be reached from the playground's server, then try again."
+        ),
+        url=url,
+        reason=why,
+    )
+
+
+def not_lti(url: str, why: str) -> RegistrationError:
+    return RegistrationError(
+        502,
+        N_("This is not an LTI 1.3 platform's configuration"),
+        N_("The configuration at %(url)s is not one an LTI 1.3 platform publishes: %(reason)s."),
+        url=url,
+        reason=why,
+    )
+
+
+def allowed_url(url: object) -> bool:
+    """Whether a URL the platform names may be used: https, or http on a loopback address (the tests)."""
+    origin = web_origin(url)
+    if origin is None:
+        return False
+    parts = urlsplit(origin)
+    if parts.scheme == "https":
+        return True
+    host = (parts.hostname or "").strip("[]")
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def fetch_configuration(url: str) -> dict:
+    """The platform's OpenID configuration at url, read within CONFIG_TIMEOUT_S, or RegistrationError."""
+    if not allowed_url(url):
+        raise RegistrationError(
+            400,
+            N_("This registration was not opened by an LMS"),
+            N_(
+                "The address of the LMS's configuration (openid_configuration) is missing or is not an "
+                "https address. Start the registration from the LMS: paste the registration URL there."
+            ),
+        )
+    try:
+        body = keysets.get(url, time.monotonic() + CONFIG_TIMEOUT_S)
+        configuration = json.loads(body)
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # a timeout is an OSError
+        raise unreachable(url, f"{type(exc).__name__}: {exc}") from exc
+    if not isinstance(configuration, dict):
+        raise not_lti(url, "it is not a JSON object")
+    return configuration
+
+
+def supported_messages(platform: dict) -> set[str]:
+    """The message types a platform configuration says it supports (objects with a type, or names)."""
+    listed = platform.get("messages_supported")
+    if not isinstance(listed, list):
+        return set()
+    return {m.get("type") if isinstance(m, dict) else m for m in listed} - {None}
+
+
+def check_configuration(url: str, configuration: dict) -> dict:
+    """The checked configuration: issuer, endpoints, scopes to ask for; or RegistrationError saying why."""
+    issuer = configuration.get("issuer")
+    if not isinstance(issuer, str) or not allowed_url(issuer):
+        raise not_lti(url, "it names no issuer, or one that is not an https address")
+    if web_origin(issuer) != web_origin(url):  # the spec: the issuer and the configuration's URL match
+        raise RegistrationError(
+            502,
+            N_("The LMS's configuration names another site"),
+            N_(
+                "Its issuer, %(issuer)s, is not on the site the configuration came from (%(url)s): "
+                "the playground registers an LMS only with its own configuration."
+            ),
+            issuer=issuer,
+            url=url,
+        )
+    platform = configuration.get(PLATFORM_CONFIGURATION)
+    if not isinstance(platform, dict):
+        raise not_lti(url, f"it has no {PLATFORM_CONFIGURATION}")
+    for endpoint in ENDPOINTS:
+        if not allowed_url(configuration.get(endpoint)):
+            raise not_lti(url, f"its {endpoint} is missing or not an https address")
+    if "LtiResourceLinkRequest" not in supported_messages(platform):
+        raise not_lti(url, "it does not say it launches activities (LtiResourceLinkRequest)")
+    for field, wanted in (
+        ("token_endpoint_auth_methods_supported", "private_key_jwt"),
+        ("id_token_signing_alg_values_supported", "RS256"),
+    ):
+        offered = configuration.get(field)
+        if isinstance(offered, list) and wanted not in offered:
+            raise not_lti(url, f"its {field} lacks {wanted}")
+    offered = configuration.get("scopes_supported")
+    offered = set(offered) if isinstance(offered, list) else set()
+    audience = configuration.get("authorization_server")
+    return {
+        "issuer": issuer,
+        "auth_login_url": configuration["authorization_endpoint"],
+        "auth_token_url": configuration["token_endpoint"],
+        "key_set_url": configuration["jwks_uri"],
+        "auth_audience": audience if isinstance(audience, str) and audience else None,
+        "registration_endpoint": configuration["registration_endpoint"],
+        "scopes": [s for s in (*GRADE_SCOPES, ROSTER_SCOPE) if s in offered],
+        "deep_linking": "LtiDeepLinkingRequest" in supported_messages(platform),
+        "product": str(platform.get("product_family_code") or ""),
+    }
+
+
+class ToolRegistration(DynamicRegistration):
+    """The tool's registration as pylti1p3 shapes it (the spec's fields), from the tool's own URLs."""
+
+    def __init__(self, name: str, description: str, urls: dict, scopes: list[str], deep_linking: bool):
+        self.client_name, self.description = name, description
+        self.urls, self.scopes, self.deep_linking = urls, scopes, deep_linking
+
+    def get_initiate_login_uri(self) -> str:
+        return self.urls["login"]
+
+    def get_jwks_uri(self) -> str:
+        return self.urls["jwks"]
+
+    def get_redirect_uris(self) -> list[str]:
+        return [self.urls["launch"]]
+
+    def get_target_link_uri(self) -> str:
+        return self.urls["launch"]
+
+    def get_domain(self) -> str:
+        return urlsplit(self.urls["launch"]).netloc
+
+    def get_scopes(self) -> list[str]:
+        return self.scopes
+
+    def get_claims(self) -> list[str]:
+        return CLAIMS
+
+    def get_messages(self) -> list[dict]:
+        messages = [{"type": "LtiResourceLinkRequest", "target_link_uri": self.urls["launch"]}]
+        if self.deep_linking:  # the teacher adds the exercise from the LMS's activity chooser
+            messages.append(
+                {
+                    "type": "LtiDeepLinkingRequest",
+                    "target_link_uri": self.urls["launch"],
+                    "label": self.client_name,
+                    "placements": ["ContentArea", "assignment_selection", "link_selection"],
+                }
+            )
+        return messages
+
+    def get_logo_uri(self) -> str:
+        return ""  # none (the spec: optional); left out below
+
+    def lti_registration_data(self) -> dict:
+        data = super().lti_registration_data()
+        del data["logo_uri"]
+        return data
+
+
+def post_registration(endpoint: str, token: str | None, body: dict) -> dict:
+    """POST the tool's registration to the platform; its answer's client_id and deployment_id (None when
+    it names none)."""
+    headers = {"Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    refused = N_("The LMS did not take the registration")
+    try:
+        with TimeoutSession() as session:
+            answer = session.post(endpoint, json=body, headers=headers, allow_redirects=False)
+            said = answer.text[:MAX_ANSWER]
+    except RequestException as exc:
+        raise RegistrationError(
+            502,
+            refused,
+            N_("The playground could not reach the LMS's registration endpoint (%(reason)s). Try again."),
+            reason=f"{type(exc).__name__}: {exc}",
+        ) from exc
+    if not 200 <= answer.status_code < 300:
+        raise RegistrationError(
+            502,
+            refused,
+            N_(
+                "The LMS answered the registration with an error (HTTP %(code)s: %(answer)s). "
+                "Nothing was registered here; start again from the LMS."
+            ),
+            code=answer.status_code,
+            answer=said[:200] or "no reason given",
+        )
+    try:
+        registered = json.loads(said)
+        client_id = registered["client_id"]
+        configuration = registered.get(TOOL_CONFIGURATION) or {}
+        deployment_id = configuration.get("deployment_id")  # None: the LMS makes it when it installs the tool
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RegistrationError(
+            502,
+            refused,
+            N_(
+                "The LMS's answer to the registration has no client id (%(reason)s). "
+                "Nothing was registered here."
+            ),
+            reason=f"{type(exc).__name__}: {exc}",
+        ) from exc
+    if not text(client_id) or not (deployment_id is None or text(deployment_id)):
+        raise RegistrationError(
+            502,
+            refused,
+            N_("The LMS's answer names a client id or deployment id that is not text (%(reason)s)."),
+            reason=f"client_id {client_id!r}, deployment_id {deployment_id!r}",
+        )
+    return {"client_id": client_id, "deployment_id": deployment_id}

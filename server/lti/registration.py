@@ -1,0 +1,259 @@
+"""LTI Dynamic Registration: the one URL an administrator pastes into an LMS, and what opening it does.
+
+`flask --app server lti registration-url` makes a one-time token (kept hashed in the database's `once`
+table, good for TOKEN_S) and prints `<tool>lti/register?token=...`. The LMS opens that URL in its
+window with its `openid_configuration` and `registration_token` added; the tool checks the token, reads
+and checks the platform's configuration (server/lti/openid.py), posts its own registration there, stores
+the client and deployment ids it gets back and answers a page that says what was registered, whose
+button tells the LMS's window it is done (`org.imsglobal.lti.close`). Every refusal is a page that says
+why, and stores nothing: no registration, and the token as it was, except that a token is bound to the
+first platform whose configuration checked out, so that a second platform cannot use it.
+"""
+
+import base64
+import hashlib
+import re
+import secrets
+import time
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request, url_for
+from flask_babel import gettext
+
+from engine.words import N_
+from server.headers import response_headers
+from server.limits import client, limits
+from server.lti import state
+from server.lti.openid import (
+    GRADE_SCOPES,
+    ROSTER_SCOPE,
+    RegistrationError,
+    ToolRegistration,
+    check_configuration,
+    fetch_configuration,
+    post_registration,
+)
+from server.lti.refusals import refuse
+from server.lti.registered import database, registered_with_other_keys, save
+from server.lti.store import Store
+
+TOKEN_S = 24 * 3600  # a registration URL works once, within a day of being made
+KEPT_S = 7 * 24 * 3600  # a token's record is kept this long past its expiry, to say "used" or "expired"
+BUSY_S = 60  # a token being used by one request is not taken by another for this long
+PREFIX = "registration-token-"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+REGISTRATION_TOKEN = re.compile(r"[\x21-\x7e]{1,4096}")  # the platform's bearer token: printable ASCII
+TOOL_NAME = "Backprop playground"
+TOOL_DESCRIPTION = "Learners write backward(out) for a small autograd engine; a verified pass is graded."
+# The one script of the page: its button tells the LMS's window (opener or parent) the registration is done.
+CLOSE_SCRIPT = (
+    'document.getElementById("close").addEventListener("click", () => '
+    '(window.opener || window.parent).postMessage({subject: "org.imsglobal.lti.close"}, "*"));'
+)
+CLOSE_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(CLOSE_SCRIPT.encode()).digest()).decode() + "'"
+MAKE_ANOTHER = "flask --app server lti registration-url"
+
+bp = Blueprint("lti_registration", __name__, url_prefix="/lti")
+
+
+def token_key(token: str) -> str:
+    """Where a token's record is kept: under its SHA-256, never the token itself."""
+    return PREFIX + hashlib.sha256(token.encode()).hexdigest()
+
+
+def when(seconds: float) -> str:
+    """A moment as the pages and the command say it: 2026-12-05 20:45 UTC."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+
+
+def make_token(store: Store) -> tuple[str, float]:
+    """A new one-time registration token and when it expires (Unix seconds)."""
+    token = secrets.token_urlsafe(32)
+    expires = time.time() + TOKEN_S
+    held = {"expires": expires, "issuer": None, "used": None, "busy": 0}
+    store.put(token_key(token), held, TOKEN_S + KEPT_S)
+    return token, expires
+
+
+def keep(store: Store, token: str, held: dict) -> None:
+    """Keep a token's record as it now is, until KEPT_S past its expiry."""
+    store.put(token_key(token), held, held["expires"] + KEPT_S - time.time())
+
+
+def refused_token(title: str, detail: str, **params: object) -> RegistrationError:
+    return RegistrationError(403, title, detail, command=MAKE_ANOTHER, **params)
+
+
+def held_token(store: Store, token: str) -> dict:
+    """The record of a token that may still register a platform, or RegistrationError saying why not."""
+    if not token:
+        raise refused_token(
+            N_("This registration URL has no token"),
+            N_(
+                "A registration URL carries a token that lets one LMS register. Make one on the "
+                "playground's server with `%(command)s` and paste the whole URL into the LMS."
+            ),
+        )
+    held = store.get(token_key(token)) if TOKEN.fullmatch(token) else None
+    if not isinstance(held, dict):
+        raise refused_token(
+            N_("This registration URL is not one the playground made"),
+            N_(
+                "Its token is unknown here: mistyped, cut short, or expired more than a week ago. "
+                "Make a new one with `%(command)s`."
+            ),
+        )
+    if held["used"]:
+        raise refused_token(
+            N_("This registration URL was already used"),
+            N_(
+                "It registered %(issuer)s on %(when)s, and a registration URL works once. "
+                "To register another LMS, make a new one with `%(command)s`."
+            ),
+            issuer=held["issuer"],
+            when=when(held["used"]),
+        )
+    if time.time() > held["expires"]:
+        raise refused_token(
+            N_("This registration URL has expired"),
+            N_("It worked until %(when)s. Make a new one with `%(command)s`."),
+            when=when(held["expires"]),
+        )
+    return held
+
+
+def claim(store: Store, token: str, held: dict, issuer: str) -> dict:
+    """Bind the token to this platform and hold it while it registers (one request at a time)."""
+    if held["issuer"] not in (None, issuer):
+        raise refused_token(
+            N_("This registration URL was made for another LMS"),
+            N_(
+                "%(issuer)s started a registration with it first, and only that LMS may use it. "
+                "To register this LMS, make a new one with `%(command)s`."
+            ),
+            issuer=held["issuer"],
+        )
+    if held["busy"] > time.time() or not store.take(token_key(token)):  # take: one request wins
+        raise RegistrationError(
+            409,
+            N_("This registration URL is in use right now"),
+            N_("Another registration with it is under way. Wait a minute, then start again from the LMS."),
+        )
+    held = held | {"issuer": issuer, "busy": time.time() + BUSY_S}
+    keep(store, token, held)
+    return held
+
+
+def tool_urls() -> dict:
+    """The tool's own LTI URLs, as the platform will reach them (this request's host and prefix)."""
+    return {
+        "launch": url_for("lti.launch", _external=True),
+        "login": url_for("lti.login", _external=True),
+        "jwks": url_for("lti.jwks", _external=True),
+    }
+
+
+def platform_title(issuer: str, existing: dict | None) -> str:
+    """What the pages call the LMS where a launch names no course: the title it has, else its host."""
+    return existing["title"] if existing else urlsplit(issuer).netloc
+
+
+def register_platform(token: str, configuration_url: str, registration_token: str | None) -> dict:
+    """Register the platform that opened the URL, and the tool with it; what was registered."""
+    store: Store = state()["store"]
+    held = held_token(store, token)
+    if registration_token is not None and not REGISTRATION_TOKEN.fullmatch(registration_token):
+        raise RegistrationError(
+            400,
+            N_("This registration was not opened by an LMS"),
+            N_("Its registration_token is not one an LMS sends. Start the registration from the LMS."),
+        )
+    platform = check_configuration(configuration_url, fetch_configuration(configuration_url))
+    issuer = platform["issuer"]
+    with database().connect() as conn:
+        other = registered_with_other_keys(conn, issuer, platform["key_set_url"])
+    if other:
+        raise RegistrationError(
+            409,
+            N_("This LMS is already registered with other keys"),
+            N_(
+                "%(issuer)s is registered here with its keys at %(other)s, and this registration names "
+                "%(keys)s. If the LMS moved its keys, remove the old registration first with "
+                "`flask --app server lti remove-registration`."
+            ),
+            issuer=issuer,
+            other=other,
+            keys=platform["key_set_url"],
+        )
+    held = claim(store, token, held, issuer)
+    body = ToolRegistration(
+        TOOL_NAME, TOOL_DESCRIPTION, tool_urls(), platform["scopes"], platform["deep_linking"]
+    ).lti_registration_data()
+    try:
+        ids = post_registration(platform["registration_endpoint"], registration_token, body)
+    except RegistrationError:
+        keep(store, token, held | {"busy": 0})  # still this platform's, to try again
+        raise
+    existing = store.registration(issuer, ids["client_id"])
+    registration = {
+        "issuer": issuer,
+        "client_id": ids["client_id"],
+        "title": platform_title(issuer, existing),
+        "auth_login_url": platform["auth_login_url"],
+        "auth_token_url": platform["auth_token_url"],
+        "key_set_url": platform["key_set_url"],
+        "auth_audience": platform["auth_audience"],
+    }
+    with database().connect() as conn:
+        save(conn, registration, ids["deployment_id"])
+    keep(store, token, held | {"busy": 0, "used": time.time(), "client_id": ids["client_id"]})
+    current_app.logger.info(
+        "LTI registration: %s (client id %s, deployment %s)%s",
+        issuer,
+        ids["client_id"],
+        ids["deployment_id"],
+        " updated" if existing else "",
+    )
+    return platform | ids | {"updated": existing is not None}
+
+
+@bp.get("/register")
+def register() -> Response:
+    """The URL an LMS opens to register the playground (LTI Dynamic Registration's initiation)."""
+    config = current_app.config
+    if wait := limits().hit("lti", config["LTI_RATE_LIMIT"], config["LTI_RATE_WINDOW_S"], client()):
+        return refuse(
+            429,
+            N_("Too many registrations from your network"),
+            N_("Wait a minute, then start the registration from the LMS again."),
+            retry_after=wait,
+        )
+    try:
+        done = register_platform(
+            request.args.get("token", ""),
+            request.args.get("openid_configuration", ""),
+            request.args.get("registration_token"),
+        )
+    except RegistrationError as exc:
+        return refuse(exc.status, exc.title, exc.detail, **exc.params)
+    response = make_response(
+        render_template(
+            "lti-registered.html",
+            registered=done,
+            grades=all(scope in done["scopes"] for scope in GRADE_SCOPES),
+            roster=ROSTER_SCOPE in done["scopes"],
+            close_script=CLOSE_SCRIPT,
+            title=gettext("The playground is registered with %(issuer)s", issuer=done["issuer"]),
+        )
+    )
+    policy = response_headers(config)["Content-Security-Policy"]
+    policy = re.sub(r"script-src[^;]*", f"script-src {CLOSE_HASH}", policy)  # its one script, no other
+    response.headers["Content-Security-Policy"] = policy
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """The registration URL's endpoint, on the app's database (server/db)."""
+    database(app)
+    app.register_blueprint(bp)
