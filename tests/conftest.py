@@ -11,6 +11,7 @@ from server import create_app, queue
 from server.reference import graded_cases
 from tests.support.lti import rig
 from tests.support.lti_registration import RegisteringRig
+from tests.support.postgres import postgres_server
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -93,3 +94,10 @@ def rng():
     seed = drawn_seed()
     print(replay(seed))
     return random.Random(seed)
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """One PostgreSQL server for a module's tests (its URL): each test makes the databases it needs."""
+    with postgres_server() as url:
+        yield url

@@ -16,14 +16,7 @@ from server.db import Database, head
 from server.db.tables import attempts, metadata, results
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
-from tests.support.postgres import new_database, postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres(request):
-    """One PostgreSQL server for the module's tests, each with a database of its own."""
-    with postgres_server() as url:
-        yield url
+from tests.support.postgres import new_database
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])

@@ -19,18 +19,11 @@ from flask import Flask
 from server import ROOT
 from server.queue import TaskQueue
 from tests.support import servers
-from tests.support.postgres import postgres_server
 from tests.support.queue_app import create_app
 
 pytestmark = pytest.mark.slow  # server processes and a database server: not in make test-fast
 
 APP = "tests.support.queue_app:create_app()"
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    with postgres_server() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
