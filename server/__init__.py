@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         lti,
         offline,
         page,
+        records,
         schema,
         static,
         verify,
@@ -89,6 +90,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
         verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+        records.init_app(
+            app
+        )  # every Check of a named learner, judged (server/records/): LTI or learner tokens
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
             raise
@@ -101,4 +105,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     static.init_app(app)
     offline.init_app(app)
     wsgi.wrap(app)  # the proxy's headers, every response's headers, the static files: in that order
+    if "queue" in app.extensions:  # its tasks registered: this process takes work (server/queue.py)
+        app.extensions["queue"].start(int(app.config["QUEUE_WORKERS"]))
     return app

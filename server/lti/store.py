@@ -54,6 +54,11 @@ MIGRATIONS = [
     CREATE UNIQUE INDEX passbacks_one_pending ON passbacks (launch_id) WHERE state = 'pending';
     ALTER TABLE passbacks ADD COLUMN status INTEGER;
     """,
+    # The launch's course (LTI context id) and whether a teacher launched it (server/db/tables.py).
+    """
+    ALTER TABLE launches ADD COLUMN context_id TEXT;
+    ALTER TABLE launches ADD COLUMN teacher BOOLEAN NOT NULL DEFAULT false;
+    """,
 ]
 MIGRATION_LOCK = 0x6C7469  # PostgreSQL advisory lock id: one process migrates at a time
 
@@ -258,10 +263,9 @@ class Store:
         """Remember a launch: who, where, and its grade service."""
         fields = ("id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course")
         values = (*(launch[f] for f in fields), json.dumps(launch["ags"]) if launch["ags"] else None)
+        extra = (launch["created"], launch.get("context_id"), bool(launch.get("teacher")))
         with self.connect() as db:
-            db.execute(
-                "INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, launch["created"])
-            )
+            db.execute("INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, *extra))
 
     def launch(self, launch_id: str) -> dict | None:
         """A launch, or None."""
