@@ -261,11 +261,15 @@ class Store:
     # Launches
     def add_launch(self, launch: dict) -> None:
         """Remember a launch: who, where, and its grade service."""
-        fields = ("id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course")
-        values = (*(launch[f] for f in fields), json.dumps(launch["ags"]) if launch["ags"] else None)
-        extra = (launch["created"], launch.get("context_id"), bool(launch.get("teacher")))
+        fields = ["id", "issuer", "client_id", "deployment_id", "sub", "resource_link_id", "course"]
+        fields.append("created")
+        fields += [f for f in ("context_id", "teacher") if f in launch]  # the class view's (a launch's view)
+        values = [launch[f] for f in fields] + [json.dumps(launch["ags"]) if launch["ags"] else None]
         with self.connect() as db:
-            db.execute("INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, *extra))
+            db.execute(
+                f"INSERT INTO launches ({', '.join(fields)}, ags) VALUES ({', '.join('?' * len(values))})",
+                tuple(values),
+            )
 
     def launch(self, launch_id: str) -> dict | None:
         """A launch, or None."""
