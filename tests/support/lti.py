@@ -90,7 +90,7 @@ class Rig:
     def stop_tool(self, served: Served) -> None:
         for s, app in self.tools:
             if s is served:
-                app.extensions["lti"]["sender"].stop()
+                stop_work(app)
         served.stop()
 
     def register(self) -> str:
@@ -114,10 +114,17 @@ class Rig:
     def close(self) -> None:
         self.platform.released.set()
         for served, app in self.tools:
-            app.extensions["lti"]["sender"].stop()
+            stop_work(app)
             with contextlib.suppress(OSError):
                 served.stop()
         self.platform_server.stop()
+
+
+def stop_work(app) -> None:
+    """Stop what a tool does in the background: its passback sender, its queue's workers (records)."""
+    app.extensions["lti"]["sender"].stop()
+    if "queue" in app.extensions:
+        app.extensions["queue"].stop()
 
 
 @contextlib.contextmanager
