@@ -14,6 +14,16 @@ from flask import Flask, current_app
 from huey import PostgresHuey, SqliteHuey
 from huey.api import TaskWrapper
 from huey.consumer import Consumer
+from huey.storage import SqliteStorage
+
+
+class Storage(SqliteStorage):
+    """SqliteHuey's storage, its commits synced at checkpoints (WAL's synchronous=NORMAL), not each."""
+
+    def _create_connection(self):
+        conn = super()._create_connection()
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
 
 
 class InProcess(Consumer):
@@ -28,11 +38,15 @@ class TaskQueue:
 
     def __init__(self, app: Flask, url: str) -> None:
         self.app = app
+        # A task is queued within a learner's request: its commit waits for no disk sync (a task queued
+        # in the moment before a crash may be lost; its attempt stays queued, nothing is corrupted).
         if url.startswith(("postgresql://", "postgres://")):
-            self.huey = PostgresHuey("playground", dsn=url, results=False)
+            self.huey = PostgresHuey(
+                "playground", dsn=url, results=False, options="-c synchronous_commit=off"
+            )
         else:
             path = Path(url.removeprefix("sqlite:///")).with_name("queue.sqlite3")
-            self.huey = SqliteHuey("playground", filename=str(path), results=False)
+            self.huey = SqliteHuey("playground", filename=str(path), results=False, storage_class=Storage)
         self.consumer: Consumer | None = None
 
     def task(self, **options) -> Callable[[Callable], TaskWrapper]:

@@ -123,11 +123,9 @@ def judged(
 
 def queued(conn: Connection, issuer: str, sub: str) -> tuple[int, int]:
     """How many Checks wait for the judge: the learner's (of this platform), and in all."""
-    waiting = attempts.c.state == "queued"
-    mine = conn.execute(
-        select(func.count()).where(waiting, attempts.c.issuer == issuer, attempts.c.sub == sub)
-    ).scalar_one()
-    return mine, conn.execute(select(func.count()).where(waiting)).scalar_one()
+    mine = func.count().filter(and_(attempts.c.issuer == issuer, attempts.c.sub == sub))
+    row = conn.execute(select(mine, func.count()).where(attempts.c.state == "queued")).one()
+    return row[0], row[1]
 
 
 def attempt(conn: Connection, attempt_id: int):
