@@ -272,7 +272,7 @@ def verify() -> tuple[Response, int]:
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
         report, passes = judge_passes(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
-    if learner is not None and "records" in current_app.extensions:  # records: this Check, judged here
+    if "records" in current_app.extensions:  # records: this Check of a named learner, judged here
         from server.records.judge import record_judged
 
         record_judged(learner, source, cases, report, passes)

@@ -130,7 +130,7 @@ judge_passes = judge_module.judge_passes
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database_url(request, tmp_path):
+def records_database(request, tmp_path):
     """A database of each kind records keep: a SQLite file, or a real PostgreSQL server's."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'records.sqlite3'}"
@@ -141,13 +141,13 @@ def database_url(request, tmp_path):
 
 @pytest.mark.slow
 def test_an_endless_loop_is_a_timeout_judged_once_for_two_identical_checks(
-    recording, database_url, monkeypatch
+    recording, records_database, monkeypatch
 ):
     """Two Checks of the same endless loop, taken by two workers at once: one sandbox runs to the time
     limit, the other Check reuses its verdict; a syntax error is said as such. On either database."""
     runs = []
     monkeypatch.setattr(judge_module, "judge_passes", lambda *a: runs.append(a[0]) or judge_passes(*a))
-    app = recording(QUEUE_WORKERS=2, VERIFY_TIME_LIMIT_MS=1000, DATABASE_URL=database_url)
+    app = recording(QUEUE_WORKERS=2, VERIFY_TIME_LIMIT_MS=1000, DATABASE_URL=records_database)
     client = app.test_client()
     assert record(client, ENDLESS, learner=token()).status_code == 202
     assert record(client, ENDLESS, learner=token()).status_code == 202

@@ -32,6 +32,11 @@ def wanted(app: Flask) -> bool:
     return bool(config["VERIFY"]) and (bool(config.get("LTI")) or tokens)
 
 
+def of_the_class(who) -> bool:
+    """Whether a named learner's Checks are the class's: a teacher's launch (trying the exercise) is not."""
+    return who is not None and not (who.launch is not None and who.launch.get("teacher"))
+
+
 def pseudonym(issuer: str, sub: str) -> str:
     """A learner's stable pseudonym, never the sub: the LTI tool's learner id (server/lti/tool.py), or
     without LTI the same made with the receipts' signing key."""

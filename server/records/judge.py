@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from flask import current_app
 from huey.exceptions import RetryTask
+from sqlalchemy.exc import SQLAlchemyError
 
 from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
-from server.records import pseudonym, store
+from server.records import of_the_class, pseudonym, store
 from server.verify import Who, judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
@@ -67,16 +68,26 @@ def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
     return Verdict(report["passed"], None if report["passed"] else error or first, results)
 
 
-def record_judged(who: Who, source: str, cases: list[dict], report: dict, passes: list) -> None:
-    """Record a Check /verify judged (its pass, or the server's refusal of it), with its verdict."""
+def record_judged(who: Who | None, source: str, cases: list[dict], report: dict, passes: list) -> None:
+    """Record a Check /verify judged (its pass, or the server's refusal of it), with its verdict, when a
+    learner of the class made it. A database that fails is logged: the learner still gets their answer."""
+    if not of_the_class(who):
+        return
     verdict = verdict_of(cases, report, passes)
+    try:
+        keep_judged(who, source, report["rule"], verdict)
+    except SQLAlchemyError as exc:
+        current_app.logger.error("a verified Check could not be recorded: %s", exc)
+
+
+def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
     with database().connect() as conn:
         if who.launch is None:
             store.opened(
                 conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
             )
         attempt_id = store.add_attempt(
-            conn, who.issuer, who.course, who.activity, who.sub, source, report["rule"], "judged"
+            conn, who.issuer, who.course, who.activity, who.sub, source, rule, "judged"
         )
         store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
 

@@ -15,7 +15,7 @@ from engine.errors import refusal
 from server import bounds
 from server.db import database
 from server.limits import client, limits
-from server.records import pseudonym, store
+from server.records import of_the_class, pseudonym, store
 from server.verify import TokenRefused, learner_of
 
 bp = Blueprint("records", __name__)
@@ -44,7 +44,7 @@ def record() -> tuple[Response, int]:
         return answer(400, error=str(exc))
     if who is None:
         return answer(400, error="No launch or learner token: nothing is recorded.")
-    if who.launch is not None and who.launch.get("teacher"):
+    if not of_the_class(who):
         return answer(204)  # a teacher trying the exercise: not one of the class's Checks
     if wait := limits().count("record", limit, window, f"{who.issuer}\n{who.sub}"):
         return answer(429, error=gettext("Asked too often; try again in a moment."), retry=math.ceil(wait))

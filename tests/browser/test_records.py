@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from server.db.tables import attempts
-from tests.browser.pages import TIME_LIMIT_MS, open_playground
-from tests.browser.test_lti import checked, full_chromium, launched_window  # noqa: F401 - a fixture
+from tests.browser.checks import checked
+from tests.browser.pages import TIME_LIMIT_MS, launched_window, open_playground
 from tests.support import solutions
 
 SECRET = "a secret the course and the playground share, 32+ bytes"
@@ -33,7 +33,7 @@ def attempts_of(app, sub: str, count: int, timeout: float = 90) -> list[dict]:
 
 
 @pytest.fixture
-def window(full_chromium, lms):  # noqa: F811 - the fixture imported above
+def window(full_chromium, lms):
     context = full_chromium.new_context(ignore_https_errors=True)  # the tool's certificate: a test CA
     yield context.new_page()
     context.close()
@@ -52,7 +52,7 @@ def test_a_launched_learners_wrong_check_and_pass_are_kept_with_the_servers_verd
 
 
 @pytest.fixture(scope="module")
-def course_url(serve, tmp_path_factory):
+def records_url(serve, tmp_path_factory):
     """A playground whose course names its learners (a learner-token secret): records are on."""
     folder = tmp_path_factory.mktemp("records")
     return serve(
@@ -65,11 +65,11 @@ def course_url(serve, tmp_path_factory):
     )
 
 
-def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_nothing(page, course_url):
+def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_nothing(page, records_url):
     sent = []
     page.on("request", lambda request: request.url.endswith("/record") and sent.append(request))
     learner = jwt.encode({"sub": "kim", "exp": int(time.time()) + 600}, SECRET, "HS256")
-    open_playground(page, f"{course_url}?lang=de&learner={learner}")
+    open_playground(page, f"{records_url}?lang=de&learner={learner}")
     expect(page.get_by_test_id("records-note")).to_have_text(GETEILT)
     assert checked(page, solutions.TWICE)["passed"] is False
     page.wait_for_function(
@@ -77,7 +77,7 @@ def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_n
     )
     assert len(sent) == 1 and sent[0].post_data_json == {"source": solutions.TWICE, "learner": learner}
 
-    open_playground(page, course_url)  # no token: no sentence, nothing sent
+    open_playground(page, records_url)  # no token: no sentence, nothing sent
     expect(page.get_by_test_id("records-note")).to_have_count(0)
     assert checked(page, solutions.TWICE)["passed"] is False
     page.wait_for_timeout(500)  # a record would have been sent at once
