@@ -10,6 +10,7 @@ import pytest
 from server import create_app
 from server.reference import graded_cases
 from tests.support.lti import rig
+from tests.support.postgres import postgres_server
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -69,3 +70,14 @@ def rng():
     seed = drawn_seed()
     print(replay(seed))
     return random.Random(seed)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def database_url(request, tmp_path):
+    """An empty database of each kind the server takes (the LTI store, records): a SQLite file, or a real
+    PostgreSQL server's."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+    else:
+        with postgres_server() as url:
+            yield url

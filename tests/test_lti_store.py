@@ -6,7 +6,6 @@ import pytest
 
 from server.lti import store as store_module
 from server.lti.store import Store
-from tests.support.postgres import postgres_server
 
 
 def test_an_app_context_holds_one_connection_and_its_end_closes_it(app, tmp_path):
@@ -21,16 +20,6 @@ def test_an_app_context_holds_one_connection_and_its_end_closes_it(app, tmp_path
     with pytest.raises(sqlite3.ProgrammingError):
         first.execute("SELECT 1")  # closed when the context ended
     assert store.get("nonce") is None  # outside a context: a connection of its own, closed after the call
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database_url(request, tmp_path):
-    """An empty database of each kind the store takes: a SQLite file, or a real PostgreSQL server's."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
-    else:
-        with postgres_server() as url:
-            yield url
 
 
 def test_a_database_from_before_one_score_per_launch_keeps_one_pending_pass_per_launch(

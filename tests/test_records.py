@@ -16,7 +16,6 @@ from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import launched
 from tests.support.orders import WRONG
-from tests.support.postgres import postgres_server
 from tests.support.verifying import verifying_app
 
 SECRET = "a course's secret, shared with the playground, 32+ bytes"
@@ -129,25 +128,15 @@ def test_a_pass_verify_judged_is_recorded_judged_and_not_judged_again(recording,
 judge_passes = judge_module.judge_passes
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def records_database(request, tmp_path):
-    """A database of each kind records keep: a SQLite file, or a real PostgreSQL server's."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'records.sqlite3'}"
-    else:
-        with postgres_server() as url:
-            yield url
-
-
 @pytest.mark.slow
 def test_an_endless_loop_is_a_timeout_judged_once_for_two_identical_checks(
-    recording, records_database, monkeypatch
+    recording, database_url, monkeypatch
 ):
     """Two Checks of the same endless loop, taken by two workers at once: one sandbox runs to the time
     limit, the other Check reuses its verdict; a syntax error is said as such. On either database."""
     runs = []
     monkeypatch.setattr(judge_module, "judge_passes", lambda *a: runs.append(a[0]) or judge_passes(*a))
-    app = recording(QUEUE_WORKERS=2, VERIFY_TIME_LIMIT_MS=1000, DATABASE_URL=records_database)
+    app = recording(QUEUE_WORKERS=2, VERIFY_TIME_LIMIT_MS=1000, DATABASE_URL=database_url)
     client = app.test_client()
     assert record(client, ENDLESS, learner=token()).status_code == 202
     assert record(client, ENDLESS, learner=token()).status_code == 202
