@@ -9,6 +9,7 @@ import jwt
 import pytest
 from sqlalchemy import func, select
 
+from engine.report import MISTAKES
 from server.db.tables import attempts, learners, results
 from server.records import judge as judge_module
 from server.records.store import shape
@@ -220,6 +221,9 @@ def test_a_forged_pass_names_no_mistake():
         "calls": [{"node": 2, "grad": 1.0, "changes": [[0, 0.0, 1.0], [1, 0.0, 1.0]]}],
     }
     assert judge_module.named(good, ["a", "b"]) == "wrong"  # read whole (its gradients judged elsewhere)
+    odd = good | {"grads": ["x", "inf", 1e308], "data": ["y", 1, -0.0], "named": {"h": 2, "out": 0}}
+    odd["calls"] = [{"node": 2, "grad": "nan", "changes": [[0, "z", 1e308], [0, -1e308, 1e308]]}] * 3
+    assert judge_module.named(odd, ["a"]) in MISTAKES  # text where numbers were, too few leaf names
     for forged in (
         good | {"out": 3},
         good | {"children": [[], [2], [0, 1]]},  # an input made after its user

@@ -40,8 +40,12 @@ def named(plain: object, leaves: list[str]) -> str | None:
         trace = from_plain(plain)
     except ValueError:  # not a pass's shape: the learner's code wrote it, or it was not sent
         return None
-    names = [name for name, _ in trace.labelled(leaves)]
-    return mistake(trace, names, diagnose(trace, names))["kind"]
+    try:
+        names = [name for name, _ in trace.labelled(leaves)]
+        return mistake(trace, names, diagnose(trace, names))["kind"]
+    except Exception:  # noqa: BLE001 - a pass of the right shape the diagnosis cannot read: said, not fatal
+        current_app.logger.exception("a pass the sandbox sent could not be diagnosed")
+        return None
 
 
 def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
