@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 from engine.report import MISTAKES
 from server.db.tables import attempts, learners, results
+from server.lti.claims import ROLES, shared_name, teaches
 from server.records import judge as judge_module
 from server.records.store import shape
 from tests.support import solutions
@@ -18,6 +19,8 @@ from tests.support.lti import rig
 from tests.support.lti_launches import launched
 from tests.support.orders import WRONG
 from tests.support.verifying import verifying_app
+
+pytestmark = pytest.mark.slow  # real sandboxes and databases: not in make test-fast
 
 SECRET = "a course's secret, shared with the playground, 32+ bytes"
 ENDLESS = "def backward(out):\n    out.grad = 1\n    while True:\n        pass\n"  # holds its sandbox
@@ -82,7 +85,6 @@ def record(client, source: str, **tokens):
     return client.post("/record", json={"source": source, **tokens})
 
 
-@pytest.mark.slow
 def test_a_wrong_check_is_kept_with_the_mistake_the_server_named(recording):
     """Under strict, code that walks the order leaves first is `reversed` on every graph, those that tell
     orders apart too; a queue from out is right on the seed's three and `early` on the graphs it gets
@@ -112,7 +114,6 @@ def test_a_wrong_check_is_kept_with_the_mistake_the_server_named(recording):
     assert learner[0]["learner"] not in ("ada", "") and "ada" not in learner[0]["learner"]
 
 
-@pytest.mark.slow
 def test_a_pass_verify_judged_is_recorded_judged_and_not_judged_again(recording, monkeypatch):
     """A pass goes to /verify, which keeps its verdict: judged at once, no task queued for it."""
     runs = []
@@ -129,7 +130,6 @@ def test_a_pass_verify_judged_is_recorded_judged_and_not_judged_again(recording,
 judge_passes = judge_module.judge_passes
 
 
-@pytest.mark.slow
 def test_an_endless_loop_is_a_timeout_judged_once_for_two_identical_checks(
     recording, database_url, monkeypatch
 ):
@@ -150,7 +150,6 @@ def test_an_endless_loop_is_a_timeout_judged_once_for_two_identical_checks(
     assert results_of(app, second["id"]) == results_of(app, first["id"])
 
 
-@pytest.mark.slow
 def test_over_the_bounds_a_check_is_recorded_skipped_and_never_judged(recording):
     """At most one Check per learner waiting, two in all (nobody takes work here): more are kept as
     skipped, with no task; a later Check once the learner's has gone is queued again."""
@@ -238,7 +237,6 @@ def test_a_forged_pass_names_no_mistake():
         assert judge_module.named(forged, ["a", "b"]) is None, forged
 
 
-@pytest.mark.slow
 def test_a_launched_learners_checks_are_kept_by_course_and_activity(tmp_path):
     """A launch names the course (its context), the activity (its resource link) and, where the LMS
     shares it, the learner's name; a teacher's launch and Checks are no learner's."""
@@ -279,3 +277,17 @@ def launched_and_recorded(lms, app, url: str) -> None:
     assert (ada["name"], ada["course"], ada["activity"]) == ("Ada Lovelace", "course-1", "link-1")
     with app.extensions["db"].engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(attempts)).scalar_one() == 1
+
+
+def test_who_teaches_and_whose_name_a_launch_shares():
+    """Teachers by role (a TA as its own role or as Canvas's Instructor sub-role, short names too);
+    a learner's name only where the launch shares one."""
+    lis = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+    for roles in ([f"{lis}#Instructor"], [f"{lis}/Instructor#TeachingAssistant"], ["TeachingAssistant"]):
+        assert teaches({ROLES: roles}), roles
+    for roles in ([f"{lis}#Learner"], [f"{lis}#Mentor"], ["Learner"], [], None):
+        assert not teaches({ROLES: roles}), roles
+    assert shared_name({"name": "Ada Lovelace", "given_name": "A"}) == "Ada Lovelace"
+    assert shared_name({"given_name": "Ada", "family_name": "Lovelace"}) == "Ada Lovelace"
+    assert shared_name({"family_name": "Lovelace"}) == "Lovelace"
+    assert shared_name({"name": " ", "given_name": 7}) is None and shared_name({}) is None
