@@ -65,12 +65,15 @@ def records_url(serve, tmp_path_factory):
     )
 
 
-def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_nothing(page, records_url):
+def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_nothing(
+    page, records_url, shoot
+):
     sent = []
     page.on("request", lambda request: request.url.endswith("/record") and sent.append(request))
     learner = jwt.encode({"sub": "kim", "exp": int(time.time()) + 600}, SECRET, "HS256")
     open_playground(page, f"{records_url}?lang=de&learner={learner}")
     expect(page.get_by_test_id("records-note")).to_have_text(GETEILT)
+    shoot(page, "german")  # the sentence under the toolbar, where Check is
     assert checked(page, solutions.TWICE)["passed"] is False
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/record'))"
