@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from server.db.tables import attempts
+from tests.browser.axe import serious_violations
 from tests.browser.checks import checked
 from tests.browser.pages import TIME_LIMIT_MS, launched_window, open_playground
 from tests.support import solutions
@@ -74,6 +75,7 @@ def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_n
     open_playground(page, f"{records_url}?lang=de&learner={learner}")
     expect(page.get_by_test_id("records-note")).to_have_text(GETEILT)
     shoot(page, "german")  # the sentence under the toolbar, where Check is
+    assert serious_violations(page) == []
     assert checked(page, solutions.TWICE)["passed"] is False
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/record'))"
