@@ -13,6 +13,7 @@ from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
 from engine.output import CappedOutput
 from engine.report import text
+from engine.trace import plain
 from engine.watch import Built, Watcher
 from engine.words import N_, _
 
@@ -135,22 +136,44 @@ def as_floats(grads: list, leaves: list[str], source: str) -> tuple[list[float] 
 
 def compute(source: str, cases: list[dict], sink=None, stopping=None) -> dict:
     """What /verify's sandbox hands back: each value set's gradients as the report gives them (None where
-    its run raised), the first error, and the output. The server compares; nothing here decides."""
+    its run raised), each one's pass (trace.plain's, None where none was read), the first error, and the
+    output. The server compares and diagnoses; nothing here decides."""
     got: list[list | None] = []
+    traces: list[dict | None] = []
     reason = refusal(source)
     if reason:
-        return {"got": got, "error": report.error("syntax", reason), "output": report.no_output()}
+        return {
+            "got": got,
+            "traces": traces,
+            "error": report.error("syntax", reason),
+            "output": report.no_output(),
+        }
 
     def work(side: LearnerSide) -> dict | None:
-        runner = Runner(source, side)
+        runner = Runner(source, side, watch=True)
         if runner.error is not None:
             return runner.error
         first = None
         for case in cases:
+            mark = len(runner.watcher.calls)
             grads, err = runner.gradients(case)
             got.append(None if grads is None else [report.number(g) for g in grads])
+            traces.append(passed_on(runner, mark))
             first = first or err
         return first
 
     err, fatal_err, output, _ms = within({"editor": source}, work, sink, stopping)
-    return {"got": got, "error": fatal_err or err, "output": output}
+    return {"got": got, "traces": traces, "error": fatal_err or err, "output": output}
+
+
+def passed_on(runner: Runner, mark: int) -> dict | None:
+    """The pass the value set under way made, as plain data; None where none can be read whole (no graph
+    built, calls past the watcher's limit) or reading it raised: it never changes the numbers."""
+    if runner.built is None or runner.watcher is None or runner.watcher.dropped:
+        return None
+    try:
+        return plain(runner.built, runner.watcher.calls[mark:])
+    except Exception as exc:  # noqa: BLE001 - the fatal ones end the Check
+        if fatal(exc):
+            raise
+        return None

@@ -74,6 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         offline,
         page,
         queue,
+        records,
         schema,
         static,
         verify,
@@ -98,11 +99,10 @@ def create_app(test_config: dict | None = None) -> Flask:
             or app.config["LEARNER_TOKEN_SECRET"]
             or app.config["LEARNER_TOKEN_JWKS_URL"]
         ):
-            db.init_app(
-                app
-            )  # where records can exist (or a database is named): the database, migrated at start (server/db)
+            db.init_app(app)  # where records can exist: the database, migrated at start (server/db)
             queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+        records.init_app(app)  # every Check of a named learner, judged (server/records/)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
             raise

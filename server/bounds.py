@@ -28,6 +28,7 @@ KB = 1024
 DEFAULT_BODY = 4 * KB  # bytes: a route that takes no body (a GET), or a few fields
 BODY_LIMITS = {
     "verify.verify": MAX_SOURCE * 6 + 4 * KB,  # the longest code, JSON-escaped (six bytes a character)
+    "records.record": MAX_SOURCE * 6 + 4 * KB,  # the same code, recorded (server/records/)
     "lti.login": 16 * KB,  # an LMS's login: six parameters of at most 2,048 characters (views.MAX_PARAM)
     "lti.launch": 64 * KB,  # an LMS's id_token (a signed JWT; custom claims make some several kB) and state
     "lti_grades.retry": 4 * KB,  # a launch token and a flag

@@ -60,6 +60,11 @@ class Learners:
 
     def subject(self, token: str) -> str:
         """The learner the token names (its sub), once its signature, expiry, issuer and audience hold."""
+        return self.claims(token)["sub"]
+
+    def claims(self, token: str) -> dict:
+        """The token's claims (its sub checked: a text), once its signature, expiry, issuer and audience
+        hold: records read its iss and course too (server/records/)."""
         try:
             if self.jwks_url is not None:
                 key, algorithms = self.course_key(token), ASYMMETRIC
@@ -81,7 +86,7 @@ class Learners:
         sub = claims["sub"]
         if not isinstance(sub, str) or not sub or len(sub) > MAX_SUB:
             raise LearnerTokenError(f"its sub must be a text of 1 to {MAX_SUB} characters")
-        return sub
+        return claims
 
     def course_key(self, token: str):
         """The course's public key the token's kid names, from its key set (fetched rarely)."""

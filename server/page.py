@@ -92,6 +92,7 @@ def page_config() -> dict:
             "engine": page_url("assets.engine_zip", digest=engine_digest()),
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
+        "record": record_url(),  # None: the page records no Check (server/records/)
         "language": i18n.choice(),  # the page's language, what chose it, the others it speaks
         "catalogue": i18n.catalogue(),  # its messages, for the page's scripts and the grader (server/i18n.py)
     }
@@ -126,6 +127,14 @@ def verify_url() -> str | None:
     if not current_app.config["VERIFY"] or g.get("relative_urls"):
         return None
     return page_url("verify.verify")
+
+
+def record_url() -> str | None:
+    """Where a launched or token-carrying page sends a Check that did not pass (server/records/), or None:
+    records off, or a static export."""
+    if "records" not in current_app.extensions or g.get("relative_urls"):
+        return None
+    return page_url("records.record")
 
 
 def service_worker_url() -> str | None:

@@ -24,6 +24,16 @@ from flask import Flask, current_app
 from huey import PostgresHuey, SqliteHuey, signals
 from huey.api import Task, TaskWrapper
 from huey.consumer import Consumer
+from huey.storage import SqliteStorage
+
+
+class Storage(SqliteStorage):
+    """SqliteHuey's storage, its commits synced at checkpoints (WAL's synchronous=NORMAL), not each."""
+
+    def _create_connection(self):
+        conn = super()._create_connection()
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
 
 from server.db import database_url, private
 
@@ -44,8 +54,16 @@ class TaskQueue:
 
     def __init__(self, app: Flask, url: str) -> None:
         self.app = app
+        # A task is queued within a learner's request: its commit waits for no disk sync (a task queued
+        # in the moment before a crash may be lost; its attempt stays queued, nothing is corrupted).
         if url.startswith(("postgresql://", "postgres://")):
-            self.huey = PostgresHuey("playground", dsn=url, results=False, create_tables=False)
+            self.huey = PostgresHuey(
+                "playground",
+                dsn=url,
+                results=False,
+                create_tables=False,
+                options="-c synchronous_commit=off",
+            )
             # Its tables, made by one process at a time (at once, they collide in PostgreSQL's catalogue).
             with self.huey.storage.db(commit=True, close=True) as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
@@ -55,7 +73,7 @@ class TaskQueue:
             path = Path(url.removeprefix("sqlite:///")).with_name("queue.sqlite3")
             path.parent.mkdir(parents=True, exist_ok=True)
             private(path)  # 0600, as the database beside it: tasks carry what learners sent
-            self.huey = SqliteHuey("playground", filename=str(path), results=False)
+            self.huey = SqliteHuey("playground", filename=str(path), results=False, storage_class=Storage)
         self.consumer: Consumer | None = None
         self.started: list[Callable[[], None]] = []  # what to enqueue when a consumer starts
         self.huey.signal(signals.SIGNAL_ERROR)(self.log_failure)

@@ -6,8 +6,9 @@ null: English). It says it started (STARTED, before anything of the learner's ru
 ended without it failed on the server's side, server/sandbox_io.py's server_fault), then runs the
 learner's code through engine.gradients, the same code the browser's grader runs it with, and writes
 one JSON document on the result channel (the fd given as its argument): the gradients each value set
-got, in order, the error the learner's code met and what it printed. Nothing here compares or
-decides: the server does (server/verify.py).
+got, in order, each one's pass (engine/trace.py's plain data, for the server's diagnosis; those past
+TRACES_BYTES in all are left out, so the result stays well within its limit), the error the learner's
+code met and what it printed. Nothing here compares or decides: the server does (server/verify.py).
 """
 
 import json
@@ -15,6 +16,7 @@ import os
 import sys
 
 STARTED = b" "  # the result channel's first byte (JSON allows space before the document)
+TRACES_BYTES = 256 * 1024  # of the passes sent back, in all (the result channel holds 1 MiB: sandbox.Limits)
 
 
 def main() -> None:
@@ -33,7 +35,13 @@ def main() -> None:
     words.use(catalogue)  # its errors in the learner's language, as the browser's grader says them
     from engine.gradients import compute
 
-    data = dumps(compute(source, cases)).encode()
+    result = compute(source, cases)
+    room, kept = TRACES_BYTES, []
+    for trace in result["traces"]:
+        room -= len(dumps(trace))
+        kept.append(trace if room >= 0 else None)
+    result["traces"] = kept
+    data = dumps(result).encode()
     while data:
         data = data[write(channel, data) :]
     exit_now(0)  # at once: nothing the learner's code left (threads, atexit, __del__) runs after

@@ -13,6 +13,7 @@ import math
 import os
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
@@ -26,7 +27,7 @@ from server import bounds, graphs, i18n, receipt, sandbox
 from server.assets import graded_cases
 from server.holds import Holds, Queue
 from server.keysets import key_sets
-from server.learner import Learners, LearnerTokenError
+from server.learner import MAX_SUB, Learners, LearnerTokenError
 from server.limits import client, limits
 from server.receipt import Signer
 from server.reference import expected
@@ -94,6 +95,12 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
 
 def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
     """Decide from the numbers the sandbox returned, here: the report, in the browser's shape."""
+    return judge_passes(cases, outcome, verdict)[0]
+
+
+def judge_passes(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> tuple[dict, list]:
+    """judge's report, and each value set's pass as the sandbox sent it back (engine/trace.py's plain
+    data, unchecked: whoever diagnoses it checks it, server/records/judge.py)."""
     data, err = read_result(outcome)
     got = data["got"] if data else []
     judging = Judging()
@@ -101,7 +108,29 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
         judging.add(case, numbers(got[i], len(case["values"])) if i < len(got) else None)
     judged = judging.report(err or (sandbox_error(data) if data else None), verdict)
     judged["output"] = printed(data.get("output") if data else None)
-    return judged
+    passes = data.get("traces") if data else None
+    return judged, passes if isinstance(passes, list) else []
+
+
+def run_source(
+    source: str, verdict: str, slot: int, catalogue: dict | None
+) -> tuple[list, sandbox.Outcome | None, str | None]:
+    """Run source in a fresh sandbox in slot on the counted value sets, fresh ones drawn now: the cases,
+    the outcome, and the server's fault when the sandbox could not run it (for the log; None: it ran)."""
+    config = current_app.config
+    cases = value_sets(
+        verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), config["VERIFY_FRESH_GRAPHS"]
+    )
+    try:
+        outcome = sandbox.run(
+            sandbox_files(source, cases, catalogue),
+            "driver.py",
+            limits_of(config),
+            sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
+        )
+    except OSError as exc:  # bwrap or prlimit missing, no file descriptor left
+        return cases, None, str(exc)
+    return cases, outcome, server_fault(outcome)
 
 
 def refuse(status: int, message: str, retry_after: float | None = None) -> tuple[Response, int]:
@@ -116,22 +145,41 @@ class TokenRefused(Exception):
     """A learner or launch token did not check out (the message says so, to the learner)."""
 
 
-def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
-    """The learner (sub) and LTI launch the request's tokens name; TokenRefused when one is refused, or
-    when the course configured learner tokens and neither names a learner."""
+@dataclass(frozen=True)
+class Who:
+    """The learner a request's token names, and where: the LTI platform, course (context) and activity
+    (resource link) of a launch; a course page's learner token: its issuer and course claims ("" when it
+    has none) and no activity ("")."""
+
+    sub: str
+    issuer: str
+    course: str
+    activity: str
+    launch: dict | None = None
+
+
+def claim_text(value: object) -> str:
+    """A token's claim as a name records keep: short text, or "" for anything else."""
+    return value if isinstance(value, str) and len(value) <= MAX_SUB and bounds.keepable(value) else ""
+
+
+def learner_of(payload: dict, state: dict) -> Who | None:
+    """The learner (and LTI launch) the request's tokens name, or None; TokenRefused when one is refused,
+    or when the course configured learner tokens and neither names a learner."""
     token = payload.get("learner")
-    sub = None
+    who = None
     if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
         if not isinstance(token, str):
             raise TokenRefused(gettext("The learner token must be text."))
         try:
-            sub = state["learners"].subject(token)
+            claims = state["learners"].claims(token)
         except LearnerTokenError as exc:
             refused = gettext(
                 "The learner token was refused (%(reason)s); reload the course's page.", reason=exc
             )
             raise TokenRefused(refused) from exc
-    launch = None  # LTI hook (server/lti): a launched page's token names the learner and the course
+        who = Who(claims["sub"], claim_text(claims.get("iss")), claim_text(claims.get("course")), "")
+    # LTI hook (server/lti): a launched page's token names the learner, the course and the activity
     if payload.get("launch") is not None and "lti" in current_app.extensions:
         from server.lti.grades import launch_from_token
 
@@ -140,24 +188,25 @@ def learner_of(payload: dict, state: dict) -> tuple[str | None, dict | None]:
             raise TokenRefused(
                 gettext("The launch token was refused (expired or altered); open the exercise again.")
             )
-        sub = launch["sub"]
-    if sub is None and state["learners"] is not None:  # a course that names its learners: no anonymous pass
+        context = launch.get("context_id") or ""
+        who = Who(launch["sub"], launch["issuer"], context, launch["resource_link_id"], launch)
+    if who is None and state["learners"] is not None:  # a course that names its learners: no anonymous pass
         raise TokenRefused(
             gettext(
                 "This course names its learners, and this page came without your learner token: "
                 "open the exercise from your course's page again."
             )
         )
-    return sub, launch
+    return who
 
 
-def learner_key(sub: str | None, launch: dict | None) -> str | None:
+def learner_key(who: Who | None) -> str | None:
     """Whom holds and limits count a request against when the learner is known (None: anonymous, the
     address): the learner, by a hash of its platform (LTI) and sub."""
-    if sub is None:
+    if who is None:
         return None
-    issuer = launch["issuer"] if launch is not None else ""
-    return "learner " + hashlib.sha256(f"{issuer}\n{sub}".encode()).hexdigest()[:32]
+    issuer = who.issuer if who.launch is not None else ""
+    return "learner " + hashlib.sha256(f"{issuer}\n{who.sub}".encode()).hexdigest()[:32]
 
 
 def limits_of(config) -> sandbox.Limits:
@@ -193,12 +242,13 @@ def verify() -> tuple[Response, int]:
     config = current_app.config
     limit, window = config["VERIFY_RATE_LIMIT"], config["VERIFY_RATE_WINDOW_S"]
     try:
-        sub, launch = learner_of(payload, state)
+        learner = learner_of(payload, state)
     except TokenRefused as exc:  # counted against the address: a flood of forged tokens meets its limit
         if wait := limits().count("verify", limit, window, client()):
             return refuse(429, gettext("Too many verifications from you; try again in a moment."), wait)
         return refuse(400, str(exc))
-    who = learner_key(sub, launch) or client()
+    sub, launch = (learner.sub, learner.launch) if learner is not None else (None, None)
+    who = learner_key(learner) or client()
     # One verification at a time per learner (per address for the anonymous), seen by every process of
     # the instance (and every instance, with Redis); the count; then a slot, at once or in the queue:
     # a full queue, or a wait past its deadline, is a 503, and the count is taken back.
@@ -214,25 +264,18 @@ def verify() -> tuple[Response, int]:
                 return refuse(503, gettext("Every sandbox is busy; try again in a moment."), BUSY_RETRY_S)
             verdict = config["VERDICT"]
             start = time.perf_counter()
-            drawn = config["VERIFY_FRESH_GRAPHS"]
-            cases = value_sets(verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), drawn)
-            try:
-                outcome = sandbox.run(
-                    sandbox_files(source, cases, i18n.catalogue()),
-                    "driver.py",
-                    limits_of(config),
-                    sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
-                )
-                fault = server_fault(outcome)
-            except OSError as exc:  # bwrap or prlimit missing, no file descriptor left
-                fault = str(exc)
+            cases, outcome, fault = run_source(source, verdict, slot, i18n.catalogue())
             if fault:  # the server's, not the learner's code's: said so, and not counted
                 current_app.logger.error("a verification could not run: %s", fault)
                 limits().refund("verify", who, window)
                 return refuse(503, gettext("The server could not run your code; try again in a moment."), 5)
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
-        report = judge(cases, outcome, verdict)
+        report, passes = judge_passes(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
+    if "records" in current_app.extensions:  # records: this Check of a named learner, judged here
+        from server.records.judge import record_judged
+
+        record_judged(learner, source, cases, report, passes)
     claims = receipt.claims(
         url_for("page.index", _external=True),
         report,

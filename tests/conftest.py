@@ -101,3 +101,14 @@ def postgres():
     """One PostgreSQL server for a module's tests (its URL): each test makes the databases it needs."""
     with postgres_server() as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def database_url(request, tmp_path):
+    """An empty database of each kind the server takes (the LTI store, records): a SQLite file, or a real
+    PostgreSQL server's."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+    else:
+        with postgres_server() as url:
+            yield url

@@ -138,6 +138,7 @@ Index(
 )
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
+Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
 # Each judged Check's result per expression and per graph that tells orders apart.
 results = Table(
     "results",

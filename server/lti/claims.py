@@ -154,3 +154,26 @@ def grade_service(value: object) -> bool:
 def may_deep_link(data: dict) -> bool:
     """Whether the launch's learner may add the exercise to a course: an instructor or an administrator."""
     return any(role in TEACHING_ROLES for role in data.get(ROLES) or [])
+
+
+# The roles that teach a course: who gets the class view, not a learner's page (and whose Checks are not
+# recorded). A TA is a membership role of its own, or Canvas's Instructor sub-role; short names too.
+TEACHER_ROLES = TEACHING_ROLES | {
+    LIS + "membership#TeachingAssistant",
+    LIS + "membership/Instructor#TeachingAssistant",
+    "TeachingAssistant",
+}
+
+
+def teaches(data: dict) -> bool:
+    """Whether the launch is a teacher's: an instructor, a teaching assistant, an administrator."""
+    return any(role in TEACHER_ROLES for role in data.get(ROLES) or [])
+
+
+def shared_name(data: dict) -> str | None:
+    """The learner's name where the launch shares one (name, or given and family name), else None."""
+    name = data.get("name")
+    if not text(name):
+        parts = [data.get(k) for k in ("given_name", "family_name")]
+        name = " ".join(p.strip() for p in parts if text(p) and p.strip())
+    return name.strip() if isinstance(name, str) and name.strip() and len(name) <= MAX_TEXT else None

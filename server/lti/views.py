@@ -41,6 +41,9 @@ from server.lti.claims import (
     ClaimError,
     check_claims,
     may_deep_link,
+    shared_name,
+    teaches,
+    text,
     web_origin,
 )
 from server.lti.oidc import Launch, Login, tool_parts
@@ -162,6 +165,7 @@ def launch() -> Response:
     registration = tool["store"].registration(data["iss"], message.get_client_id()) or {}
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
     launch_id = uuid.uuid4().hex
+    context_id = context.get("id") if text(context.get("id")) else None  # the course, as records name it
     tool["store"].add_launch(
         {
             "id": launch_id,
@@ -173,8 +177,24 @@ def launch() -> Response:
             "course": course,
             "ags": data.get(AGS),
             "created": time.time(),
+            "context_id": context_id,
+            "teacher": teaches(data),
         }
     )
+    if not teaches(data) and "records" in current_app.extensions:  # the class view counts who opened it
+        from server.db import database
+        from server.records import store
+
+        with database().connect() as conn:
+            store.opened(
+                conn,
+                data["iss"],
+                context_id or "",
+                data[RESOURCE_LINK]["id"],
+                data["sub"],
+                tool["keys"].learner_id(data["iss"], data["sub"]),
+                shared_name(data),
+            )
     config = page_config()
     grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {

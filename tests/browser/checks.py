@@ -1,9 +1,12 @@
 """Checks on the real page: by its API or its Check button, the honest pair that must come out right, and
 learner code that reaches for the page's origin."""
 
+import json
+
 from playwright.sync_api import expect
 
 from tests.support import solutions
+from tests.support.events import assert_message
 
 # A Check as the learner makes it (the Check button), resolving to the checked event's detail.
 CHECKED = (
@@ -70,3 +73,10 @@ def sees_no_storage(page):
         assert " refused" in said(what), said(what)
     assert said("origin") == "origin null", lines
     then_honest(page)
+
+
+def checked(page, source: str) -> dict:
+    """A Check of source as the learner makes it (the Check button, in a page or a frame): its event."""
+    message = page.evaluate(CHECKED % json.dumps(source))
+    assert_message(message)
+    return message

@@ -185,3 +185,12 @@ def tab(page, key="Tab") -> str:
     """Press Tab (or key) and say what has the focus then."""
     page.keyboard.press(key)
     return focused(page)
+
+
+def launched_window(page, lms, user: str):
+    """Launch as user in a window of its own (first-party: local storage is the tool's); the page."""
+    page.goto(lms.platform.url + f"start?user={user}&link=link-1")  # login, platform, form post: the page
+    expect(page.locator("#check")).to_be_enabled(timeout=60_000)
+    assert page.url.endswith("/lti/launch")
+    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    return page

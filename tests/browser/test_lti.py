@@ -1,7 +1,6 @@
 """LTI 1.3 in Chromium: a real platform (lti1p3platform) launches the playground in its course page's
 iframe, with third-party cookies blocked; a verified pass lands in the platform's gradebook."""
 
-import json
 import re
 import ssl
 from urllib.parse import urlsplit
@@ -10,24 +9,12 @@ import pytest
 from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
-from tests.browser.checks import CHECKED
-from tests.browser.chromium import TEST_ARGS, chromium_path
-from tests.browser.pages import watched_page
+from tests.browser.checks import checked
+from tests.browser.pages import launched_window, watched_page
 from tests.support import solutions
-from tests.support.events import assert_message
 from tests.support.lti import Served
 
 COURSE = "Machine Learning 101"
-
-
-@pytest.fixture(scope="module")
-def full_chromium(browser):
-    """The full Chromium a learner has, with the tests' flags (chromium.py's TEST_ARGS): its contexts block
-    third-party cookies, as its incognito window does (the headless shell the other tests drive keeps
-    them, whatever it is told)."""
-    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
-    yield full
-    full.close()
 
 
 @pytest.fixture
@@ -82,12 +69,6 @@ def launched_frame(page, lms, user: str):
     return frame
 
 
-def checked(frame, source: str) -> dict:
-    message = frame.evaluate(CHECKED % json.dumps(source))
-    assert_message(message)
-    return message
-
-
 def test_a_pass_in_the_lms_iframe_lands_in_its_gradebook_and_a_later_fail_keeps_it(
     lti_page, lms, probe, shoot
 ):
@@ -130,15 +111,6 @@ def test_a_pass_while_the_lms_is_down_says_so_and_arrives_once_it_is_back(lti_pa
     expect(grade).to_have_text(f"Sent to {COURSE}.")
     assert lms.platform.wait_for_score("learner-c")["scoreGiven"] == 1
     assert [s["userId"] for s in lms.platform.scores_posted].count("learner-c") == 1  # sent once
-
-
-def launched_window(page, lms, user: str):
-    """Launch as user in a window of its own (first-party: local storage is the tool's); the page."""
-    page.goto(lms.platform.url + f"start?user={user}&link=link-1")  # login, platform, form post: the page
-    expect(page.locator("#check")).to_be_enabled(timeout=60_000)
-    assert page.url.endswith("/lti/launch")
-    assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    return page
 
 
 def test_the_next_learner_on_a_shared_browser_never_sees_the_previous_ones_code(lti_page, lms):

@@ -88,6 +88,8 @@ class Platform:
         self.score_requests = 0  # scores posted to it, taken or not
         self.released = threading.Event()  # set: every wait ends (teardown)
         self.key_set_fetches = 0
+        self.names: dict[str, str] = {}  # a user's name, shared in their launches (none: no name claim)
+        self.roles: dict[str, str] = {}  # a user's membership role in the course (none: Learner)
         self.app = self.make_app()
 
     def registration(self) -> Registration:
@@ -158,7 +160,9 @@ class Platform:
                         accept_types={"ltiResourceLink"},
                     )
                     return
-                self.set_user_data(user, ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
+                role = platform.roles.get(user, "Learner")
+                lis_role = f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"
+                self.set_user_data(user, [lis_role], full_name=platform.names.get(user))
                 self.set_resource_link_claim(hint)
                 self.set_launch_context_claim("course-1", context_title=COURSE)
                 base = platform.url + "lineitems"

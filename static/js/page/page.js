@@ -17,6 +17,7 @@ import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { setupLanguage } from "./language.js";
 import { counted, verifyPass } from "./verify.js";
+import { recordCheck } from "./record.js";
 import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 import { t } from "../shared/i18n.js";
@@ -121,6 +122,7 @@ export function startPage({ config, runtime }) {
           const confirmed = counted(report, verification); // with verification on: only the server's pass counts
           events.checked(confirmed, progress.record(confirmed), verification);
         };
+        recordCheck(config.record, code, report); // records: a Check that did not pass (never awaited)
         settle(await verifyPass($("verified"), config.verify, code, report, settle)); // settled again when a kept pass is verified
         return report;
       });

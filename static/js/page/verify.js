@@ -24,7 +24,7 @@ let kept = null; // the pass waiting to be sent again: a newer pass takes its pl
 
 // The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
 // then names the learner (server/learner.py).
-const learner = () => {
+export const learnerFields = () => {
   const token = new URLSearchParams(location.search).get("learner");
   return token ? { learner: token } : {};
 };
@@ -37,7 +37,7 @@ export async function askServer(url, source) {
     response = await fetch(inLanguage(url), { // the server's report and refusals in the page's language
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ source, ...learner(), ...launchFields() }), // LTI hook: launchFields
+      body: JSON.stringify({ source, ...learnerFields(), ...launchFields() }), // LTI hook: launchFields
     });
   } catch {
     return waiting(NO_NETWORK_AGAIN_S);

@@ -1,0 +1,66 @@
+"""Records: every Check of a launched learner (or of a course page's learner with a learner token) kept
+with the server's own verdict, for the class view.
+
+On where learners are named: with LTI on, or learner tokens configured (and so verification on). A pass
+goes to /verify as before, which records it judged (server/verify.py, judge.record_judged); a Check that
+did not pass goes to `POST <prefix>/record` (views.py), which records it and queues it for the judge
+(judge.py, a task on the app's queue, server/queue.py); the rows: store.py. The database is server/db's.
+"""
+
+import hashlib
+import hmac
+
+from cryptography.hazmat.primitives import serialization
+from flask import Flask, current_app
+
+from server.receipt import b64url
+
+DEFAULTS = {
+    "RECORDS_QUEUED_PER_LEARNER": 3,  # a learner's Checks waiting for the judge, at most; more are skipped
+    "RECORDS_QUEUED": 200,  # all Checks waiting for the judge, at most; more are recorded, never judged
+    "RECORD_RATE_LIMIT": 60,  # Checks a learner may record ...
+    "RECORD_RATE_WINDOW_S": 60,  # ... in this many seconds (more get a 429: a script, not a learner)
+}
+
+
+def wanted(app: Flask) -> bool:
+    """Whether records are on: verification on, and learners named (LTI, or learner tokens)."""
+    config = app.config
+    tokens = (
+        config.get("LEARNER_TOKEN_SECRET") is not None or config.get("LEARNER_TOKEN_JWKS_URL") is not None
+    )
+    return bool(config["VERIFY"]) and (bool(config.get("LTI")) or tokens)
+
+
+def of_the_class(who) -> bool:
+    """Whether a named learner's Checks are the class's: a teacher's launch (trying the exercise) is not."""
+    return who is not None and not (who.launch is not None and who.launch.get("teacher"))
+
+
+def pseudonym(issuer: str, sub: str) -> str:
+    """A learner's stable pseudonym, never the sub: the LTI tool's learner id (server/lti/tool.py), or
+    without LTI the same made with the receipts' signing key."""
+    if "lti" in current_app.extensions:
+        return current_app.extensions["lti"]["keys"].learner_id(issuer, sub)
+    key = current_app.extensions["verify"]["signer"].key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    secret = hashlib.sha256(b"learner\n" + key).digest()
+    return b64url(hmac.digest(secret, f"{issuer}\n{sub}".encode(), "sha256")[:12])
+
+
+def init_app(app: Flask) -> None:
+    """With records on: the database, the queue and its judge task, `POST <prefix>/record`."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    if not wanted(app):
+        return
+    from server import db, queue
+    from server.records import judge, views
+
+    if "db" not in app.extensions:
+        db.init_app(app)
+    if "queue" not in app.extensions:
+        queue.init_app(app, app.extensions["db"].url)
+    app.extensions["records"] = {"judge": app.extensions["queue"].task()(judge.judge_attempt)}
+    app.register_blueprint(views.bp)

@@ -1,0 +1,123 @@
+"""The judge: a recorded Check run in /verify's sandbox, its verdict decided and diagnosed here.
+
+The task takes a queued attempt, runs its source in a sandbox exactly as /verify does (server/verify.py's
+run_source and judge, the same Slots, so verification and judging share the machine's sandboxes), and
+keeps the server's verdict: passed (from the numbers only), the named mistake, and each expression's
+result. The mistake is the server's: the sandbox hands back each value set's _backward pass as data
+(engine/trace.py), and engine/diagnose.py names it here, outside the sandbox, once its shape is checked.
+A source judged before under the same rule is not run again (an endless loop costs its time limit
+once); a source another worker is judging now waits for that verdict.
+"""
+
+from dataclasses import dataclass
+
+from flask import current_app
+from huey.exceptions import RetryTask
+from sqlalchemy.exc import SQLAlchemyError
+
+from engine.diagnose import diagnose, mistake
+from engine.trace import from_plain
+from server.db import database
+from server.records import of_the_class, pseudonym, store
+from server.verify import Who, judge_passes, run_source
+
+BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The server's verdict on a Check: passed; the Check's mistake (report.MISTAKES' kind) or error kind
+    (report.KINDS'), None when it passed; each counted expression's (passed, mistake or error kind)."""
+
+    passed: bool
+    mistake: str | None
+    results: dict[str, tuple[bool, str | None]]
+
+
+def named(plain: object, leaves: list[str]) -> str | None:
+    """The mistake one value set's pass shows (engine/diagnose.py's), or None when it is no pass."""
+    try:
+        trace = from_plain(plain)
+    except ValueError:  # not a pass's shape: the learner's code wrote it, or it was not sent
+        return None
+    try:
+        names = [name for name, _ in trace.labelled(leaves)]
+        return mistake(trace, names, diagnose(trace, names))["kind"]
+    except Exception:  # noqa: BLE001 - a pass of the right shape the diagnosis cannot read: said, not fatal
+        current_app.logger.exception("a pass the sandbox sent could not be diagnosed")
+        return None
+
+
+def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
+    """The verdict of a judged report: each expression's mistake read from its first wrong value set that
+    ran and has a pass (as the page explains its first wrong one)."""
+    error = report["error"]["kind"] if report["error"] else None
+    expressions = {e["name"]: e for e in report["expressions"]}
+    found: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for i, case in enumerate(cases):
+        name = case["expr"]
+        number, seen[name] = seen.get(name, 0), seen.get(name, 0) + 1
+        result = expressions[name]["cases"][number]
+        if name in found or result["passed"] or "got" not in result or i >= len(passes):
+            continue
+        if kind := named(passes[i], case["leaves"]):
+            found[name] = kind
+    results = {
+        name: (expr["passed"], None if expr["passed"] else found.get(name) or error)
+        for name, expr in expressions.items()
+        if not expr["extra"]
+    }
+    first = next((kind for ok, kind in results.values() if not ok and kind), None)
+    return Verdict(report["passed"], None if report["passed"] else error or first, results)
+
+
+def record_judged(who: Who | None, source: str, cases: list[dict], report: dict, passes: list) -> None:
+    """Record a Check /verify judged (its pass, or the server's refusal of it), with its verdict, when a
+    learner of the class made it. A database that fails is logged: the learner still gets their answer."""
+    if not of_the_class(who):
+        return
+    verdict = verdict_of(cases, report, passes)
+    try:
+        keep_judged(who, source, report["rule"], verdict)
+    except SQLAlchemyError as exc:
+        current_app.logger.error("a verified Check could not be recorded: %s", exc)
+
+
+def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
+    with database().connect() as conn:
+        if who.launch is None:
+            store.opened(
+                conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
+            )
+        attempt_id = store.add_attempt(
+            conn, who.issuer, who.course, who.activity, who.sub, source, rule, "judged"
+        )
+        store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
+
+
+def judge_attempt(attempt_id: int) -> None:
+    """The task: judge one queued attempt (or reuse the verdict of its source), and keep the verdict."""
+    with database().connect() as conn:
+        row = store.attempt(conn, attempt_id)
+        if row is None or row.state != "queued":
+            return
+        if (before := store.verdict_before(conn, row)) is not None:
+            store.judged(conn, attempt_id, *before)
+            return
+        if not store.claim(conn, row):
+            raise RetryTask(delay=BUSY_RETRY_S)
+    state = current_app.extensions["verify"]
+    with state["slots"].take() as slot:
+        if slot is None:
+            raise RetryTask(delay=BUSY_RETRY_S)
+        cases, outcome, fault = run_source(row.source, row.rule, slot, None)
+    if fault:  # the server's, not the learner's code's: tried again later
+        current_app.logger.error("a recorded Check could not be judged: %s", fault)
+        raise RetryTask(delay=5 * BUSY_RETRY_S)
+    with current_app.test_request_context():  # the report's words (English: only kinds are kept)
+        report, passes = judge_passes(cases, outcome, row.rule)
+    verdict = verdict_of(cases, report, passes)
+    with database().connect() as conn:
+        store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
+    current_app.logger.info("judged recorded Check %s in the sandbox: %s", attempt_id, verdict.mistake)

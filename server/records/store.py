@@ -1,0 +1,184 @@
+"""The class view's records in the database (server/db/tables.py's learners, attempts, results): who
+opened an activity, every Check they made there, and the server's verdict on each.
+
+SQLAlchemy Core over the connection a caller holds (server/db: `with database().connect() as conn`),
+the same statements on SQLite and PostgreSQL; counts are counted in the database.
+"""
+
+import hashlib
+import io
+import time
+import tokenize
+
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from server.db.tables import attempts, learners, results
+
+CLAIM_S = 120  # a worker judging a source keeps others off it this long (its sandbox's limit is seconds)
+
+
+def source_sha256(source: str) -> str:
+    """The source's SHA-256, of its UTF-8 bytes, as the receipt's (server/receipt.py)."""
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def shape(source: str) -> str:
+    """The source without its comments, blank lines and trailing spaces (read with tokenize), so code
+    that differs in those only is one; the source as it is when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    lines = source.splitlines()
+    for token in reversed(tokens):
+        if token.type == tokenize.COMMENT:
+            row, col = token.start
+            lines[row - 1] = lines[row - 1][:col]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def upsert(conn: Connection, table):
+    """An INSERT that may turn into an update (ON CONFLICT), in the connection's SQL."""
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
+
+
+def opened(
+    conn: Connection, issuer: str, course: str, activity: str, sub: str, learner: str, name: str | None
+) -> None:
+    """Note that a learner opened an activity (a launch; a course page's Check): first time kept, last
+    time and name (None where the LMS shares none) as now."""
+    now = time.time()
+    statement = upsert(conn, learners).values(
+        issuer=issuer,
+        course=course,
+        activity=activity,
+        sub=sub,
+        learner=learner,
+        name=name,
+        opened=now,
+        last_opened=now,
+    )
+    conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[learners.c.issuer, learners.c.course, learners.c.activity, learners.c.sub],
+            set_={"learner": learner, "name": name, "last_opened": now},
+        )
+    )
+
+
+def add_attempt(
+    conn: Connection,
+    issuer: str,
+    course: str,
+    activity: str,
+    sub: str,
+    source: str,
+    rule: str,
+    state: str = "queued",
+) -> int:
+    """Record a Check as the server received it now (queued for the judge, skipped over the bound, or
+    judged already: /verify's); its id."""
+    row = conn.execute(
+        insert(attempts).values(
+            issuer=issuer,
+            course=course,
+            activity=activity,
+            sub=sub,
+            time=time.time(),
+            source=source,
+            source_sha256=source_sha256(source),
+            shape_sha256=source_sha256(shape(source)),
+            rule=rule,
+            state=state,
+        )
+    )
+    return int(row.inserted_primary_key[0])
+
+
+def judged(
+    conn: Connection,
+    attempt_id: int,
+    passed: bool,
+    mistake: str | None,
+    results_: dict[str, tuple[bool, str | None]],
+) -> None:
+    """Keep the server's verdict on an attempt: passed, the Check's mistake (or error kind), and each
+    expression's result (passed, its mistake or error kind)."""
+    conn.execute(
+        update(attempts)
+        .where(attempts.c.id == attempt_id)
+        .values(state="judged", passed=passed, mistake=mistake, judged=time.time())
+    )
+    conn.execute(delete(results).where(results.c.attempt_id == attempt_id))
+    if results_:
+        conn.execute(
+            insert(results),
+            [
+                {"attempt_id": attempt_id, "expr": expr, "passed": ok, "mistake": kind}
+                for expr, (ok, kind) in results_.items()
+            ],
+        )
+
+
+def queued(conn: Connection, issuer: str, sub: str) -> tuple[int, int]:
+    """How many Checks wait for the judge: the learner's (of this platform), and in all."""
+    mine = func.count().filter(and_(attempts.c.issuer == issuer, attempts.c.sub == sub))
+    row = conn.execute(select(mine, func.count()).where(attempts.c.state == "queued")).one()
+    return row[0], row[1]
+
+
+def attempt(conn: Connection, attempt_id: int):
+    """One attempt's row, or None."""
+    return conn.execute(select(attempts).where(attempts.c.id == attempt_id)).first()
+
+
+def verdict_before(conn: Connection, row) -> tuple[bool, str | None, dict] | None:
+    """The verdict of the same source under the same rule, judged before (passed, mistake, results), or
+    None: judged once, it is not judged again."""
+    earlier = conn.execute(
+        select(attempts.c.id, attempts.c.passed, attempts.c.mistake)
+        .where(
+            attempts.c.source_sha256 == row.source_sha256,
+            attempts.c.rule == row.rule,
+            attempts.c.state == "judged",
+        )
+        .limit(1)
+    ).first()
+    if earlier is None:
+        return None
+    rows = conn.execute(
+        select(results.c.expr, results.c.passed, results.c.mistake).where(results.c.attempt_id == earlier.id)
+    )
+    return bool(earlier.passed), earlier.mistake, {r.expr: (bool(r.passed), r.mistake) for r in rows}
+
+
+def claim(conn: Connection, row) -> bool:
+    """Take an attempt's source for judging: False when another worker judges the same source under the
+    same rule now (its attempt waits, then reuses that verdict). While an attempt is queued, its `judged`
+    holds when a worker took it."""
+    now = time.time()
+    if conn.dialect.name == "postgresql":  # one claim of a source at a time (SQLite writes one at a time)
+        key = int(row.source_sha256[:15], 16)
+        conn.execute(select(func.pg_advisory_xact_lock(key)))
+    other = attempts.alias("other")
+    taken = conn.execute(
+        update(attempts)
+        .where(
+            attempts.c.id == row.id,
+            attempts.c.state == "queued",
+            ~select(other.c.id)
+            .where(
+                and_(
+                    other.c.source_sha256 == row.source_sha256,
+                    other.c.rule == row.rule,
+                    other.c.state == "queued",
+                    other.c.id != row.id,
+                    other.c.judged > now - CLAIM_S,
+                )
+            )
+            .exists(),
+        )
+        .values(judged=now)
+    ).rowcount
+    return taken == 1

@@ -1,0 +1,66 @@
+"""`POST <prefix>/record`: keep a Check that did not pass, and queue it for the judge; answer at once.
+
+The page sends it after each Check that did not pass, with its launch or learner token, and never waits
+for the answer. The tokens are checked as /verify checks them (server/verify.py's learner_of); the row
+is written and the task queued (bounded per learner and in all: over the bound the Check is recorded,
+`skipped`, never judged), and the answer is a 202: judging comes after (judge.py).
+"""
+
+import math
+
+from flask import Blueprint, Response, current_app, jsonify
+from flask_babel import gettext
+
+from engine.errors import refusal
+from server import bounds
+from server.db import database
+from server.limits import client, limits
+from server.records import of_the_class, pseudonym, store
+from server.verify import TokenRefused, learner_of
+
+bp = Blueprint("records", __name__)
+
+
+def answer(status: int, **fields: object) -> tuple[Response, int]:
+    return jsonify(fields), status
+
+
+@bp.post("/record")
+def record() -> tuple[Response, int]:
+    """Record the posted Check against the learner its token names, and queue it for the judge."""
+    config = current_app.config
+    payload = bounds.json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
+    source = payload.get("source") if isinstance(payload, dict) else None
+    if not isinstance(source, str) or not source.strip() or refusal(source):
+        return answer(400, error='Send JSON {"source": "<code>", "launch" or "learner": "<token>"}.')
+    limit, window = config["RECORD_RATE_LIMIT"], config["RECORD_RATE_WINDOW_S"]
+    try:
+        who = learner_of(payload, current_app.extensions["verify"])
+    except TokenRefused as exc:  # counted against the address: a flood of forged tokens meets its limit
+        if wait := limits().count("record", limit, window, client()):
+            return answer(
+                429, error=gettext("Asked too often; try again in a moment."), retry=math.ceil(wait)
+            )
+        return answer(400, error=str(exc))
+    if who is None:
+        return answer(400, error="No launch or learner token: nothing is recorded.")
+    if not of_the_class(who):
+        return answer(204)  # a teacher trying the exercise: not one of the class's Checks
+    if wait := limits().count("record", limit, window, f"{who.issuer}\n{who.sub}"):
+        return answer(429, error=gettext("Asked too often; try again in a moment."), retry=math.ceil(wait))
+    with database().connect() as conn:
+        if conn.dialect.name == "postgresql":  # the commit waits for no disk sync (SQLite's: server/db)
+            conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+        if who.launch is None:  # a course page's learner: known from their first Check
+            store.opened(
+                conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
+            )
+        mine, waiting = store.queued(conn, who.issuer, who.sub)
+        over = mine >= config["RECORDS_QUEUED_PER_LEARNER"] or waiting >= config["RECORDS_QUEUED"]
+        state = "skipped" if over else "queued"
+        attempt_id = store.add_attempt(
+            conn, who.issuer, who.course, who.activity, who.sub, source, config["VERDICT"], state
+        )
+    if not over:
+        current_app.extensions["records"]["judge"](attempt_id)
+    return answer(202, attempt=attempt_id, state=state)
