@@ -26,6 +26,12 @@ from huey.api import Task, TaskWrapper
 from huey.consumer import Consumer
 from huey.storage import SqliteStorage
 
+from server.db import database_url, private
+
+POLL_S = 1.0  # an idle SQLite worker looks for work at least this often (PostgreSQL's are woken at once)
+STOP_S = 30.0  # at exit, a task under way has this long to end
+SCHEMA_LOCK = 0x717565  # PostgreSQL advisory lock id: one process makes the queue's tables at a time
+
 
 class Storage(SqliteStorage):
     """SqliteHuey's storage, its commits synced at checkpoints (WAL's synchronous=NORMAL), not each."""
@@ -34,12 +40,6 @@ class Storage(SqliteStorage):
         conn = super()._create_connection()
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
-
-from server.db import database_url, private
-
-POLL_S = 1.0  # an idle SQLite worker looks for work at least this often (PostgreSQL's are woken at once)
-STOP_S = 30.0  # at exit, a task under way has this long to end
-SCHEMA_LOCK = 0x717565  # PostgreSQL advisory lock id: one process makes the queue's tables at a time
 
 
 class InProcess(Consumer):

@@ -120,7 +120,6 @@ class Rig:
         self.platform_server.stop()
 
 
-
 @contextlib.contextmanager
 def rig(folder: Path, database_url: str | None = None) -> Iterator[Rig]:
     made = Rig(folder, database_url)
