@@ -11,7 +11,7 @@ import datetime
 import difflib
 from collections.abc import Iterable
 
-from sqlalchemy import Connection, Integer, and_, case, cast, distinct, func, or_, select
+from sqlalchemy import Connection, Integer, and_, case, cast, distinct, func, or_, select, true
 from sqlalchemy.sql import ColumnElement
 
 from engine import cases
@@ -270,8 +270,11 @@ def days(conn: Connection, issuer: str, course: str, activity: str) -> list[dict
     ]
 
 
-def roll(conn: Connection, judged, issuer: str, course: str, activity: str) -> list[dict]:
-    """Every learner who opened the activity: Checks made, passed, the last Check's mistake and time."""
+def roll(
+    conn: Connection, judged, issuer: str, course: str, activity: str, learner: str | None = None
+) -> list[dict]:
+    """Every learner who opened the activity (or the one whose pseudonym is learner): Checks made,
+    passed, the last Check's mistake and time."""
     made = (
         select(
             attempts.c.sub,
@@ -297,7 +300,10 @@ def roll(conn: Connection, judged, issuer: str, course: str, activity: str) -> l
         )
         .outerjoin(made, made.c.sub == learners.c.sub)
         .outerjoin(last, last.c.sub == learners.c.sub)
-        .where(in_activity(learners, issuer, course, activity))
+        .where(
+            in_activity(learners, issuer, course, activity),
+            true() if learner is None else learners.c.learner == learner,
+        )
         .order_by(func.coalesce(learners.c.name, learners.c.learner), learners.c.learner)
     )
     return [{**row._mapping, "passed": bool(row.passed)} for row in rows]
@@ -315,6 +321,12 @@ def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> 
         "days": days(conn, issuer, course, activity),
         "learners": roll(conn, judged, issuer, course, activity),
     }
+
+
+def learner_row(conn: Connection, issuer: str, course: str, activity: str, learner: str) -> dict | None:
+    """The activity's learner with this pseudonym, as class_summary's learners have each, or None."""
+    found = roll(conn, judged_checks(issuer, course, activity), issuer, course, activity, learner)
+    return found[0] if found else None
 
 
 def changes(before: str | None, after: str) -> list[str]:

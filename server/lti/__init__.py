@@ -62,6 +62,7 @@ def init_app(app: Flask) -> None:
             "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
             "set both, or neither"
         )
+    from server.classview import views as classview
     from server.lti import grades, views
 
     parts = open_state(app)
@@ -69,3 +70,4 @@ def init_app(app: Flask) -> None:
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
+    classview.init_app(app)  # the class view a teacher's launch opens (server/classview/)

@@ -28,6 +28,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.words import N_
 from server.bounds import body_limit, keepable
+from server.classview.roles import teaches
+from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
 from server.lti import state
 from server.lti.claims import (
@@ -38,6 +40,7 @@ from server.lti.claims import (
     MESSAGE_TYPE,
     PRESENTATION,
     RESOURCE_LINK,
+    ROLES,
     ClaimError,
     check_claims,
     may_deep_link,
@@ -175,6 +178,8 @@ def launch() -> Response:
             "created": time.time(),
         }
     )
+    if teaches(data.get(ROLES)):  # a teacher: the class view (server/classview/), one click from the exercise
+        return opened_by_teacher(data, message.get_client_id(), course)
     config = page_config()
     grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {

@@ -1,0 +1,185 @@
+"""The class view through the tests' LMS (lti1p3platform): who gets it, that it shows one course's
+activity only, its pages and headers; and the refusals (a learner, a forged or expired token, a teacher of
+another course or of another LMS).
+
+The records are written straight into the tool's database (tests/support/classes.py): course 1's link-1
+holds the counted class, course 2's link-1 two learners of its own, another LMS the same ids.
+"""
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from server.classview.token import teacher_token
+from server.db import Database
+from server.lti.tool import ToolKeys
+from tests.support.classes import DAY, START, Learner, build, counted_class, timed
+from tests.support.lti import launch_form, login
+from tests.support.lti_launches import LAUNCH_TOKEN, launched
+
+pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
+
+MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+INSTRUCTOR = MEMBERSHIP + "#Instructor"
+OTHER_LMS = "https://other-lms.example"
+
+
+@pytest.fixture(scope="module")
+def school(lms):
+    """The LMS with its classes' records in the tool's database, and its teachers."""
+    database = Database(lms.database_url)
+    with database.connect() as conn:
+        build(conn, lms.issuer, "course-1", "link-1", counted_class())
+        late = START + 3 * DAY
+        build(
+            conn,
+            lms.issuer,
+            "course-2",
+            "link-1",
+            [Learner("zed", timed(["reversed"] * 3, late), "Zed Zorn")],
+        )
+        build(conn, lms.issuer, "course-2", "link-1", [Learner("yan", timed([None], late))])
+        build(
+            conn,
+            OTHER_LMS,
+            "course-1",
+            "link-1",
+            [Learner("wim", timed(["out-grad"] * 3, late), "Wim Other")],
+        )
+    database.engine.dispose()
+    lms.platform.people.update(
+        {
+            "teacher-1": {"roles": [INSTRUCTOR], "name": "Tess Teacher"},
+            "teacher-2": {"roles": [INSTRUCTOR], "course": ("course-2", "Deep Learning 201")},
+            "ta-canvas": {"roles": [INSTRUCTOR, MEMBERSHIP + "/Instructor#TeachingAssistant"]},
+            "ta-only": {"roles": [MEMBERSHIP + "/Instructor#TeachingAssistant"]},
+            "short-instructor": {"roles": ["Instructor"]},
+            "course-admin": {"roles": [MEMBERSHIP + "#Administrator"]},
+            "site-admin": {
+                "roles": ["http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator"]
+            },
+            "lehrerin": {"roles": [INSTRUCTOR], "locale": "de-DE"},
+        }
+    )
+    return lms
+
+
+def launch(lms, user: str) -> requests.Response:
+    """The launch as user, its redirects followed (a teacher's: to the class view)."""
+    session = requests.Session()
+    form = launch_form(session, login(session, lms, lms.tool_url, user))
+    return session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+
+
+def token_of(page: requests.Response) -> str:
+    return parse_qs(urlsplit(page.url).query)["t"][0]
+
+
+def get(lms, path: str, **params) -> requests.Response:
+    return requests.get(lms.tool_url + path, params=params, verify=lms.ca_file)
+
+
+def shown(page: requests.Response, testid: str) -> str:
+    return re.search(rf'data-testid="{testid}">([^<]*)<', page.text)[1]
+
+
+def tool_keys(lms) -> ToolKeys:
+    return ToolKeys(Path(lms.folder) / "lti-tool-key.pem")
+
+
+def test_a_teachers_launch_opens_the_class_view_of_their_course_and_activity(school):
+    page = launch(school, "teacher-1")
+    assert page.status_code == 200 and "/lti/class/" in page.url
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["12", "11", "6", "33"]
+    assert "Machine Learning 101" in page.text
+    assert "Ana Alves" in page.text and "Fay Fischer" in page.text  # names the LMS shared
+    assert Learner("ben").learner in page.text  # no name shared: the pseudonym
+    assert "Zed Zorn" not in page.text and "Wim Other" not in page.text  # course 2's, the other LMS's
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
+    assert "form-action 'self'" in page.headers["Content-Security-Policy"]
+    assert LAUNCH_TOKEN.search(page.text) is None  # not the exercise
+
+
+@pytest.mark.parametrize("user", ["ta-canvas", "ta-only", "short-instructor", "course-admin"])
+def test_teaching_assistants_and_the_courses_administrators_get_it_too(school, user):
+    page = launch(school, user)
+    assert "/lti/class/" in page.url and shown(page, "opened") == "12"
+
+
+@pytest.mark.parametrize("user", ["learner-1", "site-admin"])
+def test_a_learner_and_a_site_role_get_the_exercise_and_nothing_of_the_class_view(school, user):
+    """A site's administrator is no member of the course: the roles read are membership roles only."""
+    session, token = launched(school, user)
+    assert token
+    for path in ("lti/class/", f"lti/class/learner/{Learner('ana').learner}"):
+        refused = session.get(school.tool_url + path, params={"t": token}, verify=school.ca_file)
+        assert refused.status_code == 403 and "Ana" not in refused.text
+
+
+def test_the_teacher_of_another_course_sees_their_own_only(school):
+    page = launch(school, "teacher-2")
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["2", "2", "1", "4"]
+    assert "Zed Zorn" in page.text and "Ana Alves" not in page.text
+    token = token_of(page)
+    for learner in ("ana", "ben"):  # course 1's learners: not found with course 2's token
+        assert get(school, f"lti/class/learner/{Learner(learner).learner}", t=token).status_code == 404
+        assert get(school, f"lti/class/learner/{Learner(learner).learner}/delete", t=token).status_code == 404
+
+
+def test_the_teacher_of_another_lms_with_the_same_course_id_sees_its_own_only(school):
+    """A launch from another LMS names its own issuer: the same context and link ids show its records only."""
+    view = {"issuer": OTHER_LMS, "course": "course-1", "activity": "link-1", "client_id": "x"}
+    page = get(school, "lti/class/", t=teacher_token(tool_keys(school), view, 600))
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["1", "1", "0", "3"]
+    assert "Wim Other" in page.text and "Ana Alves" not in page.text
+
+
+def test_a_forged_altered_or_expired_token_gets_a_403_page(school):
+    good = token_of(launch(school, "teacher-1"))
+    header, claims, signature = good.split(".")
+    view = {"issuer": school.issuer, "course": "course-1", "activity": "link-1", "client_id": "x"}
+    other_key = ToolKeys(Path(school.folder) / "another-key.pem")
+    for token in (
+        "",
+        "nonsense",
+        f"{header}.{claims}.{signature[:-4]}AAAA",  # the signature altered
+        teacher_token(other_key, view, 600),  # signed by another key
+        teacher_token(tool_keys(school), view, -60),  # expired
+    ):
+        page = get(school, "lti/class/", t=token)
+        assert page.status_code == 403, token
+        assert "This class view is not open to you" in page.text and "Ana" not in page.text
+        assert page.headers["Cache-Control"] == "no-store"
+    assert get(school, "lti/class/").status_code == 403  # no token at all
+
+
+def test_a_learners_timeline_and_one_click_back_to_the_class_and_to_the_exercise(school):
+    page = launch(school, "teacher-1")
+    token = token_of(page)
+    cem = get(school, f"lti/class/learner/{Learner('cem').learner}", t=token)
+    assert cem.status_code == 200 and "Cem Çelik" in cem.text
+    assert cem.text.count('data-testid="verdict"') == 3
+    assert "+    queue = [out]" in cem.text.replace("&#34;", '"')  # what changed from the Check before
+    assert f"/lti/class/?t={token}" in cem.text  # back to the class, with the token
+    exercise = re.search(r'href="([^"]*)" data-testid="to-exercise"', page.text)[1]
+    plain = requests.get(school.tool_url.rstrip("/") + exercise, verify=school.ca_file)
+    assert plain.status_code == 200 and LAUNCH_TOKEN.search(plain.text) is None  # their Checks: not recorded
+
+
+def test_deleting_asks_first_and_needs_the_token(school):
+    token = token_of(launch(school, "teacher-1"))
+    dora = Learner("dora").learner
+    confirm = get(school, f"lti/class/learner/{dora}/delete", t=token)
+    assert (
+        confirm.status_code == 200 and 'method="post"' in confirm.text and f'value="{token}"' in confirm.text
+    )
+    refused = requests.post(school.tool_url + f"lti/class/learner/{dora}/delete", verify=school.ca_file)
+    assert refused.status_code == 403
+
+
+def test_the_class_view_in_german_when_the_lms_says_so(school):
+    page = launch(school, "lehrerin")
+    assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
