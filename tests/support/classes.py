@@ -188,7 +188,7 @@ class Learner:
         return "P" + hashlib.sha256(self.sub.encode()).hexdigest()[:10]
 
 
-def source_of(check: Check, sub: str, n: int) -> tuple[str, str]:
+def source_of(check: Check, n: int) -> tuple[str, str]:
     """The Check's code (its shape's, with the learner's own comment) and its shape's digest."""
     key = "pass" if check.mistake is None else check.mistake
     if key == "queued":
@@ -196,7 +196,7 @@ def source_of(check: Check, sub: str, n: int) -> tuple[str, str]:
     variants = CODE.get(key, CODE["nothing"])
     code = variants[check.shape % len(variants)]
     shape = hashlib.sha256(f"{key}/{check.shape}".encode()).hexdigest()
-    return code + f"# try {n} ({sub})\n", shape
+    return code + f"# try {n}\n", shape
 
 
 def add_learner(
@@ -216,7 +216,7 @@ def add_learner(
         )
     )
     for n, check in enumerate(who.checks, 1):
-        source, shape = source_of(check, who.sub, n)
+        source, shape = source_of(check, n)
         queued = check.mistake == "queued"
         attempt_id = conn.execute(
             insert(attempts).values(
