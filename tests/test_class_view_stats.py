@@ -6,7 +6,8 @@ import contextlib
 
 import pytest
 
-from server.classview import stats
+from server import ROOT
+from server.classview import mistakes, stats
 from server.db import Database
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.postgres import postgres_server
@@ -166,3 +167,11 @@ def test_median():
     assert stats.median({4: 1}) == 4
     assert stats.median({1: 1, 2: 1}) == 1.5
     assert stats.median({1: 2, 9: 1}) == 1
+
+
+def test_the_teachers_docs_name_every_mistake_as_the_class_view_does():
+    """docs/class-view.md's table: each mistake's name and what the code did, as server/classview/mistakes.py
+    says them (the docs set code in backticks)."""
+    table = (ROOT / "docs/class-view.md").read_text().replace("`", "").lower()
+    for name, about in mistakes.MISTAKES.values():
+        assert f"| {name} | {about.rstrip('.')} |".lower() in table, name

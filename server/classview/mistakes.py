@@ -34,7 +34,7 @@ MISTAKES = {
     "runtime": (N_("Raised an error"), N_("The code raised an exception (a name not defined, say).")),
     "timeout": (
         N_("Stopped at the time limit"),
-        N_("The code ran until the time limit: a loop that never ends, often."),
+        N_("The code ran until the time limit: often a loop that never ends."),
     ),
     "crash": (N_("The runtime crashed"), N_("Python itself stopped (a recursion far too deep, say).")),
     "output": (N_("Printed too much"), N_("The code printed more than the playground keeps.")),

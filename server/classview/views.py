@@ -255,7 +255,6 @@ def learners_csv() -> Response:
 
 def init_app(app) -> None:
     """The class view's pages, under the LTI endpoints (LTI on)."""
-    app.config.setdefault("LTI_TEACHER_TOKEN_S", 4 * 3600)  # how long a teacher's launch opens the class view
     if "db" not in app.extensions:
         from server.db import init_app as init_db
 

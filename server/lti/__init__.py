@@ -21,6 +21,7 @@ DEFAULTS = {
     "DATABASE_URL": None,  # None: sqlite:///<instance>/lti.sqlite3; or postgresql://... (psycopg)
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
+    "LTI_TEACHER_TOKEN_S": 4 * 3600,  # how long a teacher's launch opens the class view (server/classview/)
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
     "LTI_RETRY_TRIES": 30,  # a passback's last try (about a day after its first), then it is failed
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
