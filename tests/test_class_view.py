@@ -6,8 +6,12 @@ The records are written straight into the tool's database (tests/support/classes
 holds the counted class, course 2's link-1 two learners of its own, another LMS the same ids.
 """
 
+import json
 import re
+import sys
+import types
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -25,6 +29,8 @@ pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
 MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
 INSTRUCTOR = MEMBERSHIP + "#Instructor"
 OTHER_LMS = "https://other-lms.example"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+ROSTER_URL = "https://lms.example/roster/course-1"
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +68,10 @@ def school(lms):
                 "roles": ["http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator"]
             },
             "lehrerin": {"roles": [INSTRUCTOR], "locale": "de-DE"},
+            "teacher-nrps": {
+                "roles": [INSTRUCTOR],
+                "claims": {NRPS: {"context_memberships_url": ROSTER_URL}},
+            },
         }
     )
     return lms
@@ -183,3 +193,82 @@ def test_deleting_asks_first_and_needs_the_token(school):
 def test_the_class_view_in_german_when_the_lms_says_so(school):
     page = launch(school, "lehrerin")
     assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
+
+
+class Roster(NamedTuple):
+    """What server/classview/roster.py's roster() answers (the export slice's)."""
+
+    members: list
+    error: str | None
+
+
+@pytest.fixture
+def roster(monkeypatch):
+    """The LMS's roster as roster() would fetch it: set .answer; .asked has each call's arguments."""
+    module = types.ModuleType("server.classview.roster")
+    module.answer, module.asked = Roster([], None), []
+
+    def fetch(issuer, client_id, memberships_url, resource_link_id):
+        module.asked.append((issuer, client_id, memberships_url, resource_link_id))
+        return module.answer
+
+    module.roster = fetch
+    monkeypatch.setitem(sys.modules, "server.classview.roster", module)
+    return module
+
+
+def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_not(school, roster):
+    learner = [MEMBERSHIP + "#Learner"]
+    roster.answer = Roster(
+        [
+            {"sub": "ana", "name": None, "roles": learner},
+            {"sub": "ben", "name": "Ben Brandt", "roles": learner},  # his launches shared no name
+            {"sub": "nina", "name": "Nina Neu", "roles": learner},
+            {"sub": "pat", "name": None, "roles": ["Learner"]},
+            {"sub": "teacher-nrps", "name": "Tina Teacher", "roles": [INSTRUCTOR]},
+        ],
+        None,
+    )
+    page = launch(school, "teacher-nrps")
+    assert roster.asked == [(school.issuer, "playground-client", ROSTER_URL, "link-1")]
+    assert shown(page, "waiting-count") == "2"
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
+    assert "Nina Neu" in waiting and tool_keys(school).learner_id(school.issuer, "pat") in waiting
+    assert "Tina Teacher" not in page.text and "Ana Alves" not in waiting
+    assert "Ben Brandt" in page.text and f">{Learner('ben').learner}<" not in page.text  # in links only
+
+
+def test_a_roster_that_cannot_be_fetched_is_said_in_one_line_and_the_rest_is_shown(school, roster):
+    roster.answer = Roster([], "the LMS answered 403 Forbidden")
+    page = launch(school, "teacher-nrps")
+    assert "the LMS answered 403 Forbidden" in shown(page, "roster-error")
+    assert shown(page, "opened") == "12" and 'data-testid="waiting"' not in page.text
+
+
+def test_deleting_a_learners_records_after_the_confirm_step(school):
+    pytest.importorskip("server.records.export")  # the export slice's forget_learner
+    database = Database(school.database_url)
+    with database.connect() as conn:
+        build(conn, school.issuer, "course-3", "link-1", [Learner("gone", timed(["early"] * 2, START))])
+    database.engine.dispose()
+    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": "x"}
+    token = teacher_token(tool_keys(school), view, 600)
+    gone = Learner("gone").learner
+    answer = requests.post(
+        school.tool_url + f"lti/class/learner/{gone}/delete", data={"t": token}, verify=school.ca_file
+    )
+    assert answer.status_code == 200 and "forgotten=1" in answer.url
+    assert 'data-testid="forgotten"' in answer.text and shown(answer, "opened") == "0"
+    assert get(school, f"lti/class/learner/{gone}", t=token).status_code == 404
+
+
+def test_the_downloads_hold_the_activitys_checks_and_learners_only(school):
+    pytest.importorskip("server.records.export")  # the export slice's attempt_rows, jsonl, learners_csv
+    token = token_of(launch(school, "teacher-1"))
+    lines = get(school, "lti/class/checks.jsonl", t=token)
+    assert lines.status_code == 200 and lines.headers["Cache-Control"] == "no-store"
+    assert len(lines.text.splitlines()) == 33
+    assert {json.loads(line)["course"] for line in lines.text.splitlines()} == {"course-1"}
+    table = get(school, "lti/class/learners.csv", t=token)
+    assert table.status_code == 200 and len(table.text.splitlines()) == 1 + 12
+    assert get(school, "lti/class/checks.jsonl", t="forged").status_code == 403

@@ -88,7 +88,8 @@ class Platform:
         self.score_requests = 0  # scores posted to it, taken or not
         self.released = threading.Event()  # set: every wait ends (teardown)
         self.key_set_fetches = 0
-        # Who a login_hint launches as, when not a learner of COURSE: roles, course (id, title), locale, name.
+        # Who a login_hint launches as, when not a learner of COURSE: roles, course (id, title), locale, name,
+        # claims besides.
         self.people: dict[str, dict] = {}
         self.app = self.make_app()
 
@@ -169,6 +170,7 @@ class Platform:
                 if "locale" in person:
                     presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
                     self.set_extra_claims({presentation: {"locale": person["locale"]}})
+                self.set_extra_claims(person.get("claims", {}))
                 base = platform.url + "lineitems"
                 self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
 
