@@ -91,6 +91,7 @@ def test_examples_fold_the_same_shape_into_one_and_keep_the_three_most_made(summ
     reversed_ = next(m for m in summary["mistakes"] if m["mistake"] == "reversed")
     assert [(e["checks"], e["learners"]) for e in reversed_["examples"]] == [(5, 2), (2, 1), (2, 1)]
     assert "for v in topo:" in reversed_["examples"][0]["source"]
+    assert "for v in reversed(topo):" not in reversed_["examples"][0]["source"]
     assert all("name" not in e and "learner" not in e for e in reversed_["examples"])
 
 
@@ -144,7 +145,7 @@ def test_a_learners_timeline_has_each_check_and_what_changed(conn):
         (True, None),
     ]
     assert checks[0]["changes"] == []
-    assert "+    queue = [out]" in checks[1]["changes"]
+    assert "+    queue, seen = deque([out]), {out}" in checks[1]["changes"]  # reversed (shape 1), then breadth-first
     assert checks[2]["results"]["chain"] == {"passed": True, "mistake": None}
     assert checks[1]["results"]["chain"] == {"passed": False, "mistake": "early"}
 

@@ -6,11 +6,11 @@ real-looking one of about 30 learners for the browser.
 import hashlib
 import random
 from dataclasses import dataclass, field
-from textwrap import dedent
 
 from sqlalchemy import Connection, insert
 
 from server.db.tables import attempts, learners, results
+from tests.support import orders, solutions
 
 DAY = 86400.0
 START = 1796083200.0  # 2026-12-01 00:00 UTC
@@ -18,145 +18,17 @@ ERRORS = ("syntax", "runtime", "timeout", "crash", "output")
 
 # Code a learner might send, one per shape: the class view shows these as examples.
 CODE = {
-    "pass": [
-        dedent("""\
-        def backward(out):
-            topo, seen = [], set()
-
-            def build(v):
-                if v not in seen:
-                    seen.add(v)
-                    for child in v._prev:
-                        build(child)
-                    topo.append(v)
-
-            build(out)
-            out.grad = 1.0
-            for v in reversed(topo):
-                v._backward()
-        """),
-    ],
-    "reversed": [
-        dedent("""\
-        def backward(out):
-            topo, seen = [], set()
-
-            def build(v):
-                if v not in seen:
-                    seen.add(v)
-                    for child in v._prev:
-                        build(child)
-                    topo.append(v)
-
-            build(out)
-            out.grad = 1.0
-            for v in topo:
-                v._backward()
-        """),
-        dedent("""\
-        def backward(out):
-            order = []
-            def visit(v):
-                for c in v._prev:
-                    visit(c)
-                if v not in order:
-                    order.append(v)
-            visit(out)
-            out.grad = 1
-            for v in order:
-                v._backward()
-        """),
-    ],
-    "out-grad": [
-        dedent("""\
-        def backward(out):
-            topo = []
-            def build(v):
-                for c in v._prev:
-                    build(c)
-                topo.append(v)
-            build(out)
-            for v in reversed(topo):
-                v._backward()
-        """),
-    ],
-    "early": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            queue = [out]
-            while queue:
-                v = queue.pop(0)
-                v._backward()
-                queue.extend(v._prev)
-        """),
-        dedent("""\
-        def backward(out):
-            out.grad = 1
-            level = [out]
-            while level:
-                nxt = []
-                for v in level:
-                    v._backward()
-                    nxt += list(v._prev)
-                level = nxt
-        """),
-    ],
-    "repeated": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            def go(v):
-                v._backward()
-                for c in v._prev:
-                    go(c)
-            go(out)
-        """),
-    ],
-    "direct": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            for v in out._prev:
-                v.grad = out.grad
-            out._backward()
-        """),
-    ],
-    "never": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            out._backward()
-        """),
-    ],
-    "nothing": [
-        dedent("""\
-        def backward(out):
-            pass
-        """),
-    ],
-    "syntax": [
-        dedent("""\
-        def backward(out)
-            out.grad = 1.0
-        """),
-    ],
-    "runtime": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            for v in reversed(topo):
-                v._backward()
-        """),
-    ],
-    "timeout": [
-        dedent("""\
-        def backward(out):
-            out.grad = 1.0
-            while True:
-                out._backward()
-        """),
-    ],
+    "pass": [solutions.CORRECT, solutions.ITERATIVE],
+    "reversed": [solutions.NOT_REVERSED, solutions.ITERATIVE.replace("reversed(topo)", "topo")],
+    "out-grad": [solutions.NO_SEED, solutions.OUT_TWO],
+    "early": [orders.WRONG["breadth-first"], orders.WRONG["breadth-first, no memory"]],
+    "repeated": [solutions.TWICE, solutions.PRE_ORDER],
+    "direct": [solutions.LEAF_BY_HAND],
+    "never": [solutions.SKIP_TANH],
+    "nothing": ["def backward(out):\n    pass\n"],
+    "syntax": ["def backward(out)\n    out.grad = 1\n"],
+    "runtime": [solutions.CORRECT.replace("    visit(out)\n", "")],
+    "timeout": ["def backward(out):\n    out.grad = 1\n    while True:\n        out._backward()\n"],
 }
 # Which expressions a Check with each mistake had right (an error computes nothing: no results).
 RIGHT = {
