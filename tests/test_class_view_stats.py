@@ -145,7 +145,7 @@ def test_a_learners_timeline_has_each_check_and_what_changed(conn):
         (True, None),
     ]
     assert checks[0]["changes"] == []
-    assert "+    queue, seen = deque([out]), {out}" in checks[1]["changes"]  # reversed (shape 1), then breadth-first
+    assert "+    queue, seen = deque([out]), {out}" in checks[1]["changes"]  # then breadth-first
     assert checks[2]["results"]["chain"] == {"passed": True, "mistake": None}
     assert checks[1]["results"]["chain"] == {"passed": False, "mistake": "early"}
 
