@@ -11,7 +11,21 @@ import datetime
 import difflib
 from collections.abc import Iterable
 
-from sqlalchemy import Connection, Integer, and_, case, cast, distinct, func, or_, select, true
+from sqlalchemy import (
+    Connection,
+    Float,
+    Integer,
+    Text,
+    and_,
+    case,
+    cast,
+    distinct,
+    func,
+    literal,
+    null,
+    select,
+    union_all,
+)
 from sqlalchemy.sql import ColumnElement
 
 from engine import cases
@@ -35,24 +49,26 @@ def passed_as_number() -> ColumnElement[int]:
 
 def judged_checks(issuer: str, course: str, activity: str):
     """Each judged Check of the activity: its learner's Check number from the first (n) and from the
-    last (back), and whether that learner passed at any Check (ever)."""
-    by_learner = {"partition_by": attempts.c.sub}
-    return (
+    last (back), how many they made (total), and whether that learner passed at any Check (ever).
+
+    One sort per learner serves every window (the whole partition for total and ever)."""
+    in_order = {"partition_by": attempts.c.sub, "order_by": attempts.c.time}
+    whole = {**in_order, "rows": (None, None)}  # the same order, framed by the whole partition
+    numbered = (
         select(
             attempts.c.id,
             attempts.c.sub,
             attempts.c.time,
             attempts.c.mistake,
             passed_as_number().label("ok"),
-            func.row_number().over(**by_learner, order_by=(attempts.c.time, attempts.c.id)).label("n"),
-            func.row_number()
-            .over(**by_learner, order_by=(attempts.c.time.desc(), attempts.c.id.desc()))
-            .label("back"),
-            func.max(passed_as_number()).over(**by_learner).label("ever"),
+            func.row_number().over(**in_order).label("n"),
+            func.count().over(**whole).label("total"),
+            func.max(passed_as_number()).over(**whole).label("ever"),
         )
         .where(in_activity(attempts, issuer, course, activity), attempts.c.state == "judged")
-        .cte("judged")
+        .subquery()
     )
+    return select(numbered, (numbered.c.total - numbered.c.n + 1).label("back")).cte("judged")
 
 
 def median(histogram: dict[int, int]) -> float | None:
@@ -102,61 +118,120 @@ def counts(conn: Connection, issuer: str, course: str, activity: str) -> dict:
     return {"opened": opened, "tried": tried, "passed": passed, "checks": checks}
 
 
-def mistakes(conn: Connection, judged, issuer: str, course: str, activity: str) -> list[dict]:
-    """Each mistake made: learners who met it, still on it, the Checks it took to get past, examples."""
-    met = dict(
-        conn.execute(
-            select(judged.c.mistake, func.count(distinct(judged.c.sub)))
-            .where(judged.c.mistake.is_not(None))
-            .group_by(judged.c.mistake)
-        ).all()
+def part(name: str, key=None, key2=None, a=None, b=None, time=None) -> list:
+    """The columns of one part of the windowed statement: a union, so every part has the same ones
+    (part's name, two texts, two whole numbers, a time), None where a part has nothing."""
+
+    def typed(value, kind):
+        return cast(null() if value is None else value, kind)
+
+    values = (
+        literal(name),
+        typed(key, Text),
+        typed(key2, Text),
+        typed(a, Integer),
+        typed(b, Integer),
+        typed(time, Float),
     )
-    still = dict(
-        conn.execute(
-            select(judged.c.mistake, func.count())
-            .where(judged.c.back == 1, judged.c.ever == 0, judged.c.mistake.is_not(None))
-            .group_by(judged.c.mistake)
-        ).all()
-    )
-    # Getting past a mistake: the first later Check without it; it took the Checks from the first with it
-    # to that one, both counted.
-    first = (
-        select(judged.c.sub, judged.c.mistake, func.min(judged.c.n).label("n"))
-        .where(judged.c.mistake.is_not(None))
-        .group_by(judged.c.sub, judged.c.mistake)
-        .cte("first_met")
-    )
-    later = judged.alias("later")
-    took = (
-        select(first.c.mistake, (func.min(later.c.n) - first.c.n + 1).label("took"))
-        .join(
-            later,
-            and_(
-                later.c.sub == first.c.sub,
-                later.c.n > first.c.n,
-                or_(later.c.mistake.is_(None), later.c.mistake != first.c.mistake),
-            ),
+    return [
+        value.label(label)
+        for value, label in zip(values, ("part", "key", "key2", "a", "b", "time"), strict=True)
+    ]
+
+
+def windowed(conn: Connection, judged) -> dict[str, list]:
+    """Every number that needs each learner's Checks in order, in one statement: the numbered Checks
+    (judged) are counted once (a common table expression used more than once is materialised, by
+    SQLite from 3.35 and PostgreSQL from 12), and each part groups them its own way. The parts' rows,
+    by part."""
+    still_on_it = case((and_(judged.c.back == 1, judged.c.ever == 0), 1), else_=0)
+    mistake_made = judged.c.mistake.is_not(None)
+    parts = [
+        # each mistake: learners who made it, learners still on it
+        select(
+            *part(
+                "mistake", judged.c.mistake, None, func.count(distinct(judged.c.sub)), func.sum(still_on_it)
+            )
         )
-        .group_by(first.c.sub, first.c.mistake, first.c.n)
+        .where(mistake_made)
+        .group_by(judged.c.mistake),
+        getting_past(judged),
+        stuck(judged),
+        expressions(judged),
+        first_pass(judged),
+        # each learner's last judged Check's mistake
+        select(*part("last", judged.c.sub, judged.c.mistake)).where(judged.c.back == 1),
+    ]
+    found: dict[str, list] = {name: [] for name in ("mistake", "past", "stuck", "expr", "first", "last")}
+    for row in conn.execute(union_all(*parts)):
+        found[row.part].append(row)
+    return found
+
+
+def getting_past(judged):
+    """For each mistake and number of Checks it took to get past it, the learners it took (part "past"):
+    from their first Check with it to the first later one without it, both counted.
+
+    That later Check ends the run of Checks with the mistake that the first one began: numbered among the
+    learner's Checks with that mistake (k), a run's Checks share n - k; the first run is the one with k 1.
+    The learner got past it when a Check follows the run."""
+    k = func.row_number().over(partition_by=(judged.c.sub, judged.c.mistake), order_by=judged.c.n)
+    numbered = (
+        select(judged.c.sub, judged.c.mistake, judged.c.n, judged.c.total, k.label("k"))
+        .where(judged.c.mistake.is_not(None))
         .subquery()
     )
-    past: dict[str, dict[int, int]] = {}
-    for mistake, checks, how_many in conn.execute(
-        select(took.c.mistake, took.c.took, func.count()).group_by(took.c.mistake, took.c.took)
-    ):
-        past.setdefault(mistake, {})[checks] = how_many
-    found = examples(conn, issuer, course, activity)
-    return [
-        {
-            "mistake": mistake,
-            "met": met[mistake],
-            "still": still.get(mistake, 0),
-            "past": sum(past.get(mistake, {}).values()),
-            "median": median(past.get(mistake, {})),
-            "examples": found.get(mistake, []),
-        }
-        for mistake in sorted(met, key=lambda m: (-met[m], m))
-    ]
+    runs = (
+        select(
+            numbered.c.mistake,
+            (func.count() + 1).label("took"),
+            func.min(numbered.c.n).label("first"),
+            func.max(numbered.c.total).label("total"),
+        )
+        .group_by(numbered.c.sub, numbered.c.mistake, numbered.c.n - numbered.c.k)
+        .having(func.min(numbered.c.k) == 1)
+        .subquery()
+    )
+    return (
+        select(*part("past", runs.c.mistake, None, runs.c.took, func.count()))
+        .where(runs.c.first + runs.c.took - 1 <= runs.c.total)
+        .group_by(runs.c.mistake, runs.c.took)
+    )
+
+
+def stuck(judged):
+    """Learners whose last STUCK_RUN Checks all have the same mistake and who never passed (part "stuck":
+    the learner, the mistake, when the run began)."""
+    return (
+        select(*part("stuck", judged.c.sub, func.min(judged.c.mistake), None, None, func.min(judged.c.time)))
+        .where(judged.c.back <= STUCK_RUN, judged.c.ever == 0)
+        .group_by(judged.c.sub)
+        .having(
+            func.count() == STUCK_RUN,
+            func.count(judged.c.mistake) == STUCK_RUN,
+            func.min(judged.c.mistake) == func.max(judged.c.mistake),
+        )
+    )
+
+
+def expressions(judged):
+    """Per expression and order graph: learners who had it right at their last judged Check, of those
+    whose last Check has a result for it (part "expr")."""
+    last = select(judged.c.id).where(judged.c.back == 1).subquery()
+    right = func.sum(case((results.c.passed.is_(True), 1), else_=0))
+    return (
+        select(*part("expr", results.c.expr, None, right, func.count()))
+        .join(last, last.c.id == results.c.attempt_id)
+        .group_by(results.c.expr)
+    )
+
+
+def first_pass(judged):
+    """For each number of Checks to the first pass (that one counted), the learners it took (part "first")."""
+    firsts = (
+        select(func.min(judged.c.n).label("took")).where(judged.c.ok == 1).group_by(judged.c.sub).subquery()
+    )
+    return select(*part("first", None, None, firsts.c.took, func.count())).group_by(firsts.c.took)
 
 
 def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[str, list[dict]]:
@@ -194,66 +269,6 @@ def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[
     return found
 
 
-def who(issuer: str, course: str, activity: str, sub: ColumnElement[str]):
-    """The learners row of a learner of the activity, for a join."""
-    return and_(in_activity(learners, issuer, course, activity), learners.c.sub == sub)
-
-
-def stuck(conn: Connection, judged, issuer: str, course: str, activity: str) -> list[dict]:
-    """Learners whose last STUCK_RUN Checks all have the same mistake and who never passed."""
-    runs = (
-        select(
-            judged.c.sub,
-            func.min(judged.c.mistake).label("mistake"),
-            func.min(judged.c.time).label("since"),
-            func.max(judged.c.time).label("last"),
-        )
-        .where(judged.c.back <= STUCK_RUN, judged.c.ever == 0)
-        .group_by(judged.c.sub)
-        .having(
-            func.count() == STUCK_RUN,
-            func.count(judged.c.mistake) == STUCK_RUN,
-            func.min(judged.c.mistake) == func.max(judged.c.mistake),
-        )
-        .subquery()
-    )
-    rows = conn.execute(
-        select(learners.c.learner, learners.c.name, learners.c.sub, runs.c.mistake, runs.c.since, runs.c.last)
-        .join(learners, who(issuer, course, activity, runs.c.sub))
-        .order_by(runs.c.since, learners.c.learner)
-    )
-    return [dict(row._mapping) for row in rows]
-
-
-def expressions(conn: Connection, judged) -> list[dict]:
-    """Per expression and order graph: how many learners had it right at their last judged Check."""
-    last = select(judged.c.id).where(judged.c.back == 1).subquery()
-    rows = conn.execute(
-        select(
-            results.c.expr,
-            func.sum(case((results.c.passed.is_(True), 1), else_=0)),
-            func.count(),
-        )
-        .join(last, last.c.id == results.c.attempt_id)
-        .group_by(results.c.expr)
-    )
-    order = {name: k for k, name in enumerate(cases.SEED + cases.EXTRAS)}
-    found = [
-        {"expr": expr, "role": cases.role(expr) if expr in order else "", "right": int(right), "of": of}
-        for expr, right, of in rows
-    ]
-    return sorted(found, key=lambda row: (order.get(row["expr"], len(order)), row["expr"]))
-
-
-def first_pass(conn: Connection, judged) -> dict:
-    """Checks to the first pass (that one counted): the median, each count's learners, the buckets."""
-    firsts = (
-        select(func.min(judged.c.n).label("took")).where(judged.c.ok == 1).group_by(judged.c.sub).subquery()
-    )
-    histogram = dict(conn.execute(select(firsts.c.took, func.count()).group_by(firsts.c.took)).all())
-    return {"median": median(histogram), "histogram": histogram, "buckets": buckets(histogram)}
-
-
 def days(conn: Connection, issuer: str, course: str, activity: str) -> list[dict]:
     """Checks per UTC day (and the learners who made them), the days with any, in order."""
     day = day_of(attempts.c.time, conn.dialect.name).label("day")
@@ -271,62 +286,118 @@ def days(conn: Connection, issuer: str, course: str, activity: str) -> list[dict
 
 
 def roll(
-    conn: Connection, judged, issuer: str, course: str, activity: str, learner: str | None = None
+    conn: Connection,
+    issuer: str,
+    course: str,
+    activity: str,
+    last_mistake: dict[str, str | None],
+    learner: str | None = None,
 ) -> list[dict]:
     """Every learner who opened the activity (or the one whose pseudonym is learner): Checks made,
-    passed, the last Check's mistake and time."""
-    made = (
-        select(
-            attempts.c.sub,
-            func.count().label("checks"),
-            func.max(passed_as_number()).label("passed"),
-            func.max(attempts.c.time).label("last"),
-        )
-        .where(in_activity(attempts, issuer, course, activity))
-        .group_by(attempts.c.sub)
-        .subquery()
-    )
-    last = select(judged.c.sub, judged.c.mistake).where(judged.c.back == 1).subquery()
+    passed, the last Check's mistake (from last_mistake, by sub) and time."""
+    who_opened = in_activity(learners, issuer, course, activity)
+    mine = in_activity(attempts, issuer, course, activity)
+    if learner is not None:
+        who_opened = and_(who_opened, learners.c.learner == learner)
+        mine = and_(mine, attempts.c.sub.in_(select(learners.c.sub).where(who_opened).scalar_subquery()))
     rows = conn.execute(
-        select(
-            learners.c.learner,
-            learners.c.name,
-            learners.c.sub,
-            learners.c.opened,
-            func.coalesce(made.c.checks, 0).label("checks"),
-            func.coalesce(made.c.passed, 0).label("passed"),
-            made.c.last,
-            last.c.mistake,
-        )
-        .outerjoin(made, made.c.sub == learners.c.sub)
-        .outerjoin(last, last.c.sub == learners.c.sub)
-        .where(
-            in_activity(learners, issuer, course, activity),
-            true() if learner is None else learners.c.learner == learner,
-        )
+        select(learners.c.learner, learners.c.name, learners.c.sub, learners.c.opened)
+        .where(who_opened)
         .order_by(func.coalesce(learners.c.name, learners.c.learner), learners.c.learner)
-    )
-    return [{**row._mapping, "passed": bool(row.passed)} for row in rows]
+    ).all()
+    made = {
+        sub: {"checks": checks, "passed": bool(passed), "last": last}
+        for sub, checks, passed, last in conn.execute(
+            select(attempts.c.sub, func.count(), func.max(passed_as_number()), func.max(attempts.c.time))
+            .where(mine)
+            .group_by(attempts.c.sub)
+        )
+    }
+    none = {"checks": 0, "passed": False, "last": None}
+    return [{**row._mapping, **made.get(row.sub, none), "mistake": last_mistake.get(row.sub)} for row in rows]
 
 
 def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> dict:
     """Everything the class view's overview shows of one activity (see the module's docstring)."""
-    judged = judged_checks(issuer, course, activity)
+    found = windowed(conn, judged_checks(issuer, course, activity))
+    everyone = roll(conn, issuer, course, activity, {row.key: row.key2 for row in found["last"]})
+    by_sub = {row["sub"]: row for row in everyone}
     return {
         **counts(conn, issuer, course, activity),
-        "mistakes": mistakes(conn, judged, issuer, course, activity),
-        "stuck": stuck(conn, judged, issuer, course, activity),
-        "expressions": expressions(conn, judged),
-        "first_pass": first_pass(conn, judged),
+        "mistakes": mistakes(found, examples(conn, issuer, course, activity)),
+        "stuck": [
+            {
+                **{k: by_sub[row.key][k] for k in ("learner", "name", "sub")},
+                "mistake": row.key2,
+                "since": row.time,
+            }
+            for row in sorted(found["stuck"], key=lambda row: (row.time, by_sub[row.key]["learner"]))
+            if row.key in by_sub
+        ],
+        "expressions": expression_rows(found["expr"]),
+        "first_pass": distribution({row.a: row.b for row in found["first"]}),
         "days": days(conn, issuer, course, activity),
-        "learners": roll(conn, judged, issuer, course, activity),
+        "learners": everyone,
     }
+
+
+def mistakes(found: dict[str, list], shown: dict[str, list[dict]]) -> list[dict]:
+    """Each mistake made, the most met first: learners who met it, still on it, the Checks it took to get
+    past it (median, and how many got past), examples."""
+    past: dict[str, dict[int, int]] = {}
+    for row in found["past"]:
+        past.setdefault(row.key, {})[row.a] = row.b
+    made = sorted(found["mistake"], key=lambda row: (-row.a, row.key))
+    return [
+        {
+            "mistake": row.key,
+            "met": row.a,
+            "still": row.b,
+            "past": sum(past.get(row.key, {}).values()),
+            "median": median(past.get(row.key, {})),
+            "examples": shown.get(row.key, []),
+        }
+        for row in made
+    ]
+
+
+def expression_rows(rows: list) -> list[dict]:
+    """Each expression's row, in the exercise's order (cases.py)."""
+    order = {name: k for k, name in enumerate(cases.SEED + cases.EXTRAS)}
+    found = [
+        {
+            "expr": row.key,
+            "role": cases.role(row.key) if row.key in order else "",
+            "right": row.a,
+            "of": row.b,
+        }
+        for row in rows
+    ]
+    return sorted(found, key=lambda row: (order.get(row["expr"], len(order)), row["expr"]))
+
+
+def distribution(histogram: dict[int, int]) -> dict:
+    """Checks to the first pass: the median, each count's learners, the buckets."""
+    return {"median": median(histogram), "histogram": histogram, "buckets": buckets(histogram)}
 
 
 def learner_row(conn: Connection, issuer: str, course: str, activity: str, learner: str) -> dict | None:
     """The activity's learner with this pseudonym, as class_summary's learners have each, or None."""
-    found = roll(conn, judged_checks(issuer, course, activity), issuer, course, activity, learner)
+    last = (
+        select(attempts.c.sub, attempts.c.mistake)
+        .join(learners, who(issuer, course, activity, attempts.c.sub))
+        .where(in_activity(attempts, issuer, course, activity), attempts.c.state == "judged")
+        .where(learners.c.learner == learner)
+        .order_by(attempts.c.time.desc(), attempts.c.id.desc())
+        .limit(1)
+    )
+    found = roll(conn, issuer, course, activity, dict(conn.execute(last).all()), learner)
     return found[0] if found else None
+
+
+def who(issuer: str, course: str, activity: str, sub: ColumnElement[str]):
+    """The learners row of a learner of the activity, for a join."""
+    return and_(in_activity(learners, issuer, course, activity), learners.c.sub == sub)
 
 
 def changes(before: str | None, after: str) -> list[str]:
