@@ -25,7 +25,7 @@ from engine.words import N_
 from server.classview import mistakes, roles, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
-from server.headers import response_headers
+from server.headers import page_headers, response_headers
 from server.lti import state
 from server.lti.claims import CONTEXT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
@@ -82,6 +82,7 @@ def private(response: Response) -> Response:
     """No page of the class view is kept by a browser or a proxy; its forms post back here only."""
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers.update(page_headers(current_app.config))  # framed by a course as the exercise is
     policy = response.headers.get("Content-Security-Policy")
     if policy is None:
         policy = response_headers(current_app.config)["Content-Security-Policy"]
