@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 
 from server.db import Database
 from tests.browser.axe import serious_violations
-from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import FOCUSED, watched_page
 from tests.support.classes import build, real_looking_class
 
@@ -19,15 +18,7 @@ INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 
 
 @pytest.fixture(scope="module")
-def full_chromium(browser):
-    """The full Chromium, whose contexts block third-party cookies (as tests/browser/test_lti.py's)."""
-    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
-    yield full
-    full.close()
-
-
-@pytest.fixture(scope="module")
-def school(lms):
+def big_class(lms):
     """The LMS's course 1 with a class of 30 in the tool's records, and two teachers."""
     database = Database(lms.database_url)
     with database.connect() as conn:
@@ -43,13 +34,13 @@ def school(lms):
 
 
 @pytest.fixture
-def open_page(full_chromium, school):
+def open_page(full_chromium, big_class):
     """open_page(**context options): a watched page in a new context; its errors checked at the end."""
     made = []
 
     def open_(**options):
         context = full_chromium.new_context(ignore_https_errors=True, **options)
-        origins = {f"127.0.0.1:{school.platform_server.port}", f"localhost:{school.tool.port}"}
+        origins = {f"127.0.0.1:{big_class.platform_server.port}", f"localhost:{big_class.tool.port}"}
         page, assert_clean = watched_page(context, origins)
         made.append((context, assert_clean))
         return page
@@ -85,9 +76,9 @@ def assert_accessible(frame_or_page) -> None:
     assert serious_violations(frame_or_page) == []
 
 
-def test_a_teacher_walks_the_class_view_with_the_keyboard_inside_the_lms(open_page, school, shoot):
+def test_a_teacher_walks_the_class_view_with_the_keyboard_inside_the_lms(open_page, big_class, shoot):
     page = open_page(viewport={"width": 1280, "height": 1000})
-    frame = class_view_in_course(page, school, "teacher")
+    frame = class_view_in_course(page, big_class, "teacher")
     tool = page.frame_locator("#tool")
     expect(tool.get_by_test_id("opened")).to_have_text("30")
     expect(tool.get_by_test_id("mistakes-table")).to_be_visible()
@@ -115,9 +106,9 @@ def test_a_teacher_walks_the_class_view_with_the_keyboard_inside_the_lms(open_pa
     assert exercise.evaluate("JSON.parse(document.getElementById('config').textContent).lti") is None
 
 
-def test_in_german_on_a_phone_in_dark_mode_in_a_window_of_its_own(open_page, school, shoot):
+def test_in_german_on_a_phone_in_dark_mode_in_a_window_of_its_own(open_page, big_class, shoot):
     page = open_page()
-    frame = class_view_in_course(page, school, "lehrer")
+    frame = class_view_in_course(page, big_class, "lehrer")
     expect(page.frame_locator("#tool").locator("h1")).to_have_text("Klassenansicht")
     url = frame.url
     assert_accessible(frame)
@@ -138,10 +129,10 @@ def test_in_german_on_a_phone_in_dark_mode_in_a_window_of_its_own(open_page, sch
     shoot(phone, "phone-dark-timeline")
 
 
-def test_at_200_percent_zoom_nothing_needs_a_sideways_scroll(open_page, school, shoot):
+def test_at_200_percent_zoom_nothing_needs_a_sideways_scroll(open_page, big_class, shoot):
     """WCAG's reflow: 1280 px at 200 % is 640 CSS px wide."""
     page = open_page(viewport={"width": 640, "height": 800}, device_scale_factor=2)
-    frame = class_view_in_course(page, school, "teacher")
+    frame = class_view_in_course(page, big_class, "teacher")
     page.goto(frame.url)
     expect(page.get_by_test_id("opened")).to_have_text("30")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -11,23 +11,12 @@ from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
 from tests.browser.checks import CHECKED
-from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import watched_page
 from tests.support import solutions
 from tests.support.events import assert_message
 from tests.support.lti import Served
 
 COURSE = "Machine Learning 101"
-
-
-@pytest.fixture(scope="module")
-def full_chromium(browser):
-    """The full Chromium a learner has, with the tests' flags (chromium.py's TEST_ARGS): its contexts block
-    third-party cookies, as its incognito window does (the headless shell the other tests drive keeps
-    them, whatever it is told)."""
-    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
-    yield full
-    full.close()
 
 
 @pytest.fixture
