@@ -272,3 +272,25 @@ def test_the_downloads_hold_the_activitys_checks_and_learners_only(school):
     table = get(school, "lti/class/learners.csv", t=token)
     assert table.status_code == 200 and len(table.text.splitlines()) == 1 + 12
     assert get(school, "lti/class/checks.jsonl", t="forged").status_code == 403
+
+
+def test_the_roster_through_the_lms_names_and_roles_service(school):
+    """End to end with the tests' LMS's roster (the export slice's roster() and platform; skipped before)."""
+    pytest.importorskip("server.classview.roster")
+    learner = MEMBERSHIP + "#Learner"
+    school.platform.members = [
+        {"user_id": "cem", "roles": [learner], "name": "Cem Çelik"},
+        {"user_id": "ben", "roles": [learner], "name": "Ben Brandt"},
+        {"user_id": "nora", "roles": [learner], "name": "Nora Neu"},
+        {"user_id": "teacher-lms", "roles": [INSTRUCTOR], "name": "Tom Teacher"},
+    ]
+    memberships = {
+        "context_memberships_url": school.platform.url + "memberships",
+        "service_versions": ["2.0"],
+    }
+    school.platform.people["teacher-lms"] = {"roles": [INSTRUCTOR], "claims": {NRPS: memberships}}
+    page = launch(school, "teacher-lms")
+    assert shown(page, "waiting-count") == "1"
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
+    assert "Nora Neu" in waiting and "Tom Teacher" not in waiting
+    assert "Ben Brandt" in page.text  # the roster's name, where his launches shared none
