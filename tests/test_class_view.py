@@ -135,7 +135,8 @@ def test_the_teacher_of_another_course_sees_their_own_only(school):
     assert "Zed Zorn" in page.text and "Ana Alves" not in page.text
     token = token_of(page)
     for learner in ("ana", "ben"):  # course 1's learners: not found with course 2's token
-        assert get(school, f"lti/class/learner/{Learner(learner).learner}", t=token).status_code == 404
+        missing = get(school, f"lti/class/learner/{Learner(learner).learner}", t=token)
+        assert missing.status_code == 404 and "No such learner in this class" in missing.text
         assert get(school, f"lti/class/learner/{Learner(learner).learner}/delete", t=token).status_code == 404
 
 

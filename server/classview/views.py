@@ -9,7 +9,6 @@ import re
 from flask import (
     Blueprint,
     Response,
-    abort,
     current_app,
     g,
     make_response,
@@ -175,14 +174,27 @@ def overview() -> Response:
     )
 
 
+class NoSuchLearner(Exception):
+    """No learner of the token's activity has this pseudonym."""
+
+
+@bp.errorhandler(NoSuchLearner)
+def no_such_learner(_: NoSuchLearner) -> Response:
+    return refuse(
+        404,
+        N_("No such learner in this class"),
+        N_("This activity has no learner by that name: their records may have been deleted."),
+    )
+
+
 def learner_of(learner: str) -> dict:
-    """The activity's learner with this pseudonym (404 for another's or none)."""
+    """The activity's learner with this pseudonym (NoSuchLearner, a 404 page, for another's or none)."""
     if not PSEUDONYM.fullmatch(learner):
-        abort(404)
+        raise NoSuchLearner
     with database().connect() as conn:
         summary_row = stats.learner_row(conn, *scope(), learner)
     if summary_row is None:
-        abort(404)
+        raise NoSuchLearner
     return summary_row
 
 
