@@ -22,6 +22,7 @@ READERS = [
     "verdict.md",
     "verification.md",
     "lti.md",
+    "class-view.md",
     "page-contract.md",
     "security.md",
     "speed.md",

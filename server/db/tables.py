@@ -139,6 +139,20 @@ Index(
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
 Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
+# What the class view counts (server/classview/stats.py), in each learner's order: every column its windows
+# and groups read, so they read this index alone, never the rows (with their sources).
+Index(
+    "attempts_counted",
+    attempts.c.issuer,
+    attempts.c.course,
+    attempts.c.activity,
+    attempts.c.sub,
+    attempts.c.time,
+    attempts.c.state,
+    attempts.c.passed,
+    attempts.c.mistake,
+    attempts.c.shape_sha256,
+)
 # Each judged Check's result per expression and per graph that tells orders apart.
 results = Table(
     "results",

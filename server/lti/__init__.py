@@ -24,6 +24,7 @@ DEFAULTS = {
     "LTI": False,  # on: the LTI endpoints under <prefix>/lti/ and grade passback
     "LTI_KEY_FILE": None,  # None: lti-tool-key.pem in the instance folder, made on first start
     "LTI_LAUNCH_TOKEN_S": 4 * 3600,  # how long a launched page may send passes for its learner
+    "LTI_TEACHER_TOKEN_S": 4 * 3600,  # how long a teacher's launch opens the class view (server/classview/)
     "LTI_RETRY_S": 30.0,  # first wait before a failed passback is tried again (doubling, at most 1 h)
     "LTI_RETRY_TRIES": 30,  # a passback's last try (about a day after its first), then it is failed
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
@@ -62,6 +63,7 @@ def init_app(app: Flask) -> None:
             "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
             "set both, or neither"
         )
+    from server.classview import views as classview
     from server.lti import grades, registration, views
 
     parts = open_state(app)
@@ -70,3 +72,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
     registration.init_app(app)  # the registration URL's endpoint (LTI Dynamic Registration)
+    classview.init_app(app)  # the class view a teacher's launch opens (server/classview/)

@@ -156,20 +156,6 @@ def may_deep_link(data: dict) -> bool:
     return any(role in TEACHING_ROLES for role in data.get(ROLES) or [])
 
 
-# The roles that teach a course: who gets the class view, not a learner's page (and whose Checks are not
-# recorded). A TA is a membership role of its own, or Canvas's Instructor sub-role; short names too.
-TEACHER_ROLES = TEACHING_ROLES | {
-    LIS + "membership#TeachingAssistant",
-    LIS + "membership/Instructor#TeachingAssistant",
-    "TeachingAssistant",
-}
-
-
-def teaches(data: dict) -> bool:
-    """Whether the launch is a teacher's: an instructor, a teaching assistant, an administrator."""
-    return any(role in TEACHER_ROLES for role in data.get(ROLES) or [])
-
-
 def shared_name(data: dict) -> str | None:
     """The learner's name where the launch shares one (name, or given and family name), else None."""
     name = data.get("name")

@@ -28,6 +28,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.words import N_
 from server.bounds import body_limit, keepable
+from server.classview.roles import teaches
+from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
 from server.lti import state
 from server.lti.claims import (
@@ -38,11 +40,11 @@ from server.lti.claims import (
     MESSAGE_TYPE,
     PRESENTATION,
     RESOURCE_LINK,
+    ROLES,
     ClaimError,
     check_claims,
     may_deep_link,
     shared_name,
-    teaches,
     text,
     web_origin,
 )
@@ -165,6 +167,7 @@ def launch() -> Response:
     registration = tool["store"].registration(data["iss"], message.get_client_id()) or {}
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
     launch_id = uuid.uuid4().hex
+    teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/classview/roles.py)
     context_id = context.get("id") if text(context.get("id")) else None  # the course, as records name it
     tool["store"].add_launch(
         {
@@ -178,10 +181,12 @@ def launch() -> Response:
             "ags": data.get(AGS),
             "created": time.time(),
             "context_id": context_id,
-            "teacher": teaches(data),
+            "teacher": teacher,
         }
     )
-    if not teaches(data) and "records" in current_app.extensions:  # the class view counts who opened it
+    if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
+        return opened_by_teacher(data, message.get_client_id(), course)
+    if "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
         from server.records import store
 

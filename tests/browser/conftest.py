@@ -77,6 +77,16 @@ def browser(playwright):
     browser.close()
 
 
+@pytest.fixture(scope="module")
+def full_chromium(browser):
+    """The full Chromium a learner has, with the tests' flags (chromium.py's TEST_ARGS): its contexts block
+    third-party cookies, as its incognito window does (the headless shell the other tests drive keeps
+    them, whatever it is told). For the LTI tests (test_lti.py, test_class_view.py)."""
+    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
+    yield full
+    full.close()
+
+
 @pytest.fixture(scope="session")
 def learners_browser(playwright):
     """The headless shell as a learner's Chromium runs the page: its wasm optimised as it runs. For tests
@@ -222,13 +232,3 @@ def exported(tmp_path_factory):
         export_site(root / "site")
     with http_server(root) as base:
         yield base + "site/"
-
-
-@pytest.fixture(scope="module")
-def full_chromium(browser):
-    """The full Chromium a learner has, with the tests' flags (chromium.py's TEST_ARGS): its contexts block
-    third-party cookies, as its incognito window does (the headless shell the other tests drive keeps
-    them, whatever it is told)."""
-    full = browser.browser_type.launch(executable_path=chromium_path(full=True), args=TEST_ARGS)
-    yield full
-    full.close()

@@ -88,8 +88,9 @@ class Platform:
         self.score_requests = 0  # scores posted to it, taken or not
         self.released = threading.Event()  # set: every wait ends (teardown)
         self.key_set_fetches = 0
-        self.names: dict[str, str] = {}  # a user's name, shared in their launches (none: no name claim)
-        self.roles: dict[str, str] = {}  # a user's membership role in the course (none: Learner)
+        # Who a login_hint launches as, when not a learner of COURSE: roles, course (id, title), locale, name,
+        # claims besides.
+        self.people: dict[str, dict] = {}
         self.app = self.make_app()
 
     def registration(self) -> Registration:
@@ -160,11 +161,16 @@ class Platform:
                         accept_types={"ltiResourceLink"},
                     )
                     return
-                role = platform.roles.get(user, "Learner")
-                lis_role = f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"
-                self.set_user_data(user, [lis_role], full_name=platform.names.get(user))
+                person = platform.people.get(user, {})
+                roles = person.get("roles", ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
+                self.set_user_data(user, roles, full_name=person.get("name"))
                 self.set_resource_link_claim(hint)
-                self.set_launch_context_claim("course-1", context_title=COURSE)
+                context_id, title = person.get("course", ("course-1", COURSE))
+                self.set_launch_context_claim(context_id, context_title=title)
+                if "locale" in person:
+                    presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+                    self.set_extra_claims({presentation: {"locale": person["locale"]}})
+                self.set_extra_claims(person.get("claims", {}))
                 base = platform.url + "lineitems"
                 self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
 

@@ -1,0 +1,275 @@
+"""The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records,
+the records' downloads. Each is authorised by the teacher's token (token.py) its link or form carries,
+and shows only the (issuer, course, activity) that token names.
+"""
+
+import datetime
+import re
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import format_date, format_datetime, format_decimal, gettext
+
+from engine.words import N_
+from server.classview import mistakes, roles, stats
+from server.classview.token import teacher_token, view_of
+from server.db import database
+from server.headers import page_headers, response_headers
+from server.lti import state
+from server.lti.claims import CONTEXT, PRESENTATION, RESOURCE_LINK
+from server.lti.refusals import refuse
+
+bp = Blueprint("classview", __name__, url_prefix="/lti/class")
+
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response:
+    """A teacher's launch (server/lti/views.py): the class view of the launch's activity, not the exercise."""
+    context = data.get(CONTEXT) or {}
+    nrps = data.get(NRPS)
+    memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
+    presentation = data.get(PRESENTATION)
+    link = data[RESOURCE_LINK]
+    view = {
+        "issuer": data["iss"],
+        "course": str(context.get("id") or ""),
+        "activity": link["id"],
+        "client_id": client_id,
+        "memberships": memberships if isinstance(memberships, str) else None,
+        "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
+        "course_title": course_title,
+        "activity_title": link.get("title") if isinstance(link.get("title"), str) else None,
+    }
+    token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
+    return private(redirect(url_for("classview.overview", t=token), 303))
+
+
+@bp.before_request
+def authorised() -> Response | None:
+    """Refuse any request without a good teacher's token; else keep what it names for the request."""
+    view = view_of(state()["keys"], request.values.get("t") or "")
+    if view is None:
+        return private(
+            refuse(
+                403,
+                N_("This class view is not open to you"),
+                N_(
+                    "The class view opens from the course, for its teachers, and only for a few hours. "
+                    "Open the activity from the course again."
+                ),
+            )
+        )
+    g.class_view = view
+    g.launch_locale = view.get("locale")  # server/i18n.py: the teacher's LMS language
+    return None
+
+
+@bp.after_request
+def private(response: Response) -> Response:
+    """No page of the class view is kept by a browser or a proxy; its forms post back here only."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers.update(page_headers(current_app.config))  # framed by a course as the exercise is
+    policy = response.headers.get("Content-Security-Policy")
+    if policy is None:
+        policy = response_headers(current_app.config)["Content-Security-Policy"]
+    response.headers["Content-Security-Policy"] = re.sub(r"form-action[^;]*", "form-action 'self'", policy)
+    return response
+
+
+def scope() -> tuple[str, str, str]:
+    view = g.class_view
+    return view["issuer"], view["course"], view["activity"]
+
+
+def when(seconds: float | None) -> str:
+    """A Unix time as the teacher's language writes a date and time (UTC)."""
+    if seconds is None:
+        return ""
+    moment = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    return format_datetime(moment, "short") + " UTC"
+
+
+def bucket(counts: dict) -> str:
+    """A bar's label in the distribution of Checks to the first pass: 3, 6-10, 21 or more."""
+    if counts["high"] is None:
+        return gettext("%(low)s or more", low=counts["low"])
+    if counts["low"] == counts["high"]:
+        return str(counts["low"])
+    return f"{counts['low']}–{counts['high']}"
+
+
+def day(iso: str) -> str:
+    """A day (2026-12-01) as the teacher's language writes it, with its weekday."""
+    return format_date(datetime.date.fromisoformat(iso), "EEE d MMM y")
+
+
+def roster_of(view: dict) -> tuple[list[dict], str | None]:
+    """The course's members from the LMS (NRPS) when the launch offered them: members, or the failure."""
+    if not view.get("memberships"):
+        return [], None
+    from server.classview.roster import roster  # the roster slice's (server/classview/roster.py)
+
+    found = roster(view["issuer"], view["client_id"], view["memberships"], view["activity"])
+    return list(found.members or []), found.error
+
+
+def render(template: str, **values) -> Response:
+    view = g.class_view
+    return make_response(
+        render_template(
+            template,
+            view=view,
+            token=request.values.get("t"),
+            title=mistakes.title,
+            about=mistakes.about,
+            when=when,
+            decimal=format_decimal,
+            bucket=bucket,
+            day=day,
+            **values,
+        )
+    )
+
+
+@bp.get("/")
+def overview() -> Response:
+    """The activity's class: counts, mistakes, who is stuck, expressions, first passes, days, learners."""
+    with database().connect() as conn:
+        summary = stats.class_summary(conn, *scope())
+    members, roster_error = roster_of(g.class_view)
+    names = {m["sub"]: m.get("name") for m in members if m.get("name")}
+    for row in summary["learners"] + summary["stuck"]:
+        row["shown"] = row["name"] or names.get(row["sub"]) or row["learner"]
+    opened = {row["sub"] for row in summary["learners"]}
+    keys = state()["keys"]
+    waiting = sorted(
+        (m.get("name") or keys.learner_id(g.class_view["issuer"], m["sub"]))
+        for m in members
+        if roles.learns(m.get("roles")) and m["sub"] not in opened
+    )
+    highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
+    busiest = max([d["checks"] for d in summary["days"]] + [1])
+    return render(
+        "classview/overview.html",
+        summary=summary,
+        roster=bool(g.class_view.get("memberships")),
+        roster_error=roster_error,
+        waiting=waiting,
+        highest=highest,
+        busiest=busiest,
+        forgotten=request.args.get("forgotten") == "1",
+    )
+
+
+class NoSuchLearner(Exception):
+    """No learner of the token's activity has this pseudonym."""
+
+
+@bp.errorhandler(NoSuchLearner)
+def no_such_learner(_: NoSuchLearner) -> Response:
+    return refuse(
+        404,
+        N_("No such learner in this class"),
+        N_("This activity has no learner by that name: their records may have been deleted."),
+    )
+
+
+def learner_of(learner: str) -> dict:
+    """The activity's learner with this pseudonym (NoSuchLearner, a 404 page, for another's or none)."""
+    if not PSEUDONYM.fullmatch(learner):
+        raise NoSuchLearner
+    with database().connect() as conn:
+        summary_row = stats.learner_row(conn, *scope(), learner)
+    if summary_row is None:
+        raise NoSuchLearner
+    return summary_row
+
+
+@bp.get("/learner/<learner>")
+def timeline(learner: str) -> Response:
+    """One learner's Checks, each with what changed from the one before."""
+    who = learner_of(learner)
+    members, _ = roster_of(g.class_view)
+    who["shown"] = who["name"] or next((m.get("name") for m in members if m["sub"] == who["sub"]), None)
+    who["shown"] = who["shown"] or who["learner"]
+    with database().connect() as conn:
+        checks = stats.timeline(conn, *scope(), learner)
+    return render("classview/timeline.html", who=who, checks=checks)
+
+
+@bp.get("/learner/<learner>/delete")
+def confirm_delete(learner: str) -> Response:
+    """Ask before deleting a learner's records."""
+    who = learner_of(learner)
+    who["shown"] = who["name"] or who["learner"]
+    return render("classview/delete.html", who=who)
+
+
+@bp.post("/learner/<learner>/delete")
+def delete(learner: str) -> Response:
+    """Delete every record of the learner in the course (server/records/export.py's forget_learner)."""
+    learner_of(learner)
+    from server.records.export import forget_learner  # the export slice's
+
+    issuer, course, _ = scope()
+    with database().connect() as conn:
+        deleted = forget_learner(conn, issuer, course, learner)
+    current_app.logger.info("class view: deleted %s records of a learner of %s %s", deleted, issuer, course)
+    return redirect(url_for("classview.overview", t=request.values["t"], forgotten="1"), 303)
+
+
+def download(lines, name: str, mimetype: str) -> Response:
+    """A download of lines made while it is sent (never every row in memory)."""
+    response = Response(stream_with_context(lines), mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/checks.jsonl")
+def checks_jsonl() -> Response:
+    """Every Check of the activity, one JSON object a line (docs/class-view.md names the fields)."""
+    from server.records.export import attempt_rows, jsonl  # the export slice's
+
+    issuer, course, activity = scope()
+
+    def lines():
+        with database().connect() as conn:
+            yield from jsonl(attempt_rows(conn, issuer=issuer, course=course, activity=activity))
+
+    return download(lines(), "checks.jsonl", "application/jsonl")
+
+
+@bp.get("/learners.csv")
+def learners_csv() -> Response:
+    """The activity's learners, one a row."""
+    from server.records.export import learners_csv as rows  # the export slice's
+
+    issuer, course, activity = scope()
+
+    def lines():
+        with database().connect() as conn:
+            yield from rows(conn, issuer, course, activity)
+
+    return download(lines(), "learners.csv", "text/csv; charset=utf-8")
+
+
+def init_app(app) -> None:
+    """The class view's pages, under the LTI endpoints (LTI on)."""
+    if "db" not in app.extensions:
+        from server.db import init_app as init_db
+
+        init_db(app)
+    app.register_blueprint(bp)

@@ -1,0 +1,297 @@
+"""The class view through the tests' LMS (lti1p3platform): who gets it, that it shows one course's
+activity only, its pages and headers; and the refusals (a learner, a forged or expired token, a teacher of
+another course or of another LMS).
+
+The records are written straight into the tool's database (tests/support/classes.py): course 1's link-1
+holds the counted class, course 2's link-1 two learners of its own, another LMS the same ids.
+"""
+
+import json
+import re
+import sys
+import types
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from server.classview.token import teacher_token
+from server.db import Database
+from server.lti.tool import ToolKeys
+from tests.support.classes import DAY, START, Learner, build, counted_class, timed
+from tests.support.lti import launch_form, login
+from tests.support.lti_launches import LAUNCH_TOKEN, launched
+
+pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
+
+MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+INSTRUCTOR = MEMBERSHIP + "#Instructor"
+OTHER_LMS = "https://other-lms.example"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+ROSTER_URL = "https://lms.example/roster/course-1"
+
+
+@pytest.fixture(scope="module")
+def school(lms):
+    """The LMS with its classes' records in the tool's database, and its teachers."""
+    database = Database(lms.database_url)
+    with database.connect() as conn:
+        build(conn, lms.issuer, "course-1", "link-1", counted_class())
+        late = START + 3 * DAY
+        build(
+            conn,
+            lms.issuer,
+            "course-2",
+            "link-1",
+            [Learner("zed", timed(["reversed"] * 3, late), "Zed Zorn")],
+        )
+        build(conn, lms.issuer, "course-2", "link-1", [Learner("yan", timed([None], late))])
+        build(
+            conn,
+            OTHER_LMS,
+            "course-1",
+            "link-1",
+            [Learner("wim", timed(["out-grad"] * 3, late), "Wim Other")],
+        )
+    database.engine.dispose()
+    lms.platform.people.update(
+        {
+            "teacher-1": {"roles": [INSTRUCTOR], "name": "Tess Teacher"},
+            "teacher-2": {"roles": [INSTRUCTOR], "course": ("course-2", "Deep Learning 201")},
+            "ta-canvas": {"roles": [INSTRUCTOR, MEMBERSHIP + "/Instructor#TeachingAssistant"]},
+            "ta-only": {"roles": [MEMBERSHIP + "/Instructor#TeachingAssistant"]},
+            "short-instructor": {"roles": ["Instructor"]},
+            "course-admin": {"roles": [MEMBERSHIP + "#Administrator"]},
+            "site-admin": {
+                "roles": ["http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator"]
+            },
+            "lehrerin": {"roles": [INSTRUCTOR], "locale": "de-DE"},
+            "teacher-nrps": {
+                "roles": [INSTRUCTOR],
+                "claims": {NRPS: {"context_memberships_url": ROSTER_URL}},
+            },
+        }
+    )
+    return lms
+
+
+def launch(lms, user: str) -> requests.Response:
+    """The launch as user, its redirects followed (a teacher's: to the class view)."""
+    session = requests.Session()
+    form = launch_form(session, login(session, lms, lms.tool_url, user))
+    return session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+
+
+def token_of(page: requests.Response) -> str:
+    return parse_qs(urlsplit(page.url).query)["t"][0]
+
+
+def get(lms, path: str, **params) -> requests.Response:
+    return requests.get(lms.tool_url + path, params=params, verify=lms.ca_file)
+
+
+def shown(page: requests.Response, testid: str) -> str:
+    return re.search(rf'data-testid="{testid}">([^<]*)<', page.text)[1]
+
+
+def tool_keys(lms) -> ToolKeys:
+    return ToolKeys(Path(lms.folder) / "lti-tool-key.pem")
+
+
+def test_a_teachers_launch_opens_the_class_view_of_their_course_and_activity(school):
+    page = launch(school, "teacher-1")
+    assert page.status_code == 200 and "/lti/class/" in page.url
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["12", "11", "6", "33"]
+    assert "Machine Learning 101" in page.text
+    assert "Ana Alves" in page.text and "Fay Fischer" in page.text  # names the LMS shared
+    assert Learner("ben").learner in page.text  # no name shared: the pseudonym
+    assert "Zed Zorn" not in page.text and "Wim Other" not in page.text  # course 2's, the other LMS's
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
+    assert "form-action 'self'" in page.headers["Content-Security-Policy"]
+    assert LAUNCH_TOKEN.search(page.text) is None  # not the exercise
+
+
+@pytest.mark.parametrize("user", ["ta-canvas", "ta-only", "short-instructor", "course-admin"])
+def test_teaching_assistants_and_the_courses_administrators_get_it_too(school, user):
+    page = launch(school, user)
+    assert "/lti/class/" in page.url and shown(page, "opened") == "12"
+
+
+@pytest.mark.parametrize("user", ["learner-1", "site-admin"])
+def test_a_learner_and_a_site_role_get_the_exercise_and_nothing_of_the_class_view(school, user):
+    """A site's administrator is no member of the course: the roles read are membership roles only."""
+    session, token = launched(school, user)
+    assert token
+    for path in ("lti/class/", f"lti/class/learner/{Learner('ana').learner}"):
+        refused = session.get(school.tool_url + path, params={"t": token}, verify=school.ca_file)
+        assert refused.status_code == 403 and "Ana" not in refused.text
+
+
+def test_the_teacher_of_another_course_sees_their_own_only(school):
+    page = launch(school, "teacher-2")
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["2", "2", "1", "4"]
+    assert "Zed Zorn" in page.text and "Ana Alves" not in page.text
+    token = token_of(page)
+    for learner in ("ana", "ben"):  # course 1's learners: not found with course 2's token
+        missing = get(school, f"lti/class/learner/{Learner(learner).learner}", t=token)
+        assert missing.status_code == 404 and "No such learner in this class" in missing.text
+        assert get(school, f"lti/class/learner/{Learner(learner).learner}/delete", t=token).status_code == 404
+
+
+def test_the_teacher_of_another_lms_with_the_same_course_id_sees_its_own_only(school):
+    """A launch from another LMS names its own issuer: the same context and link ids show its records only."""
+    view = {"issuer": OTHER_LMS, "course": "course-1", "activity": "link-1", "client_id": "x"}
+    page = get(school, "lti/class/", t=teacher_token(tool_keys(school), view, 600))
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["1", "1", "0", "3"]
+    assert "Wim Other" in page.text and "Ana Alves" not in page.text
+
+
+def test_a_forged_altered_or_expired_token_gets_a_403_page(school):
+    good = token_of(launch(school, "teacher-1"))
+    header, claims, signature = good.split(".")
+    view = {"issuer": school.issuer, "course": "course-1", "activity": "link-1", "client_id": "x"}
+    other_key = ToolKeys(Path(school.folder) / "another-key.pem")
+    for token in (
+        "",
+        "nonsense",
+        f"{header}.{claims}.{signature[:-4]}AAAA",  # the signature altered
+        teacher_token(other_key, view, 600),  # signed by another key
+        teacher_token(tool_keys(school), view, -60),  # expired
+    ):
+        page = get(school, "lti/class/", t=token)
+        assert page.status_code == 403, token
+        assert "This class view is not open to you" in page.text and "Ana" not in page.text
+        assert page.headers["Cache-Control"] == "no-store"
+    assert get(school, "lti/class/").status_code == 403  # no token at all
+
+
+def test_a_learners_timeline_and_one_click_back_to_the_class_and_to_the_exercise(school):
+    page = launch(school, "teacher-1")
+    token = token_of(page)
+    cem = get(school, f"lti/class/learner/{Learner('cem').learner}", t=token)
+    assert cem.status_code == 200 and "Cem Çelik" in cem.text
+    assert cem.text.count('data-testid="verdict"') == 3
+    assert "+    queue, seen = deque([out]), {out}" in cem.text  # what changed from the Check before
+    assert f"/lti/class/?t={token}" in cem.text  # back to the class, with the token
+    exercise = re.search(r'href="([^"]*)" data-testid="to-exercise"', page.text)[1]
+    plain = requests.get(school.tool_url.rstrip("/") + exercise, verify=school.ca_file)
+    assert plain.status_code == 200 and LAUNCH_TOKEN.search(plain.text) is None  # their Checks: not recorded
+
+
+def test_deleting_asks_first_and_needs_the_token(school):
+    token = token_of(launch(school, "teacher-1"))
+    dora = Learner("dora").learner
+    confirm = get(school, f"lti/class/learner/{dora}/delete", t=token)
+    assert (
+        confirm.status_code == 200 and 'method="post"' in confirm.text and f'value="{token}"' in confirm.text
+    )
+    refused = requests.post(school.tool_url + f"lti/class/learner/{dora}/delete", verify=school.ca_file)
+    assert refused.status_code == 403
+
+
+def test_the_class_view_in_german_when_the_lms_says_so(school):
+    page = launch(school, "lehrerin")
+    assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
+
+
+class Roster(NamedTuple):
+    """What server/classview/roster.py's roster() answers (the export slice's)."""
+
+    members: list
+    error: str | None
+
+
+@pytest.fixture
+def roster(monkeypatch):
+    """The LMS's roster as roster() would fetch it: set .answer; .asked has each call's arguments."""
+    module = types.ModuleType("server.classview.roster")
+    module.answer, module.asked = Roster([], None), []
+
+    def fetch(issuer, client_id, memberships_url, resource_link_id):
+        module.asked.append((issuer, client_id, memberships_url, resource_link_id))
+        return module.answer
+
+    module.roster = fetch
+    monkeypatch.setitem(sys.modules, "server.classview.roster", module)
+    return module
+
+
+def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_not(school, roster):
+    learner = [MEMBERSHIP + "#Learner"]
+    roster.answer = Roster(
+        [
+            {"sub": "ana", "name": None, "roles": learner},
+            {"sub": "ben", "name": "Ben Brandt", "roles": learner},  # his launches shared no name
+            {"sub": "nina", "name": "Nina Neu", "roles": learner},
+            {"sub": "pat", "name": None, "roles": ["Learner"]},
+            {"sub": "teacher-nrps", "name": "Tina Teacher", "roles": [INSTRUCTOR]},
+        ],
+        None,
+    )
+    page = launch(school, "teacher-nrps")
+    assert roster.asked == [(school.issuer, "playground-client", ROSTER_URL, "link-1")]
+    assert shown(page, "waiting-count") == "2"
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
+    assert "Nina Neu" in waiting and tool_keys(school).learner_id(school.issuer, "pat") in waiting
+    assert "Tina Teacher" not in page.text and "Ana Alves" not in waiting
+    assert "Ben Brandt" in page.text and f">{Learner('ben').learner}<" not in page.text  # in links only
+
+
+def test_a_roster_that_cannot_be_fetched_is_said_in_one_line_and_the_rest_is_shown(school, roster):
+    roster.answer = Roster([], "the LMS answered 403 Forbidden")
+    page = launch(school, "teacher-nrps")
+    assert "the LMS answered 403 Forbidden" in shown(page, "roster-error")
+    assert shown(page, "opened") == "12" and 'data-testid="waiting"' not in page.text
+
+
+def test_deleting_a_learners_records_after_the_confirm_step(school):
+    pytest.importorskip("server.records.export")  # the export slice's forget_learner
+    database = Database(school.database_url)
+    with database.connect() as conn:
+        build(conn, school.issuer, "course-3", "link-1", [Learner("gone", timed(["early"] * 2, START))])
+    database.engine.dispose()
+    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": "x"}
+    token = teacher_token(tool_keys(school), view, 600)
+    gone = Learner("gone").learner
+    answer = requests.post(
+        school.tool_url + f"lti/class/learner/{gone}/delete", data={"t": token}, verify=school.ca_file
+    )
+    assert answer.status_code == 200 and "forgotten=1" in answer.url
+    assert 'data-testid="forgotten"' in answer.text and shown(answer, "opened") == "0"
+    assert get(school, f"lti/class/learner/{gone}", t=token).status_code == 404
+
+
+def test_the_downloads_hold_the_activitys_checks_and_learners_only(school):
+    pytest.importorskip("server.records.export")  # the export slice's attempt_rows, jsonl, learners_csv
+    token = token_of(launch(school, "teacher-1"))
+    lines = get(school, "lti/class/checks.jsonl", t=token)
+    assert lines.status_code == 200 and lines.headers["Cache-Control"] == "no-store"
+    assert len(lines.text.splitlines()) == 33
+    assert {json.loads(line)["course"] for line in lines.text.splitlines()} == {"course-1"}
+    table = get(school, "lti/class/learners.csv", t=token)
+    assert table.status_code == 200 and len(table.text.splitlines()) == 1 + 12
+    assert get(school, "lti/class/checks.jsonl", t="forged").status_code == 403
+
+
+def test_the_roster_through_the_lms_names_and_roles_service(school):
+    """End to end with the tests' LMS's roster (the export slice's roster() and platform; skipped before)."""
+    pytest.importorskip("server.classview.roster")
+    learner = MEMBERSHIP + "#Learner"
+    school.platform.members = [
+        {"user_id": "cem", "roles": [learner], "name": "Cem Çelik"},
+        {"user_id": "ben", "roles": [learner], "name": "Ben Brandt"},
+        {"user_id": "nora", "roles": [learner], "name": "Nora Neu"},
+        {"user_id": "teacher-lms", "roles": [INSTRUCTOR], "name": "Tom Teacher"},
+    ]
+    memberships = {
+        "context_memberships_url": school.platform.url + "memberships",
+        "service_versions": ["2.0"],
+    }
+    school.platform.people["teacher-lms"] = {"roles": [INSTRUCTOR], "claims": {NRPS: memberships}}
+    page = launch(school, "teacher-lms")
+    assert shown(page, "waiting-count") == "1"
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
+    assert "Nora Neu" in waiting and "Tom Teacher" not in waiting
+    assert "Ben Brandt" in page.text  # the roster's name, where his launches shared none
