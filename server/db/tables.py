@@ -128,19 +128,12 @@ attempts = Table(
     Column("mistake", Text),  # the named mistake (report.MISTAKES) or error kind; None when passed
     Column("judged", Float),
 )
-Index(
-    "attempts_of_learner",
-    attempts.c.issuer,
-    attempts.c.course,
-    attempts.c.activity,
-    attempts.c.sub,
-    attempts.c.time,
-)
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
 Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
 # What the class view counts (server/classview/stats.py), in each learner's order: every column its windows
-# and groups read, so they read this index alone, never the rows (with their sources).
+# and groups read, so they read this index alone, never the rows (with their sources); a learner's Checks
+# in order (the timeline, the export) by its first five columns.
 Index(
     "attempts_counted",
     attempts.c.issuer,

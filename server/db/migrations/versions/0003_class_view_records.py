@@ -52,9 +52,14 @@ def upgrade() -> None:
         sa.Column("mistake", sa.Text),
         sa.Column("judged", sa.Float),
     )
-    op.create_index("attempts_of_learner", "attempts", ["issuer", "course", "activity", "sub", "time"])
     op.create_index("attempts_of_activity", "attempts", ["issuer", "course", "activity", "time"])
     op.create_index("attempts_queued", "attempts", ["state", "time"])
+    op.create_index("attempts_of_source", "attempts", ["source_sha256", "rule"])
+    op.create_index(
+        "attempts_counted",
+        "attempts",
+        ["issuer", "course", "activity", "sub", "time", "state", "passed", "mistake", "shape_sha256"],
+    )
     op.create_table(
         "results",
         sa.Column("attempt_id", ID, sa.ForeignKey("attempts.id", ondelete="CASCADE"), primary_key=True),
