@@ -150,8 +150,10 @@ class Store:
                 state="pending",
                 next_try=0,
             )
-            # two at once: the unique index of pending rows lets one in
-            return conn.execute(queued.on_conflict_do_nothing()).rowcount == 1
+            # two at once: the unique index of pending rows lets one in (the row it made says so: an
+            # insert's rowcount is not one on PostgreSQL, where SQLAlchemy adds RETURNING of its key)
+            made = queued.on_conflict_do_nothing().returning(passbacks.c.jti)
+            return conn.execute(made).first() is not None
 
     def claim(self, jti: str, hold_s: float) -> dict | None:
         """Take a pending passback for hold_s seconds (no other process sends it meanwhile), or None."""
