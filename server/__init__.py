@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LEARNER_TOKEN_AUDIENCE=None,  # when set, a learner token's aud must name this
         LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
+        ATTEMPTS_KEEP_DAYS=365,  # a recorded Check is deleted this many days after it (docs/data.md)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -75,6 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         verify,
         wsgi,
     )
+    from server.records import retention
 
     try:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
@@ -89,6 +91,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
         verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+        retention.init_app(app)  # old records deleted at start and daily (after the database and queue)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
             raise

@@ -79,3 +79,55 @@ def public_url(given: str | None) -> tuple[str | None, str]:
     root = "/" + str(config.get("APPLICATION_ROOT") or "/").strip("/")
     url = f"https://{config['SERVER_NAME']}{root.rstrip('/')}/"
     return url, "from PLAYGROUND_SERVER_NAME and PLAYGROUND_APPLICATION_ROOT, over https"
+
+
+@lti_command.command("export-attempts")
+@click.option("--issuer", default=None, help="Only this LMS's (its issuer); default: every LMS's.")
+@click.option("--course", default=None, help="Only this course's (the LTI context id); default: all.")
+@click.option("--activity", default=None, help="Only this activity's (the resource link id); default: all.")
+def export_attempts(issuer: str | None, course: str | None, activity: str | None) -> None:
+    """Print every recorded Check as JSON Lines, one a line (docs/data.md names the fields)."""
+    from server.db import database
+    from server.records.export import attempt_rows, jsonl
+
+    with database().connect() as conn:
+        for text in jsonl(attempt_rows(conn, issuer, course, activity)):
+            click.echo(text, nl=False)
+
+
+@lti_command.command("forget-learner")
+@click.option("--course", required=True, help="The course (the LTI context id), as the export names it.")
+@click.option(
+    "--learner", required=True, help="The learner's pseudonym, as the class view and export name it."
+)
+@click.option("--issuer", default=None, help="The LMS (its issuer), if the course id is not enough.")
+def forget_learner(course: str, learner: str, issuer: str | None) -> None:
+    """Delete one learner's records in one course: their Checks, results, learner rows and launches."""
+    from sqlalchemy import select
+
+    from server.db import database
+    from server.db.tables import learners
+    from server.records.retention import forgetting
+
+    with database().connect() as conn:
+        found = (
+            select(learners.c.issuer)
+            .distinct()
+            .where(learners.c.course == course, learners.c.learner == learner)
+        )
+        if issuer is not None:
+            found = found.where(learners.c.issuer == issuer)
+        issuers = list(conn.execute(found).scalars())
+        if not issuers:
+            raise click.ClickException(f"no learner {learner} in course {course!r}: nothing deleted")
+        if len(issuers) > 1:
+            raise click.ClickException(
+                f"learner {learner} is in course {course!r} at {len(issuers)} LMSs ({', '.join(issuers)}):"
+                " say which with --issuer; nothing deleted"
+            )
+        removed = forgetting(conn, issuers[0], course, learner)
+    click.echo(
+        f"Deleted learner {learner} of course {course!r} at {issuers[0]}: {removed['attempts']} Checks with"
+        f" {removed['results']} expression results, {removed['learners']} learner rows (one per activity),"
+        f" {removed['launches']} launches with {removed['passbacks']} grade passbacks."
+    )
