@@ -166,7 +166,7 @@ def attempt_rows(
         .where(*scope(a, issuer, course, activity))
         .order_by(a.c.id, r.c.expr)
     )
-    rows = conn.execution_options(yield_per=BATCH).execute(query).mappings()
+    rows = conn.execute(query.execution_options(yield_per=BATCH)).mappings()
     for _, same in groupby(rows, key=lambda row: row["id"]):
         first, *rest = same
         yield line(first, [first, *rest])
@@ -250,7 +250,7 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
         case((counted.c.first.is_(None), None), else_=to_first_pass).label("checks_to_first_pass"),
     ).order_by(counted.c.activity, counted.c.opened, counted.c.learner)
     yield csv_line(list(COLUMNS))
-    for row in conn.execution_options(yield_per=BATCH).execute(query).mappings():
+    for row in conn.execute(query.execution_options(yield_per=BATCH)).mappings():
         said = {
             "name": spreadsheet_safe(row["name"]),
             "opened": iso(row["opened"]),
