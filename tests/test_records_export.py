@@ -192,3 +192,10 @@ def test_the_schema_is_served_beside_the_page_contracts(client):
     assert served.get_json() == json.loads(json.dumps(schema()))
     Draft202012Validator.check_schema(served.get_json())
     assert all(field["description"] for field in served.get_json()["properties"].values())
+
+
+def test_the_command_without_records_says_which_settings_keep_them():
+    app = create_app({"TESTING": True})  # no LTI, no learner tokens: no records, no database
+    done = app.test_cli_runner().invoke(args=["lti", "export-attempts"])
+    assert done.exit_code == 1
+    assert "no records here: they are kept with PLAYGROUND_LTI=1 or a learner token setting" in done.output

@@ -11,8 +11,8 @@ import pytest
 from server import create_app
 from server.db import init_app as open_database
 from server.queue import TaskQueue
-from server.records.export import attempt_rows
-from server.records.retention import expire, forget_learner, init_app
+from server.records.export import attempt_rows, expire, forget_learner  # as the class view imports them
+from server.records.retention import init_app
 from tests.support import class_records
 from tests.support.class_records import DAY_S, ISSUER, checked, counts, launched, opened
 
@@ -100,8 +100,8 @@ def test_the_command_deletes_one_learner_says_what_and_refuses_an_unknown_one(da
     done = runner.invoke(args=["lti", "forget-learner", "--course", "course-1", "--learner", "p-ann"])
     assert done.exit_code == 0, done.output
     assert done.output == (
-        f"Deleted learner p-ann of course 'course-1' at {ISSUER}: 4 Checks with 6 expression results,"
-        " 2 learner rows (one per activity), 2 launches with 2 grade passbacks.\n"
+        f"Deleted learner p-ann of course 'course-1' at {ISSUER}: Checks 4, expression results 6,"
+        " learner rows 2 (one per activity opened), launches 2, grade passbacks 2.\n"
     )
     again = runner.invoke(args=["lti", "forget-learner", "--course", "course-1", "--learner", "p-ann"])
     assert again.exit_code == 1 and "no learner p-ann in course 'course-1': nothing deleted" in again.output

@@ -87,10 +87,9 @@ def public_url(given: str | None) -> tuple[str | None, str]:
 @click.option("--activity", default=None, help="Only this activity's (the resource link id); default: all.")
 def export_attempts(issuer: str | None, course: str | None, activity: str | None) -> None:
     """Print every recorded Check as JSON Lines, one a line (docs/data.md names the fields)."""
-    from server.db import database
     from server.records.export import attempt_rows, jsonl
 
-    with database().connect() as conn:
+    with records_database().connect() as conn:
         for text in jsonl(attempt_rows(conn, issuer, course, activity)):
             click.echo(text, nl=False)
 
@@ -105,11 +104,10 @@ def forget_learner(course: str, learner: str, issuer: str | None) -> None:
     """Delete one learner's records in one course: their Checks, results, learner rows and launches."""
     from sqlalchemy import select
 
-    from server.db import database
     from server.db.tables import learners
     from server.records.retention import forgetting
 
-    with database().connect() as conn:
+    with records_database().connect() as conn:
         found = (
             select(learners.c.issuer)
             .distinct()
@@ -127,7 +125,17 @@ def forget_learner(course: str, learner: str, issuer: str | None) -> None:
             )
         removed = forgetting(conn, issuers[0], course, learner)
     click.echo(
-        f"Deleted learner {learner} of course {course!r} at {issuers[0]}: {removed['attempts']} Checks with"
-        f" {removed['results']} expression results, {removed['learners']} learner rows (one per activity),"
-        f" {removed['launches']} launches with {removed['passbacks']} grade passbacks."
+        f"Deleted learner {learner} of course {course!r} at {issuers[0]}: Checks {removed['attempts']},"
+        f" expression results {removed['results']}, learner rows {removed['learners']} (one per activity"
+        f" opened), launches {removed['launches']}, grade passbacks {removed['passbacks']}."
     )
+
+
+def records_database():
+    """The app's database, where the records are; none open: say which settings keep records."""
+    if "db" not in current_app.extensions:
+        raise click.ClickException(
+            "no records here: they are kept with PLAYGROUND_LTI=1 or a learner token setting"
+            " (run this with the server's settings, PLAYGROUND_DATABASE_URL among them)"
+        )
+    return current_app.extensions["db"]
