@@ -112,7 +112,7 @@ COLUMNS: dict[str, str] = {
     "passed": "true once the server judged one of them a pass, else false.",
     "first_pass": "When their first pass was made; empty before.",
     "checks_to_first_pass": "How many Checks it took, the passing one included; empty before a pass.",
-    "last_mistake": "Their last Check's named mistake or error kind; empty when it passed or none is judged.",
+    "last_mistake": "Their last Check's named mistake or error kind; empty when it passed or is not judged.",
 }
 UNSAFE_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
 
@@ -202,58 +202,51 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
     """The learners of an activity (None: of every activity of the course) as CSV, a header line first:
     COLUMNS, counted by the database. A learner who opened it and made no Check is there too."""
     a, who = attempts, learners
-    of_learner = and_(
-        a.c.issuer == who.c.issuer,
-        a.c.course == who.c.course,
-        a.c.activity == who.c.activity,
-        a.c.sub == who.c.sub,
-    )
-    first_pass = (
-        select(func.min(a.c.time)).where(of_learner, a.c.passed.is_(True)).scalar_subquery().label("first")
-    )
-    last_mistake = (
-        select(a.c.mistake).where(of_learner).order_by(a.c.time.desc(), a.c.id.desc()).limit(1)
-    ).scalar_subquery()
-    counted = (
+    mine = scope(a, issuer, course, activity)
+    learner = (a.c.activity, a.c.sub)
+    # One pass over the activity's Checks (a sort by learner): each Check beside its learner's first pass
+    # and last Check (the latest recorded), then counted by learner. Materialized on PostgreSQL, so that a
+    # plan made without statistics (a database just filled) cannot compute it again for every learner.
+    by_learner = {"partition_by": learner}
+    each = (
         select(
-            who.c.activity,
-            who.c.learner,
-            who.c.sub,
-            who.c.name,
-            who.c.opened,
-            who.c.last_opened,
-            first_pass,
-            last_mistake.label("last_mistake"),
+            *learner,
+            a.c.id,
+            a.c.time,
+            a.c.mistake,
+            func.min(case((a.c.passed.is_(True), a.c.time))).over(**by_learner).label("first"),
+            func.max(a.c.id).over(**by_learner).label("last_id"),
         )
-        .where(*scope(who, issuer, course, activity))
+        .where(*mine)
         .subquery()
     )
-    checks = (
-        select(func.count(a.c.id))
-        .where(
-            a.c.issuer == issuer,
-            a.c.course == course,
-            a.c.activity == counted.c.activity,
-            a.c.sub == counted.c.sub,
+    counted = (
+        select(
+            each.c.activity,
+            each.c.sub,
+            func.count(each.c.id).label("checks"),
+            func.min(each.c.first).label("first"),
+            func.sum(case((each.c.time <= each.c.first, 1), else_=0)).label("to_first"),
+            func.max(case((each.c.id == each.c.last_id, each.c.mistake))).label("last_mistake"),
         )
-        .scalar_subquery()
+        .group_by(each.c.activity, each.c.sub)
+        .cte("counted")
+        .prefix_with("MATERIALIZED", dialect="postgresql")
     )
-    to_first_pass = (
-        select(func.count(a.c.id))
-        .where(
-            a.c.issuer == issuer,
-            a.c.course == course,
-            a.c.activity == counted.c.activity,
-            a.c.sub == counted.c.sub,
-            a.c.time <= counted.c.first,
+    query = (
+        select(
+            who,
+            func.coalesce(counted.c.checks, 0).label("checks"),
+            counted.c.first,
+            case((counted.c.first.is_(None), None), else_=counted.c.to_first).label("checks_to_first_pass"),
+            counted.c.last_mistake,
         )
-        .scalar_subquery()
+        .select_from(
+            who.outerjoin(counted, and_(counted.c.activity == who.c.activity, counted.c.sub == who.c.sub))
+        )
+        .where(*scope(who, issuer, course, activity))
+        .order_by(who.c.activity, who.c.opened, who.c.learner)
     )
-    query = select(
-        counted,
-        checks.label("checks"),
-        case((counted.c.first.is_(None), None), else_=to_first_pass).label("checks_to_first_pass"),
-    ).order_by(counted.c.activity, counted.c.opened, counted.c.learner)
     yield csv_line(list(COLUMNS))
     for row in conn.execute(query.execution_options(yield_per=BATCH)).mappings():
         said = {
