@@ -55,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LANGUAGE=None,  # the course's language ("de"), unless the learner or an LTI launch picks another
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
         QUEUE_WORKERS=2,  # threads in each server process taking queued work (0: `flask queue work` does)
+        ATTEMPTS_KEEP_DAYS=365,  # a recorded Check is deleted this many days after it (docs/data.md)
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -81,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         wsgi,
     )
     from server.db.cli import db_command
+    from server.records import retention
 
     try:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
@@ -103,6 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
         records.init_app(app)  # every Check of a named learner, judged (server/records/)
+        retention.init_app(app)  # old records deleted at start and daily (after the database and queue)
     except (headers.SettingError, SandboxUnavailable) as exc:
         if test_config is not None:
             raise

@@ -14,6 +14,7 @@ from flask import Blueprint, abort, jsonify
 from engine.cases import LEAVES, ROLES, VERDICTS
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, FINDINGS, KINDS, MISTAKES
 from server.names import NAMES
+from server.records import export
 
 bp = Blueprint("schema", __name__)
 
@@ -181,6 +182,7 @@ def schemas() -> dict[str, dict]:
     return {
         "report": document("The report of a Check: window.playground.check()", "report", defs),
         "run": document("The result of a scratch pad Run: window.playground.run()", "run", defs),
+        "attempt": export.schema(),  # a line of the records' export (server/records/export.py)
         "events": {
             "$schema": DIALECT,
             "title": "A message to the page that embeds the playground, version 1",

@@ -11,9 +11,10 @@ import pytest
 
 from engine.cases import LEAVES
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
-from server import ROOT
+from server import ROOT, create_app
 from server.bounds import BODY_LIMITS, DEFAULT_BODY
 from server.receipt import CLAIMS
+from server.records import export
 
 DOCS = ROOT / "docs"
 READERS = [
@@ -23,6 +24,7 @@ READERS = [
     "verification.md",
     "lti.md",
     "class-view.md",
+    "data.md",
     "page-contract.md",
     "security.md",
     "speed.md",
@@ -141,6 +143,26 @@ def test_the_receipts_claims_are_listed_as_server_receipt_py_says_them():
     after = document[document.index("Its claims (`server/receipt.py`'s `CLAIMS`") :]
     listed = re.findall(r"^- `(\w+)`: (.+)$", after.split("\n\n")[0], re.M)
     assert dict(listed) == CLAIMS and [name for name, _ in listed] == list(CLAIMS)
+
+
+def table_after(document: str, heading: str) -> list[tuple[str, str]]:
+    """The rows (first cell's `name`, second cell) of the first table after a heading."""
+    after = document[document.index(heading) :]
+    return re.findall(r"^\| `(\w+)` \| (.+?) \|$", after[after.index("\n| ") :].split("\n\n")[0], re.M)
+
+
+def test_the_exports_fields_and_columns_are_listed_as_server_records_export_py_says_them():
+    document = text("docs/data.md")
+    fields = {name: schema["description"] for name, schema in export.FIELDS.items()}
+    assert table_after(document, "### A Check's line") == list(fields.items())
+    assert named(sketch(document, "### A Check's line")) >= set(fields)
+    assert table_after(document, "### The learners' CSV") == list(export.COLUMNS.items())
+
+
+def test_the_days_records_are_kept_are_said_as_create_app_sets_them():
+    days = create_app({"TESTING": True}).config["ATTEMPTS_KEEP_DAYS"]
+    assert f"`PLAYGROUND_ATTEMPTS_KEEP_DAYS` days (default {days})" in text("docs/data.md")
+    assert f"| `ATTEMPTS_KEEP_DAYS` | {days} |" in text("docs/hosting.md")
 
 
 # -- licences ------------------------------------------------------------------------------------------

@@ -137,3 +137,63 @@ def remove_registration(issuer: str, client_id: str) -> None:
     if gone is None:
         raise click.ClickException(f"No registration of {issuer} with client id {client_id}: nothing removed")
     click.echo(f"Removed {issuer} (client id {client_id}) and its {gone} deployment(s).")
+
+
+@lti_command.command("export-attempts")
+@click.option("--issuer", default=None, help="Only this LMS's (its issuer); default: every LMS's.")
+@click.option("--course", default=None, help="Only this course's (the LTI context id); default: all.")
+@click.option("--activity", default=None, help="Only this activity's (the resource link id); default: all.")
+def export_attempts(issuer: str | None, course: str | None, activity: str | None) -> None:
+    """Print every recorded Check as JSON Lines, one a line (docs/data.md names the fields)."""
+    from server.records.export import attempt_rows, jsonl
+
+    with records_database().connect() as conn:
+        for text in jsonl(attempt_rows(conn, issuer, course, activity)):
+            click.echo(text, nl=False)
+
+
+@lti_command.command("forget-learner")
+@click.option("--course", required=True, help="The course (the LTI context id), as the export names it.")
+@click.option(
+    "--learner", required=True, help="The learner's pseudonym, as the class view and export name it."
+)
+@click.option("--issuer", default=None, help="The LMS (its issuer), if the course id is not enough.")
+def forget_learner(course: str, learner: str, issuer: str | None) -> None:
+    """Delete one learner's records in one course: their Checks, results, learner rows and launches."""
+    from sqlalchemy import select
+
+    from server.db.tables import learners
+    from server.records.retention import forgetting
+
+    with records_database().connect() as conn:
+        found = (
+            select(learners.c.issuer)
+            .distinct()
+            .where(learners.c.course == course, learners.c.learner == learner)
+        )
+        if issuer is not None:
+            found = found.where(learners.c.issuer == issuer)
+        issuers = list(conn.execute(found).scalars())
+        if not issuers:
+            raise click.ClickException(f"no learner {learner} in course {course!r}: nothing deleted")
+        if len(issuers) > 1:
+            raise click.ClickException(
+                f"learner {learner} is in course {course!r} at {len(issuers)} LMSs ({', '.join(issuers)}):"
+                " say which with --issuer; nothing deleted"
+            )
+        removed = forgetting(conn, issuers[0], course, learner)
+    click.echo(
+        f"Deleted learner {learner} of course {course!r} at {issuers[0]}: Checks {removed['attempts']},"
+        f" expression results {removed['results']}, learner rows {removed['learners']} (one per activity"
+        f" opened), launches {removed['launches']}, grade passbacks {removed['passbacks']}."
+    )
+
+
+def records_database():
+    """The app's database, where the records are; none open: say which settings keep records."""
+    if "db" not in current_app.extensions:
+        raise click.ClickException(
+            "no records here: they are kept with PLAYGROUND_LTI=1 or a learner token setting"
+            " (run this with the server's settings, PLAYGROUND_DATABASE_URL among them)"
+        )
+    return current_app.extensions["db"]

@@ -16,12 +16,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from flask import Flask, jsonify, redirect, render_template_string, request
 from lti1p3platform.ltiplatform import LTI1P3PlatformConfAbstract
+from lti1p3platform.membership import Context
 from lti1p3platform.message_launch import LTIAdvantageMessageLaunchAbstract
 from lti1p3platform.oidc_login import OIDCLoginAbstract
 from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request, TRequest
 from lti1p3platform.score import UpdateScoreStatus
-from lti1p3platform.service_connector import AssignmentsGradesService
+from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 
 CLIENT_ID = "playground-client"
 DEPLOYMENT_ID = "deployment-1"
@@ -91,6 +92,12 @@ class Platform:
         # Who a login_hint launches as, when not a learner of COURSE: roles, course (id, title), locale, name,
         # claims besides.
         self.people: dict[str, dict] = {}
+        # The course's roster (NRPS): its members, served members_page_size a page with a Link header to
+        # the next; every request's query is noted; members_refusal: a status every request gets instead.
+        self.members: list[dict] = []
+        self.members_page_size = 2
+        self.members_requests: list[dict] = []
+        self.members_refusal: int | None = None
         self.app = self.make_app()
 
     def registration(self) -> Registration:
@@ -209,6 +216,33 @@ class Platform:
 
             def get_results(self, *args, **kwargs):
                 return {"content": [], "has_next": False, "next": None}
+
+        class Roster(NamesRoleProvisioningService):
+            def get_member_data_page(self, page: str = "1", **query) -> dict:
+                size, first = platform.members_page_size, (int(page) - 1) * platform.members_page_size
+                content = [dict(m) for m in platform.members[first : first + size]]
+                return {"content": content, "has_next": first + size < len(platform.members)}
+
+            def get_context_by_id(self) -> Context:
+                return Context(id="course-1", label="ML101", title=COURSE)
+
+            def is_resource_link_valid(self, context_id: str, resource_link_id: str) -> bool:
+                return resource_link_id.startswith("link-")
+
+        @app.get("/memberships")
+        def memberships():
+            platform.members_requests.append(request.args.to_dict())
+            if platform.members_refusal is not None:
+                return jsonify(message="Names and roles are off for this course"), platform.members_refusal
+            service = Roster(FlaskPlatformRequest(request), platform.conf(), platform.url + "memberships")
+            answer = service.handle_resp(service.handle_get_members)
+            response = jsonify(answer.result if answer.code == 200 else {"message": answer.message})
+            response.status_code, response.mimetype = answer.code, answer.media_type
+            page = int(request.args.get("page", "1"))
+            if answer.code == 200 and page * platform.members_page_size < len(platform.members):
+                following = request.args.to_dict() | {"page": str(page + 1)}
+                response.headers["Link"] = f'<{request.base_url}?{urlencode(following)}>; rel="next"'
+            return response
 
         @app.get("/course")
         def course():
