@@ -27,24 +27,24 @@ APP = "tests.support.queue_app:create_app()"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
-    """Each database the queue lives in: SQLite (its queue.sqlite3 beside the file) or PostgreSQL."""
+def queue_url(request, tmp_path):
+    """Each database the queue lives in (its URL): SQLite (queue.sqlite3 beside the file) or PostgreSQL."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
     return request.getfixturevalue("postgres")
 
 
 @pytest.fixture
-def enqueuer(database):
+def enqueuer(queue_url):
     """An app in this test's process that only enqueues (QUEUE_WORKERS=0), as a request's would."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database, "QUEUE_WORKERS": 0})
+    app = create_app({"TESTING": True, "DATABASE_URL": queue_url, "QUEUE_WORKERS": 0})
     yield app
     app.extensions["queue"].stop()
 
 
-def env(database: str, name: str, workers: int = 2) -> dict:
+def env(queue_url: str, name: str, workers: int = 2) -> dict:
     return {
-        "PLAYGROUND_DATABASE_URL": database,
+        "PLAYGROUND_DATABASE_URL": queue_url,
         "PLAYGROUND_QUEUE_WORKERS": str(workers),
         "QUEUE_TEST_NAME": name,
     }
@@ -120,16 +120,16 @@ def test_processes_starting_at_once_on_a_new_postgresql_database_make_the_queue_
     assert failed == []
 
 
-def test_work_enqueued_while_no_consumer_runs_is_done_when_one_starts(database, enqueuer, tmp_path):
+def test_work_enqueued_while_no_consumer_runs_is_done_when_one_starts(queue_url, enqueuer, tmp_path):
     path = tmp_path / "notes"
-    with servers.gunicorn(workers=1, env=env(database, "before"), app=APP):
+    with servers.gunicorn(workers=1, env=env(queue_url, "before"), app=APP):
         enqueue_notes(enqueuer, path, ["before"])
         assert noted(path, 1)[0][2] == "before"
     enqueue_notes(enqueuer, path, [f"waiting-{n}" for n in range(5)])  # the server is stopped
     enqueuer.extensions["test_tasks"]["note"].schedule((str(path), "scheduled"), delay=0.5)
     time.sleep(1.5)  # the scheduled one is due now: nothing runs them
     assert len(notes(path)) == 1
-    with servers.gunicorn(workers=1, env=env(database, "after"), app=APP):
+    with servers.gunicorn(workers=1, env=env(queue_url, "after"), app=APP):
         done = noted(path, 7)
     assert sorted(m for m, _, name in done if name == "after") == [
         "scheduled",
@@ -137,16 +137,16 @@ def test_work_enqueued_while_no_consumer_runs_is_done_when_one_starts(database, 
     ]
 
 
-def test_queue_workers_0_runs_nothing_in_the_server_and_flask_queue_work_does(database, enqueuer, tmp_path):
+def test_queue_workers_0_runs_nothing_in_the_server_and_flask_queue_work_does(queue_url, enqueuer, tmp_path):
     path = tmp_path / "notes"
-    with servers.gunicorn(workers=2, env=env(database, "server", workers=0), app=APP):
+    with servers.gunicorn(workers=2, env=env(queue_url, "server", workers=0), app=APP):
         enqueue_notes(enqueuer, path, [f"task-{n}" for n in range(10)])
         time.sleep(3)  # more than a worker's longest wait between looks at the queue
         assert notes(path) == []
         worker = subprocess.Popen(
             [str(Path(sys.executable).parent / "flask"), "--app", "tests.support.queue_app", "queue", "work"],
             cwd=ROOT,
-            env={**os.environ, **env(database, "worker", workers=0)},
+            env={**os.environ, **env(queue_url, "worker", workers=0)},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -164,33 +164,33 @@ def test_queue_workers_0_runs_nothing_in_the_server_and_flask_queue_work_does(da
     assert "Taking tasks from the queue with 2 threads" in output
 
 
-def test_make_runs_flask_run_takes_work_with_no_other_process(enqueuer, database, tmp_path):
+def test_make_runs_flask_run_takes_work_with_no_other_process(enqueuer, queue_url, tmp_path):
     path = tmp_path / "notes"
     with socket.socket() as probe:  # a free port for flask run, which says the one it was given
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     args = [str(Path(sys.executable).parent / "flask"), "--app", "tests.support.queue_app", "run"]
     args += ["--host", "127.0.0.1", "--port", str(port)]
-    with servers.run_server(args, r"Running on http://(?P<host>[\d.]+):(?P<port>\d+)", env(database, "run")):
+    with servers.run_server(args, r"Running on http://(?P<host>[\d.]+):(?P<port>\d+)", env(queue_url, "run")):
         enqueue_notes(enqueuer, path, [f"task-{n}" for n in range(3)])
         assert {name for _, _, name in noted(path, 3)} == {"run"}
 
 
-def test_a_command_enqueues_but_takes_no_work(database, enqueuer, tmp_path):
+def test_a_command_enqueues_but_takes_no_work(queue_url, enqueuer, tmp_path):
     path = tmp_path / "notes"
     enqueue_notes(enqueuer, path, [f"task-{n}" for n in range(3)])
     flask = str(Path(sys.executable).parent / "flask")
     done = subprocess.run(
         [flask, "--app", "tests.support.queue_app", "routes"],
         cwd=ROOT,
-        env={**os.environ, **env(database, "command")},
+        env={**os.environ, **env(queue_url, "command")},
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert notes(path) == []  # the tasks wait for a server or `flask queue work`
-    with servers.gunicorn(workers=1, env=env(database, "server"), app=APP):
+    with servers.gunicorn(workers=1, env=env(queue_url, "server"), app=APP):
         assert {name for _, _, name in noted(path, 3)} == {"server"}
 
 

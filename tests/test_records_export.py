@@ -14,7 +14,7 @@ from server.records.export import COLUMNS, FIELDS, attempt_rows, jsonl, learners
 from tests.support import class_records, solutions
 from tests.support.class_records import ISSUER, checked, opened, source_sha256
 
-database, postgres_url = class_records.database, class_records.postgres_url  # the fixtures
+database = class_records.database  # the fixture (its PostgreSQL server: conftest.py's postgres)
 
 T0 = 1_764_900_000.0  # 2025-12-05T02:00:00Z
 WRONG = {"neuron": (False, "reversed"), "reuse": (True, None), "chain": (False, "reversed")}

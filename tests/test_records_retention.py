@@ -16,7 +16,7 @@ from server.records.retention import init_app
 from tests.support import class_records
 from tests.support.class_records import DAY_S, ISSUER, checked, counts, launched, opened
 
-database, postgres_url = class_records.database, class_records.postgres_url  # the fixtures
+database = class_records.database  # the fixture (its PostgreSQL server: conftest.py's postgres)
 NOW = time.time()
 RIGHT = {"neuron": (True, None), "reuse": (True, None), "chain": (True, None)}
 CODE = "def backward(out):\n    pass\n"

@@ -2,21 +2,18 @@
 learners who opened an activity, their Checks, each judged with its per-expression results."""
 
 import hashlib
-import itertools
 import time
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 from sqlalchemy import func, insert, select
 
 from server.db import Database
 from server.db.tables import attempts, launches, learners, passbacks, results
-from tests.support.postgres import postgres_server
+from tests.support.postgres import new_database
 
 ISSUER = "https://lms.example.edu"
 DAY_S = 86400
-NUMBERS = itertools.count()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -25,19 +22,9 @@ def database(request, tmp_path) -> Iterator[Database]:
     if request.param == "sqlite":
         yield Database(f"sqlite:///{tmp_path / 'records.sqlite3'}")
         return
-    server = request.getfixturevalue("postgres_url")
-    name = f"records_{next(NUMBERS)}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    made = Database(server.replace("@/postgres?", f"@/{name}?"))
+    made = Database(new_database(request.getfixturevalue("postgres")))
     yield made
     made.engine.dispose()
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
 
 
 def source_sha256(source: str) -> str:
