@@ -135,6 +135,10 @@ Index(
     attempts.c.activity,
     attempts.c.sub,
     attempts.c.time,
+    attempts.c.id,
+    attempts.c.state,
+    attempts.c.passed,
+    attempts.c.mistake,
 )
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)

@@ -1,0 +1,328 @@
+"""Benchmark the class view at a course's scale: 1,000 learners x 30 Checks, on SQLite and PostgreSQL.
+
+    .venv/bin/python -m benchmarks.class_view [--learners 1000] [--checks 30] [--runs 15] [--only sqlite]
+
+For each database (SQLite in a temporary folder, WAL as the server opens it; PostgreSQL, a private
+server as tests/support/postgres.py starts one), writes one class with tests/support/classroom.py (a
+second, smaller course beside it, so that every query must pick its course out), then measures, --runs
+times each, interleaved, and prints the medians:
+- the class view's server time: server/classview/stats.py's class_summary(conn, issuer, course,
+  activity) where it exists, else the queries below that stand in for it (what the view shows, counted in
+  the database), each timed too, and the sum of them;
+- the floor: a bare `SELECT count(*)` round trip on the same connection, and the class's attempts
+  counted (one index range);
+- recording a Check's added time: one `attempts` row inserted and committed on a connection of the pool,
+  and one task enqueued on Huey's queue on the same database (server/queue.py), no consumer running.
+The class view's target is 300 ms, recording's 5 ms (issue 43); the ratios to the floor are beside them.
+"""
+
+import argparse
+import contextlib
+import importlib
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import Connection, and_, case, distinct, func, insert, select
+
+from server.db import Database
+from server.db.tables import attempts, learners, results
+from server.queue import TaskQueue
+from tests.support import classroom
+from tests.support.postgres import postgres_server, server_bin
+
+Scope = tuple[str, str, str]
+
+
+def of(table, scope: Scope):
+    issuer, course, activity = scope
+    return and_(table.c.issuer == issuer, table.c.course == course, table.c.activity == activity)
+
+
+def numbered(scope: Scope):
+    """The activity's judged Checks, numbered from each learner's last (1) backwards."""
+    order = func.row_number().over(
+        partition_by=attempts.c.sub, order_by=(attempts.c.time.desc(), attempts.c.id.desc())
+    )
+    return (
+        select(attempts.c.id, attempts.c.sub, attempts.c.passed, attempts.c.mistake, order.label("back"))
+        .where(of(attempts, scope), attempts.c.state == "judged")
+        .subquery()
+    )
+
+
+def passers(scope: Scope):
+    return select(attempts.c.sub).distinct().where(of(attempts, scope), attempts.c.passed.is_(True))
+
+
+def counts(conn: Connection, scope: Scope) -> list:
+    opened = select(func.count()).select_from(learners).where(of(learners, scope)).scalar_subquery()
+    return list(
+        conn.execute(
+            select(
+                opened,
+                func.count(distinct(attempts.c.sub)),
+                func.count(distinct(case((attempts.c.passed.is_(True), attempts.c.sub)))),
+                func.count(),
+            ).where(of(attempts, scope))
+        )
+    )
+
+
+def mistakes_met(conn: Connection, scope: Scope) -> list:
+    return list(
+        conn.execute(
+            select(attempts.c.mistake, func.count(distinct(attempts.c.sub)), func.count())
+            .where(of(attempts, scope), attempts.c.mistake.is_not(None))
+            .group_by(attempts.c.mistake)
+        )
+    )
+
+
+def still_on_it(conn: Connection, scope: Scope) -> list:
+    last = numbered(scope)
+    return list(
+        conn.execute(
+            select(last.c.mistake, func.count())
+            .where(last.c.back == 1, last.c.mistake.is_not(None), last.c.sub.not_in(passers(scope)))
+            .group_by(last.c.mistake)
+        )
+    )
+
+
+def stuck(conn: Connection, scope: Scope) -> list:
+    last = numbered(scope)
+    return list(
+        conn.execute(
+            select(last.c.sub, func.min(last.c.mistake))
+            .where(last.c.back <= 3, last.c.sub.not_in(passers(scope)))
+            .group_by(last.c.sub)
+            .having(
+                func.count() == 3,
+                func.count(distinct(last.c.mistake)) == 1,
+                func.count(last.c.mistake) == 3,
+            )
+        )
+    )
+
+
+def tries_per_mistake(conn: Connection, scope: Scope) -> list:
+    """The Checks each learner who got past a mistake made with it: their mean and most, per mistake."""
+    last = numbered(scope)
+    past = (
+        select(attempts.c.sub, attempts.c.mistake, func.count().label("n"))
+        .where(of(attempts, scope), attempts.c.mistake.is_not(None))
+        .group_by(attempts.c.sub, attempts.c.mistake)
+        .subquery()
+    )
+    now = select(last.c.sub, last.c.mistake).where(last.c.back == 1).subquery()
+    on_it = and_(now.c.sub == past.c.sub, now.c.mistake == past.c.mistake)
+    return list(
+        conn.execute(
+            select(past.c.mistake, func.avg(past.c.n), func.max(past.c.n))
+            .where(~select(now.c.sub).where(on_it).exists())
+            .group_by(past.c.mistake)
+        )
+    )
+
+
+def examples(conn: Connection, scope: Scope) -> list:
+    """Up to three sources per mistake, the most made shapes first (duplicates folded)."""
+    shapes = (
+        select(
+            attempts.c.mistake,
+            attempts.c.shape_sha256,
+            func.min(attempts.c.id).label("id"),
+            func.row_number()
+            .over(partition_by=attempts.c.mistake, order_by=(func.count().desc(), attempts.c.shape_sha256))
+            .label("rank"),
+        )
+        .where(of(attempts, scope), attempts.c.mistake.is_not(None))
+        .group_by(attempts.c.mistake, attempts.c.shape_sha256)
+        .subquery()
+    )
+    return list(
+        conn.execute(
+            select(shapes.c.mistake, attempts.c.source)
+            .join(attempts, attempts.c.id == shapes.c.id)
+            .where(shapes.c.rank <= 3)
+        )
+    )
+
+
+def expressions_at_last(conn: Connection, scope: Scope) -> list:
+    last = numbered(scope)
+    return list(
+        conn.execute(
+            select(results.c.expr, func.count(), func.count(case((results.c.passed.is_(True), 1))))
+            .join(last, and_(last.c.id == results.c.attempt_id, last.c.back == 1))
+            .group_by(results.c.expr)
+        )
+    )
+
+
+def to_first_pass(conn: Connection, scope: Scope) -> list:
+    """How many learners took 1, 2, ... Checks to their first pass."""
+    first = (
+        select(attempts.c.sub, func.min(attempts.c.time).label("at"))
+        .where(of(attempts, scope), attempts.c.passed.is_(True))
+        .group_by(attempts.c.sub)
+        .subquery()
+    )
+    took = (
+        select(func.count().label("n"))
+        .select_from(attempts)
+        .join(first, and_(first.c.sub == attempts.c.sub, attempts.c.time <= first.c.at))
+        .where(of(attempts, scope))
+        .group_by(attempts.c.sub)
+        .subquery()
+    )
+    return list(conn.execute(select(took.c.n, func.count()).group_by(took.c.n).order_by(took.c.n)))
+
+
+def per_day(conn: Connection, scope: Scope) -> list:
+    day = func.floor(attempts.c.time / 86400).label("day")
+    return list(
+        conn.execute(select(day, func.count()).where(of(attempts, scope)).group_by(day).order_by(day))
+    )
+
+
+# What the class view shows, as queries: each reads the activity's rows in the database and returns a
+# few rows (the stuck learners are the most: one row each).
+STAND_IN: dict[str, Callable[[Connection, Scope], list]] = {
+    "opened, tried, passed": counts,
+    "each mistake: learners met": mistakes_met,
+    "each mistake: still on it": still_on_it,
+    "stuck now": stuck,
+    "each mistake: tries to get past": tries_per_mistake,
+    "each mistake: 3 examples": examples,
+    "each expression at the last Check": expressions_at_last,
+    "Checks to the first pass": to_first_pass,
+    "Checks per day": per_day,
+}
+
+
+def class_summary_function() -> Callable | None:
+    """server/classview/stats.py's class_summary, once the class view has landed."""
+    try:
+        return importlib.import_module("server.classview.stats").class_summary
+    except (ImportError, AttributeError):
+        return None
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+@contextlib.contextmanager
+def databases(only: str | None) -> Iterator[tuple[str, str]]:
+    """(name, URL) of each database to measure, made for this run and gone after it."""
+    with contextlib.ExitStack() as stack:
+        made = []
+        if only in (None, "sqlite"):
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="class-view-")))
+            made.append(("SQLite", f"sqlite:///{folder / 'lti.sqlite3'}"))
+        if only in (None, "postgresql"):
+            if server_bin() is None:
+                print("PostgreSQL: not measured (no server programs: scripts/setup-postgres.sh)")
+            else:
+                made.append(("PostgreSQL", stack.enter_context(postgres_server())))
+        yield made
+
+
+def measure(name: str, url: str, args: argparse.Namespace) -> None:
+    db = Database(url)
+    start = time.perf_counter()
+    with db.engine.begin() as conn:
+        made = classroom.write_class(
+            conn, learners=args.learners, checks=args.checks, idle=args.learners // 20
+        )
+        other = classroom.write_class(
+            conn, learners=args.learners // 10, checks=args.checks, course="course-other"
+        )
+    wrote = time.perf_counter() - start
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        # The planner's statistics and PostgreSQL's visibility map, as a live database has them (autovacuum)
+        conn.exec_driver_sql("VACUUM ANALYZE" if db.postgres else "ANALYZE")
+    scope = (made.issuer, made.course, made.activity)
+    summary = class_summary_function()
+    app = Flask(__name__)
+    app.config["TESTING"] = True
+    queue = TaskQueue(app, url)
+    judge = queue.task()(lambda attempt_id: None)
+    times: dict[str, list[float]] = {}
+
+    def record() -> None:
+        with db.engine.connect() as conn:
+            row = {
+                "issuer": made.issuer,
+                "course": made.course,
+                "activity": made.activity,
+                "sub": made.learners[0].sub,
+                "time": time.time(),
+                "source": classroom.ENDLESS,
+                "source_sha256": "0" * 64,
+                "shape_sha256": "0" * 64,
+                "rule": "strict",
+                "state": "queued",
+            }
+            attempt_id = conn.execute(insert(attempts).returning(attempts.c.id), row).scalar_one()
+            conn.commit()
+        judge(attempt_id)
+
+    with db.engine.connect() as conn:
+        steps: dict[str, Callable[[], object]] = {
+            "floor: SELECT count(*)": lambda: conn.exec_driver_sql("SELECT count(*)").all(),
+            "floor: the class's attempts counted": lambda: conn.execute(
+                select(func.count()).select_from(attempts).where(of(attempts, scope))
+            ).all(),
+        }
+        for label, query in STAND_IN.items():
+            steps[label] = lambda query=query: query(conn, scope)
+        if summary is not None:
+            steps["class_summary()"] = lambda: summary(conn, *scope)
+        for _ in range(args.runs):
+            for label, step in steps.items():
+                times.setdefault(label, []).append(timed(step))
+            times.setdefault("stand-in queries, all", []).append(sum(times[label][-1] for label in STAND_IN))
+            conn.rollback()
+            times.setdefault("record a Check: insert + enqueue", []).append(timed(record))
+    queue.huey.flush()
+    floor = statistics.median(times["floor: SELECT count(*)"])
+    print(
+        f"\n{name}: {len(made.learners)} learners ({args.learners // 20} only opened it), "
+        f"{made.attempts:,} Checks (and {other.attempts:,} in another course), "
+        f"written in {wrote:.1f} s; medians of {args.runs} runs"
+    )
+    print(f"{'':44}{'ms':>9}{'x floor':>10}{'target':>9}")
+    targets = {"stand-in queries, all": 300, "class_summary()": 300, "record a Check: insert + enqueue": 5}
+    for label, values in times.items():
+        ms = statistics.median(values)
+        target = f"< {targets[label]}" if label in targets else ""
+        print(f"{label:44}{ms:9.2f}{ms / floor:10.0f}{target:>9}")
+    db.engine.dispose()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=int, default=1000)
+    parser.add_argument("--checks", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--only", choices=("sqlite", "postgresql"))
+    args = parser.parse_args()
+    if class_summary_function() is None:
+        print("server/classview/stats.py's class_summary is not here yet: its stand-in queries are measured")
+    with databases(args.only) as made:
+        for name, url in made:
+            measure(name, url, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
