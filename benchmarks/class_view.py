@@ -44,19 +44,28 @@ def of(table, scope: Scope):
 
 
 def numbered(scope: Scope):
-    """The activity's judged Checks, numbered from each learner's last (1) backwards."""
-    order = func.row_number().over(
-        partition_by=attempts.c.sub, order_by=(attempts.c.time.desc(), attempts.c.id.desc())
-    )
+    """The activity's judged Checks, numbered from each learner's last (back: 1) and first (forward: 1),
+    each with whether its learner passed at any Check (ever: 1 or 0): one pass over the learner index."""
+    learner = attempts.c.sub
     return (
-        select(attempts.c.id, attempts.c.sub, attempts.c.passed, attempts.c.mistake, order.label("back"))
+        select(
+            attempts.c.id,
+            learner,
+            attempts.c.passed,
+            attempts.c.mistake,
+            func.row_number()
+            .over(partition_by=learner, order_by=(attempts.c.time.desc(), attempts.c.id.desc()))
+            .label("back"),
+            func.row_number()
+            .over(partition_by=learner, order_by=(attempts.c.time, attempts.c.id))
+            .label("forward"),
+            func.max(case((attempts.c.passed.is_(True), 1), else_=0))
+            .over(partition_by=learner)
+            .label("ever"),
+        )
         .where(of(attempts, scope), attempts.c.state == "judged")
         .subquery()
     )
-
-
-def passers(scope: Scope):
-    return select(attempts.c.sub).distinct().where(of(attempts, scope), attempts.c.passed.is_(True))
 
 
 def counts(conn: Connection, scope: Scope) -> list:
@@ -88,7 +97,7 @@ def still_on_it(conn: Connection, scope: Scope) -> list:
     return list(
         conn.execute(
             select(last.c.mistake, func.count())
-            .where(last.c.back == 1, last.c.mistake.is_not(None), last.c.sub.not_in(passers(scope)))
+            .where(last.c.back == 1, last.c.mistake.is_not(None), last.c.ever == 0)
             .group_by(last.c.mistake)
         )
     )
@@ -99,7 +108,7 @@ def stuck(conn: Connection, scope: Scope) -> list:
     return list(
         conn.execute(
             select(last.c.sub, func.min(last.c.mistake))
-            .where(last.c.back <= 3, last.c.sub.not_in(passers(scope)))
+            .where(last.c.back <= 3, last.c.ever == 0)
             .group_by(last.c.sub)
             .having(
                 func.count() == 3,
@@ -167,18 +176,11 @@ def expressions_at_last(conn: Connection, scope: Scope) -> list:
 
 def to_first_pass(conn: Connection, scope: Scope) -> list:
     """How many learners took 1, 2, ... Checks to their first pass."""
-    first = (
-        select(attempts.c.sub, func.min(attempts.c.time).label("at"))
-        .where(of(attempts, scope), attempts.c.passed.is_(True))
-        .group_by(attempts.c.sub)
-        .subquery()
-    )
+    checks = numbered(scope)
     took = (
-        select(func.count().label("n"))
-        .select_from(attempts)
-        .join(first, and_(first.c.sub == attempts.c.sub, attempts.c.time <= first.c.at))
-        .where(of(attempts, scope))
-        .group_by(attempts.c.sub)
+        select(func.min(checks.c.forward).label("n"))
+        .where(checks.c.passed.is_(True))
+        .group_by(checks.c.sub)
         .subquery()
     )
     return list(conn.execute(select(took.c.n, func.count()).group_by(took.c.n).order_by(took.c.n)))
