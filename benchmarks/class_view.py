@@ -43,77 +43,95 @@ def of(table, scope: Scope):
     return and_(table.c.issuer == issuer, table.c.course == course, table.c.activity == activity)
 
 
-def numbered(scope: Scope):
-    """The activity's judged Checks, numbered from each learner's last (back: 1) and first (forward: 1),
-    each with whether its learner passed at any Check (ever: 1 or 0): one pass over the learner index."""
-    learner = attempts.c.sub
+def judged(scope: Scope):
+    return and_(of(attempts, scope), attempts.c.state == "judged")
+
+
+def each_learner(scope: Scope, where=None):
+    """Each learner who Checked: their Checks (n), the time of the last, and whether any passed (ever: 1,
+    0); of the judged Checks unless `where` says which.
+
+    Grouped, not windowed: one pass over the learner index in its order, nothing sorted, no row kept."""
     return (
         select(
-            attempts.c.id,
-            learner,
-            attempts.c.passed,
-            attempts.c.mistake,
-            func.row_number()
-            .over(partition_by=learner, order_by=(attempts.c.time.desc(), attempts.c.id.desc()))
-            .label("back"),
-            func.row_number()
-            .over(partition_by=learner, order_by=(attempts.c.time, attempts.c.id))
-            .label("forward"),
-            func.max(case((attempts.c.passed.is_(True), 1), else_=0))
-            .over(partition_by=learner)
-            .label("ever"),
+            attempts.c.sub,
+            func.count().label("n"),
+            func.max(attempts.c.time).label("last"),
+            func.max(case((attempts.c.passed.is_(True), 1), else_=0)).label("ever"),
         )
-        .where(of(attempts, scope), attempts.c.state == "judged")
+        .where(judged(scope) if where is None else where)
+        .group_by(attempts.c.sub)
         .subquery()
     )
 
 
-def counts(conn: Connection, scope: Scope) -> list:
-    opened = select(func.count()).select_from(learners).where(of(learners, scope)).scalar_subquery()
-    return list(
-        conn.execute(
-            select(
-                opened,
-                func.count(distinct(attempts.c.sub)),
-                func.count(distinct(case((attempts.c.passed.is_(True), attempts.c.sub)))),
-                func.count(),
-            ).where(of(attempts, scope))
-        )
+def last_checks(scope: Scope):
+    """Each learner's last judged Check (found by the learner index, a seek per learner), with `ever`: a
+    table of its own for the statement (a materialised CTE: a join reads it as it is, not made again)."""
+    per = each_learner(scope)
+    return (
+        select(attempts.c.id, attempts.c.sub, attempts.c.passed, attempts.c.mistake, per.c.ever)
+        .join(per, and_(attempts.c.sub == per.c.sub, attempts.c.time == per.c.last))
+        .where(judged(scope))
+        .cte("last_checks")
+        .prefix_with("MATERIALIZED")
     )
 
 
+def counts(conn: Connection, scope: Scope) -> list:
+    """How many opened the activity, Checked, passed, and their Checks."""
+    opened = select(func.count()).select_from(learners).where(of(learners, scope)).scalar_subquery()
+    per = each_learner(scope, of(attempts, scope))
+    return list(conn.execute(select(opened, func.count(), func.sum(per.c.ever), func.sum(per.c.n))))
+
+
 def mistakes_met(conn: Connection, scope: Scope) -> list:
+    """Each mistake: how many learners made it, and how many Checks (the mistake index, in its order)."""
+    pairs = (
+        select(attempts.c.mistake, attempts.c.sub, func.count().label("n"))
+        .where(of(attempts, scope), attempts.c.mistake.is_not(None))
+        .group_by(attempts.c.mistake, attempts.c.sub)
+        .subquery()
+    )
     return list(
-        conn.execute(
-            select(attempts.c.mistake, func.count(distinct(attempts.c.sub)), func.count())
-            .where(of(attempts, scope), attempts.c.mistake.is_not(None))
-            .group_by(attempts.c.mistake)
-        )
+        conn.execute(select(pairs.c.mistake, func.count(), func.sum(pairs.c.n)).group_by(pairs.c.mistake))
     )
 
 
 def still_on_it(conn: Connection, scope: Scope) -> list:
-    last = numbered(scope)
+    last = last_checks(scope)
     return list(
         conn.execute(
             select(last.c.mistake, func.count())
-            .where(last.c.back == 1, last.c.mistake.is_not(None), last.c.ever == 0)
+            .where(last.c.mistake.is_not(None), last.c.ever == 0)
             .group_by(last.c.mistake)
         )
     )
 
 
 def stuck(conn: Connection, scope: Scope) -> list:
-    last = numbered(scope)
+    """The learners who never passed whose last three Checks made one mistake (a seek per learner finds the
+    third last)."""
+    per = each_learner(scope)
+    third_last = (
+        select(attempts.c.time)
+        .where(judged(scope), attempts.c.sub == per.c.sub)
+        .order_by(attempts.c.time.desc())
+        .limit(1)
+        .offset(2)
+        .scalar_subquery()
+    )
+    since = select(per.c.sub, third_last.label("since")).where(per.c.ever == 0).subquery()
     return list(
         conn.execute(
-            select(last.c.sub, func.min(last.c.mistake))
-            .where(last.c.back <= 3, last.c.ever == 0)
-            .group_by(last.c.sub)
+            select(attempts.c.sub, func.min(attempts.c.mistake))
+            .join(since, and_(attempts.c.sub == since.c.sub, attempts.c.time >= since.c.since))
+            .where(judged(scope))
+            .group_by(attempts.c.sub)
             .having(
                 func.count() == 3,
-                func.count(distinct(last.c.mistake)) == 1,
-                func.count(last.c.mistake) == 3,
+                func.count(distinct(attempts.c.mistake)) == 1,
+                func.count(attempts.c.mistake) == 3,
             )
         )
     )
@@ -121,19 +139,19 @@ def stuck(conn: Connection, scope: Scope) -> list:
 
 def tries_per_mistake(conn: Connection, scope: Scope) -> list:
     """The Checks each learner who got past a mistake made with it: their mean and most, per mistake."""
-    last = numbered(scope)
+    now = last_checks(scope)
     past = (
-        select(attempts.c.sub, attempts.c.mistake, func.count().label("n"))
+        select(attempts.c.mistake, attempts.c.sub, func.count().label("n"))
         .where(of(attempts, scope), attempts.c.mistake.is_not(None))
-        .group_by(attempts.c.sub, attempts.c.mistake)
+        .group_by(attempts.c.mistake, attempts.c.sub)
         .subquery()
     )
-    now = select(last.c.sub, last.c.mistake).where(last.c.back == 1).subquery()
-    on_it = and_(now.c.sub == past.c.sub, now.c.mistake == past.c.mistake)
+    on_it = and_(now.c.sub == past.c.sub, now.c.mistake == past.c.mistake, now.c.ever == 0)
     return list(
         conn.execute(
             select(past.c.mistake, func.avg(past.c.n), func.max(past.c.n))
-            .where(~select(now.c.sub).where(on_it).exists())
+            .select_from(past.outerjoin(now, on_it))
+            .where(now.c.sub.is_(None))
             .group_by(past.c.mistake)
         )
     )
@@ -164,25 +182,30 @@ def examples(conn: Connection, scope: Scope) -> list:
 
 
 def expressions_at_last(conn: Connection, scope: Scope) -> list:
-    last = numbered(scope)
+    last = last_checks(scope)
     return list(
         conn.execute(
             select(results.c.expr, func.count(), func.count(case((results.c.passed.is_(True), 1))))
-            .join(last, and_(last.c.id == results.c.attempt_id, last.c.back == 1))
+            .join(last, last.c.id == results.c.attempt_id)
             .group_by(results.c.expr)
         )
     )
 
 
 def to_first_pass(conn: Connection, scope: Scope) -> list:
-    """How many learners took 1, 2, ... Checks to their first pass."""
-    checks = numbered(scope)
-    took = (
-        select(func.min(checks.c.forward).label("n"))
-        .where(checks.c.passed.is_(True))
-        .group_by(checks.c.sub)
+    """How many learners took 1, 2, ... Checks to their first pass (each counted by a seek per learner)."""
+    first = (
+        select(attempts.c.sub, func.min(attempts.c.time).label("at"))
+        .where(judged(scope), attempts.c.passed.is_(True))
+        .group_by(attempts.c.sub)
         .subquery()
     )
+    upto = (
+        select(func.count())
+        .where(judged(scope), attempts.c.sub == first.c.sub, attempts.c.time <= first.c.at)
+        .scalar_subquery()
+    )
+    took = select(upto.label("n")).select_from(first).subquery()
     return list(conn.execute(select(took.c.n, func.count()).group_by(took.c.n).order_by(took.c.n)))
 
 

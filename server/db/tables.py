@@ -140,6 +140,14 @@ Index(
     attempts.c.passed,
     attempts.c.mistake,
 )
+Index(
+    "attempts_of_mistake",
+    attempts.c.issuer,
+    attempts.c.course,
+    attempts.c.activity,
+    attempts.c.mistake,
+    attempts.c.sub,
+)
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
 # Each judged Check's result per expression and per graph that tells orders apart.
