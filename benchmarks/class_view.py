@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from flask import Flask
-from sqlalchemy import Connection, and_, case, distinct, func, insert, select
+from sqlalchemy import Connection, and_, case, distinct, func, insert, or_, select
 
 from server.db import Database
 from server.db.tables import attempts, learners, results
@@ -138,20 +138,25 @@ def stuck(conn: Connection, scope: Scope) -> list:
 
 
 def tries_per_mistake(conn: Connection, scope: Scope) -> list:
-    """The Checks each learner who got past a mistake made with it: their mean and most, per mistake."""
-    now = last_checks(scope)
+    """The Checks each learner who got past a mistake made with it (they passed since, or their last Check
+    made another): their mean and most, per mistake. Two grouped passes joined by learner."""
+    per = each_learner(scope)
     past = (
-        select(attempts.c.mistake, attempts.c.sub, func.count().label("n"))
-        .where(of(attempts, scope), attempts.c.mistake.is_not(None))
+        select(
+            attempts.c.mistake,
+            attempts.c.sub,
+            func.count().label("n"),
+            func.max(attempts.c.time).label("last"),
+        )
+        .where(judged(scope), attempts.c.mistake.is_not(None))
         .group_by(attempts.c.mistake, attempts.c.sub)
         .subquery()
     )
-    on_it = and_(now.c.sub == past.c.sub, now.c.mistake == past.c.mistake, now.c.ever == 0)
     return list(
         conn.execute(
             select(past.c.mistake, func.avg(past.c.n), func.max(past.c.n))
-            .select_from(past.outerjoin(now, on_it))
-            .where(now.c.sub.is_(None))
+            .join(per, per.c.sub == past.c.sub)
+            .where(or_(per.c.ever == 1, past.c.last < per.c.last))
             .group_by(past.c.mistake)
         )
     )

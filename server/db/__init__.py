@@ -84,14 +84,11 @@ class Database:
 
 
 def sqlite_settings(raw, _record) -> None:
-    """Each SQLite connection: wait for a writer rather than fail, keep foreign keys, write ahead, and sync
-    the log at checkpoints, not at each commit (WAL's NORMAL: never corrupt; a power cut may lose the last
-    commits. A recorded Check's row took 3.7 ms with FULL, 0.35 ms with NORMAL: docs/speed.md)."""
+    """Each SQLite connection: wait for a writer rather than fail, keep foreign keys, write ahead."""
     cursor = raw.cursor()
     cursor.execute("PRAGMA busy_timeout = 30000")
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.execute("PRAGMA journal_mode = WAL")
-    cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
 
 
