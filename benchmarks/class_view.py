@@ -7,13 +7,12 @@ server as tests/support/postgres.py starts one), writes one class with tests/sup
 second, smaller course beside it, so that every query must pick its course out), then measures, --runs
 times each, interleaved, and prints the medians:
 - the class view's server time: server/classview/stats.py's class_summary(conn, issuer, course,
-  activity) where it exists, else the queries below that stand in for it (what the view shows, counted in
-  the database), each timed too, and the sum of them;
+  activity) where it exists, and the queries below that stood in for it before it did (what the view
+  shows, each counted in the database), each timed, and their sum;
 - the floor: a bare `SELECT count(*)` round trip on the same connection, and the class's attempts
-  counted (one index range);
-- recording a Check's added time: one `attempts` row inserted and committed on a connection of the pool,
-  and one task enqueued on Huey's queue on the same database (server/queue.py), no consumer running.
-The class view's target is 300 ms, recording's 5 ms (issue 43); the ratios to the floor are beside them.
+  counted (one index range).
+The class view's target is 300 ms (issue 43); the ratios to the floor are beside the figures. What
+recording a Check adds to its request is benchmarks/record.py's to measure (POST /record itself).
 """
 
 import argparse
@@ -26,12 +25,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from flask import Flask
-from sqlalchemy import Connection, and_, case, distinct, func, insert, or_, select
+from sqlalchemy import Connection, and_, case, distinct, func, or_, select
 
 from server.db import Database
 from server.db.tables import attempts, learners, results
-from server.queue import TaskQueue
 from tests.support import classroom
 from tests.support.postgres import postgres_server, server_bin
 
@@ -282,30 +279,7 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
         conn.exec_driver_sql("VACUUM ANALYZE" if db.postgres else "ANALYZE")
     scope = (made.issuer, made.course, made.activity)
     summary = class_summary_function()
-    app = Flask(__name__)
-    app.config["TESTING"] = True
-    queue = TaskQueue(app, url)
-    judge = queue.task()(lambda attempt_id: None)
     times: dict[str, list[float]] = {}
-
-    recorded: list[int] = []
-
-    def insert_attempt() -> None:
-        with db.engine.connect() as conn:
-            row = {
-                "issuer": made.issuer,
-                "course": made.course,
-                "activity": made.activity,
-                "sub": made.learners[0].sub,
-                "time": time.time(),
-                "source": classroom.ENDLESS,
-                "source_sha256": "0" * 64,
-                "shape_sha256": "0" * 64,
-                "rule": "strict",
-                "state": "queued",
-            }
-            recorded.append(conn.execute(insert(attempts).returning(attempts.c.id), row).scalar_one())
-            conn.commit()
 
     with db.engine.connect() as conn:
         steps: dict[str, Callable[[], object]] = {
@@ -323,12 +297,6 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
                 times.setdefault(label, []).append(timed(step))
             times.setdefault("stand-in queries, all", []).append(sum(times[label][-1] for label in STAND_IN))
             conn.rollback()
-            inserted = timed(insert_attempt)
-            enqueued = timed(lambda: judge(recorded[-1]))
-            times.setdefault("record a Check: the attempts row", []).append(inserted)
-            times.setdefault("record a Check: the judge's task", []).append(enqueued)
-            times.setdefault("record a Check: insert + enqueue", []).append(inserted + enqueued)
-    queue.huey.flush()
     floor = statistics.median(times["floor: SELECT count(*)"])
     print(
         f"\n{name}: {len(made.learners)} learners ({args.learners // 20} only opened it), "
@@ -336,7 +304,7 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
         f"written in {wrote:.1f} s; medians of {args.runs} runs"
     )
     print(f"{'':44}{'ms':>9}{'x floor':>10}{'target':>9}")
-    targets = {"stand-in queries, all": 300, "class_summary()": 300, "record a Check: insert + enqueue": 5}
+    targets = {"stand-in queries, all": 300, "class_summary()": 300}
     for label, values in times.items():
         ms = statistics.median(values)
         target = f"< {targets[label]}" if label in targets else ""
