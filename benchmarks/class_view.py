@@ -241,6 +241,33 @@ def class_summary_function() -> Callable | None:
         return None
 
 
+@contextlib.contextmanager
+def class_view_page(url: str, scope: Scope, folder: Path) -> Iterator[Callable[[], object] | None]:
+    """A GET of the class view's overview (the teacher's token in its link) through Flask's test client, on
+    an app of the database at url (LTI on, no queue consumer), once the class view has landed; else None."""
+    try:
+        token_module = importlib.import_module("server.classview.token")
+        lti = importlib.import_module("server.lti")
+    except ImportError:
+        yield None
+        return
+    from tests.support.verifying import verifying_app
+
+    app = verifying_app(folder, LTI=True, DATABASE_URL=url, QUEUE_WORKERS=0)
+    issuer, course, activity = scope
+    view = {"issuer": issuer, "course": course, "activity": activity, "client_id": "bench"}
+    with app.app_context():
+        token = token_module.teacher_token(lti.state()["keys"], view, 3600)
+    client = app.test_client()
+
+    def get() -> None:
+        page = client.get("/lti/class/", query_string={"t": token})
+        assert page.status_code == 200, page.status_code
+
+    yield get
+    app.extensions["db"].engine.dispose()
+
+
 def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
@@ -280,8 +307,8 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
     scope = (made.issuer, made.course, made.activity)
     summary = class_summary_function()
     times: dict[str, list[float]] = {}
-
-    with db.engine.connect() as conn:
+    folder = Path(tempfile.mkdtemp(prefix="class-view-app-"))
+    with class_view_page(url, scope, folder) as page, db.engine.connect() as conn:
         steps: dict[str, Callable[[], object]] = {
             "floor: SELECT count(*)": lambda: conn.exec_driver_sql("SELECT count(*)").all(),
             "floor: the class's attempts counted": lambda: conn.execute(
@@ -292,6 +319,8 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
             steps[label] = lambda query=query: query(conn, scope)
         if summary is not None:
             steps["class_summary()"] = lambda: summary(conn, *scope)
+        if page is not None:
+            steps["GET the class view (test client)"] = page
         for _ in range(args.runs):
             for label, step in steps.items():
                 times.setdefault(label, []).append(timed(step))
@@ -304,7 +333,7 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
         f"written in {wrote:.1f} s; medians of {args.runs} runs"
     )
     print(f"{'':44}{'ms':>9}{'x floor':>10}{'target':>9}")
-    targets = {"stand-in queries, all": 300, "class_summary()": 300}
+    targets = {"stand-in queries, all": 300, "class_summary()": 300, "GET the class view (test client)": 300}
     for label, values in times.items():
         ms = statistics.median(values)
         target = f"< {targets[label]}" if label in targets else ""
