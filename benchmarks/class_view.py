@@ -307,8 +307,11 @@ def measure(name: str, url: str, args: argparse.Namespace) -> None:
     scope = (made.issuer, made.course, made.activity)
     summary = class_summary_function()
     times: dict[str, list[float]] = {}
-    folder = Path(tempfile.mkdtemp(prefix="class-view-app-"))
-    with class_view_page(url, scope, folder) as page, db.engine.connect() as conn:
+    with (
+        tempfile.TemporaryDirectory(prefix="class-view-app-") as folder,
+        class_view_page(url, scope, Path(folder)) as page,
+        db.engine.connect() as conn,
+    ):
         steps: dict[str, Callable[[], object]] = {
             "floor: SELECT count(*)": lambda: conn.exec_driver_sql("SELECT count(*)").all(),
             "floor: the class's attempts counted": lambda: conn.execute(
