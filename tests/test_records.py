@@ -7,7 +7,7 @@ import time
 
 import jwt
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from engine.report import MISTAKES
 from server.classview.roles import teaches
@@ -149,6 +149,31 @@ def test_an_endless_loop_is_a_timeout_judged_once_for_two_identical_checks(
     assert first["source_sha256"] == second["source_sha256"]
     assert len(runs) == 2  # the loop once, the syntax error once
     assert results_of(app, second["id"]) == results_of(app, first["id"])
+
+
+def test_a_check_whose_task_was_lost_is_queued_again_by_the_sweep_and_judged(recording):
+    """A process that stopped mid-way loses its tasks: the sweep queues each Check that waited five
+    minutes with no worker on it again (not a fresh one), and it is judged; its learner is not held."""
+    app = recording(QUEUE_WORKERS=0)
+    client = app.test_client()
+    for source in (solutions.NO_SEED, solutions.NOT_REVERSED):
+        assert record(client, source, learner=token()).status_code == 202
+    tasks = app.extensions["queue"]
+    tasks.huey.flush()  # both tasks lost
+    with app.extensions["db"].connect() as conn:
+        old = attempts.c.source == solutions.NO_SEED
+        conn.execute(
+            update(attempts).where(old).values(time=time.time() - judge_module.SWEEP_MINUTES * 60 - 1)
+        )
+    with app.app_context():
+        judge_module.sweep()
+    assert tasks.huey.pending_count() == 1  # the old one, not the one queued a moment ago
+    tasks.start(1)
+    deadline = time.monotonic() + 60
+    while (lost := rows(app, attempts, old)[0])["state"] == "queued":
+        assert time.monotonic() < deadline, lost
+        time.sleep(0.05)
+    assert (lost["state"], lost["mistake"]) == ("judged", "out-grad")
 
 
 def test_over_the_bounds_a_check_is_recorded_skipped_and_never_judged(recording):

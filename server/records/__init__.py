@@ -12,6 +12,7 @@ import hmac
 
 from cryptography.hazmat.primitives import serialization
 from flask import Flask, current_app
+from huey import crontab
 
 from server.receipt import b64url
 
@@ -62,5 +63,7 @@ def init_app(app: Flask) -> None:
         db.init_app(app)
     if "queue" not in app.extensions:
         queue.init_app(app, app.extensions["db"].url)
-    app.extensions["records"] = {"judge": app.extensions["queue"].task()(judge.judge_attempt)}
+    tasks = app.extensions["queue"]
+    app.extensions["records"] = {"judge": tasks.task()(judge.judge_attempt)}
+    tasks.periodic(crontab(minute=f"*/{judge.SWEEP_MINUTES}"))(judge.sweep)
     app.register_blueprint(views.bp)

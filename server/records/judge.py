@@ -9,6 +9,7 @@ A source judged before under the same rule is not run again (an endless loop cos
 once); a source another worker is judging now waits for that verdict.
 """
 
+import time
 from dataclasses import dataclass
 
 from flask import current_app
@@ -22,6 +23,8 @@ from server.records import of_the_class, pseudonym, store
 from server.verify import Who, judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
+SWEEP_MINUTES = 5  # a Check queued this long, with no worker on it, is queued again (its task was lost)
+SWEEP_AT_MOST = 200  # Checks queued again in one sweep (the oldest; the next sweep takes more)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,18 @@ def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
             conn, who.issuer, who.course, who.activity, who.sub, source, rule, "judged"
         )
         store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
+
+
+def sweep() -> None:
+    """The periodic task: queue again each Check that has waited SWEEP_MINUTES with no worker on it (its
+    task was lost with a process that stopped mid-way). Without it such a Check would wait for good, and
+    count against its learner's bound of queued Checks, so their later Checks would all be skipped."""
+    with database().connect() as conn:
+        lost = store.lost(conn, time.time() - SWEEP_MINUTES * 60, SWEEP_AT_MOST)
+    for attempt_id in lost:
+        current_app.extensions["records"]["judge"](attempt_id)
+    if lost:
+        current_app.logger.warning("queued %s recorded Checks again, their tasks lost", len(lost))
 
 
 def judge_attempt(attempt_id: int) -> None:

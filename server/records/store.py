@@ -10,7 +10,7 @@ import io
 import time
 import tokenize
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from server.db.tables import attempts, learners, results
@@ -126,6 +126,22 @@ def queued(conn: Connection, issuer: str, sub: str) -> tuple[int, int]:
     mine = func.count().filter(and_(attempts.c.issuer == issuer, attempts.c.sub == sub))
     row = conn.execute(select(mine, func.count()).where(attempts.c.state == "queued")).one()
     return row[0], row[1]
+
+
+def lost(conn: Connection, before: float, limit: int) -> list[int]:
+    """The Checks queued before `before` that no worker is judging now (their task was lost with a
+    process that stopped mid-way), oldest first, at most limit."""
+    found = (
+        select(attempts.c.id)
+        .where(
+            attempts.c.state == "queued",
+            attempts.c.time < before,
+            or_(attempts.c.judged.is_(None), attempts.c.judged < time.time() - CLAIM_S),
+        )
+        .order_by(attempts.c.time)
+        .limit(limit)
+    )
+    return list(conn.execute(found).scalars())
 
 
 def attempt(conn: Connection, attempt_id: int):
