@@ -33,8 +33,11 @@ def launch_from_token(token: object) -> dict | None:
 def grade_state(launch: dict, rows: list[dict] | None) -> dict:
     """What the page says of the grade, from the launch's passbacks (none: the course takes none).
 
-    sent: the LMS has it; kept: the LMS answered that it has a newer grade (a 409, final); sending: a
-    try is due or under way (the page asks again in a moment); pending: the last try failed (Retry);
+    sent: the LMS has it; kept: the LMS answered that it has a newer grade (a 409, final); sending: its
+    first try is yet to come, the learner's Retry asked for one now (next_try 0), or a try is under way
+    (the page asks again in a moment); pending: the last try failed, and it says so until a try gets
+    through or is asked for (a scheduled try's time coming changes nothing: the queue takes a due try
+    within a second or so, and "sending" meanwhile would hide that the LMS could not be reached);
     failed: the LMS refused it (a 4xx, final), or its last try went unanswered (a later pass queues
     the grade again).
     """
@@ -43,7 +46,7 @@ def grade_state(launch: dict, rows: list[dict] | None) -> dict:
         return {"state": "none", "course": course, "message": ""}
     waiting = [r for r in rows if r["state"] == "pending"]
     now = time.time()
-    if any(r["attempts"] == 0 or r["next_try"] <= now or r["claimed_until"] > now for r in waiting):
+    if any(r["attempts"] == 0 or r["next_try"] == 0 or r["claimed_until"] > now for r in waiting):
         return {
             "state": "sending",
             "course": course,
