@@ -47,11 +47,12 @@ def table(lms, query) -> list[dict]:
 def recorded_rules(lms, sub: str, timeout: float = 60) -> list[str]:
     """The rules of sub's recorded Checks, once none is queued."""
     deadline = time.monotonic() + timeout
-    while any(
-        r["state"] == "queued" for r in (found := table(lms, select(attempts).where(attempts.c.sub == sub)))
-    ):
+    query = select(attempts).where(attempts.c.sub == sub)
+    found = table(lms, query)
+    while any(r["state"] == "queued" for r in found):
         assert time.monotonic() < deadline, found
         time.sleep(0.05)
+        found = table(lms, query)
     return [r["rule"] for r in found]
 
 

@@ -306,6 +306,7 @@ def deep_link_chosen() -> Response:
         title=title,
         return_url=return_url,
         response_jwt=link.get_response_jwt([resource]),
+        verdict=rule,
         verdict_words=gettext(activity.VERDICT_WORDS[rule]),
         language=name_of(language) if language else None,
     )

@@ -6,7 +6,6 @@ import html
 import json
 import re
 import time
-
 from urllib.parse import urljoin
 
 import jwt
