@@ -24,6 +24,7 @@ from tests.support.lti_launches import (
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
+INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 
 
 def added(lms, **choice: str) -> str:
@@ -78,6 +79,14 @@ def test_strict_and_german_chosen_in_deep_linking_hold_from_the_launch_to_the_gr
     assert jwt.decode(answer["receipt"], options={"verify_signature": False})["rule"] == "strict"
     assert lms.platform.wait_for_score("learner-strict")["scoreGiven"] == 1
     assert recorded_rules(lms, "learner-strict") == ["strict", "strict"]
+
+    lms.platform.people["teacher-2"] = {"roles": [INSTRUCTOR]}
+    _, view = launched_link(lms, "teacher-2", link)  # the activity's teacher: its class view
+    assert "/lti/class/" in view.url
+    shown = re.search(r'<p data-testid="rule">(.*?)</p>', view.text, re.S)[1]
+    assert "<code>strict</code>" in shown
+    _, view = launched_link(lms, "teacher-2", "link-1")  # an activity with no choice: the server's
+    assert "<code>seed</code>" in re.search(r'<p data-testid="rule">(.*?)</p>', view.text, re.S)[1]
 
 
 def test_without_a_choice_the_servers_verdict_and_the_learners_language_hold(lms):
