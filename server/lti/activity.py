@@ -12,16 +12,13 @@ this server no longer speaks) is refused with a page that names it, rather than 
 activity would grade by another rule than the one its teacher chose, and no one would know.
 """
 
-import time
-import uuid
-
 import jwt
 
 from engine.cases import VERDICTS
 from engine.words import N_
 from server import i18n
 from server.lti.claims import CUSTOM
-from server.lti.tool import LAUNCH_TOKEN_ISSUER, ToolKeys
+from server.lti.tool import ToolKeys
 
 VERDICT = "verdict"  # the custom parameters' names
 LANGUAGE = "language"
@@ -71,22 +68,13 @@ def custom_params(rule: str, language: str) -> dict[str, str]:
 def offer(keys: ToolKeys, deep_link: dict, lifetime_s: int = OFFER_S) -> str:
     """A signed token for the Deep Linking page's form: the platform, client, deployment, its settings and
     the teacher's language, so the tool can sign the response once the teacher has chosen."""
-    now = int(time.time())
-    claims = {"iss": LAUNCH_TOKEN_ISSUER, "aud": OFFER_AUDIENCE, "iat": now, "exp": now + lifetime_s}
-    return jwt.encode({"dl": deep_link, **claims, "jti": uuid.uuid4().hex}, keys.private_pem, "RS256")
+    return keys.signed({"dl": deep_link}, OFFER_AUDIENCE, lifetime_s)
 
 
 def offered(keys: ToolKeys, token: str) -> dict | None:
     """What an offer token carries, once its signature, expiry, issuer and audience hold; else None."""
     try:
-        claims = jwt.decode(
-            token,
-            keys.public_pem,
-            algorithms=["RS256"],
-            audience=OFFER_AUDIENCE,
-            issuer=LAUNCH_TOKEN_ISSUER,
-            options={"require": ["exp", "dl"]},
-        )
+        claims = keys.checked(token, OFFER_AUDIENCE, ["dl"])
     except jwt.PyJWTError:
         return None
     return claims["dl"] if isinstance(claims["dl"], dict) else None
