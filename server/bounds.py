@@ -31,6 +31,7 @@ BODY_LIMITS = {
     "records.record": MAX_SOURCE * 6 + 4 * KB,  # the same code, recorded (server/records/)
     "lti.login": 16 * KB,  # an LMS's login: six parameters of at most 2,048 characters (views.MAX_PARAM)
     "lti.launch": 64 * KB,  # an LMS's id_token (a signed JWT; custom claims make some several kB) and state
+    "lti.deep_link_chosen": 64 * KB,  # the teacher's choice and the offer token (the LMS's settings in it)
     "lti_grades.retry": 4 * KB,  # a launch token and a flag
 }
 MAX_DEPTH = 8  # levels of JSON nesting in a body: the page's are flat objects

@@ -51,14 +51,16 @@ def scratch() -> dict:
     return {"starter": comments.said(presets.STARTER, gettext), "presets": examples}
 
 
-def page_config() -> dict:
-    """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events."""
-    cases = graded_cases(current_app.config["VERDICT"])
+def page_config(verdict: str | None = None) -> dict:
+    """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events;
+    graded by verdict (an LTI activity's, server/lti/activity.py), or else the server's PLAYGROUND_VERDICT."""
+    verdict = verdict or current_app.config["VERDICT"]
+    cases = graded_cases(verdict)
     config = {
         "starter": comments.said(read("server/starter.py"), gettext),  # its comments in the page's language
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
-        "verdict": current_app.config["VERDICT"],  # the rule the cases' extra flags follow (and /verify)
+        "verdict": verdict,  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "stopGraceMs": STOP_GRACE_MS,
         "outputChars": MAX_CHARS,  # what the page and the runner keep of a Check's output

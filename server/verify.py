@@ -200,6 +200,13 @@ def learner_of(payload: dict, state: dict) -> Who | None:
     return who
 
 
+def rule_of(who: Who | None) -> str:
+    """The verdict a learner's Check is judged by: their LTI activity's (its teacher's choice, kept with
+    the launch: server/lti/activity.py), else the server's PLAYGROUND_VERDICT."""
+    rule = who.launch.get("rule") if who is not None and who.launch is not None else None
+    return rule or current_app.config["VERDICT"]
+
+
 def learner_key(who: Who | None) -> str | None:
     """Whom holds and limits count a request against when the learner is known (None: anonymous, the
     address): the learner, by a hash of its platform (LTI) and sub."""
@@ -262,7 +269,7 @@ def verify() -> tuple[Response, int]:
             if slot is None:
                 limits().refund("verify", who, window)
                 return refuse(503, gettext("Every sandbox is busy; try again in a moment."), BUSY_RETRY_S)
-            verdict = config["VERDICT"]
+            verdict = rule_of(learner)
             start = time.perf_counter()
             cases, outcome, fault = run_source(source, verdict, slot, i18n.catalogue())
             if fault:  # the server's, not the learner's code's: said so, and not counted

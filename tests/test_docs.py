@@ -184,6 +184,7 @@ def test_the_body_limits_are_listed_as_server_bounds_py_sets_them():
     rows = dict(re.findall(r"^\| `?([^|`]+?)`? \| ([\d,]+) bytes", document, re.M))
     routes = {"verify.verify": "POST /verify", "lti.login": "/lti/login", "lti.launch": "POST /lti/launch"}
     routes["lti_grades.retry"] = "POST /lti/grade"
+    routes["lti.deep_link_chosen"] = "POST /lti/deep-link"
     routes["records.record"] = "POST /record"
     assert {routes[k]: f"{v:,}" for k, v in BODY_LIMITS.items()} | {"any other": f"{DEFAULT_BODY:,}"} == rows
 

@@ -18,7 +18,9 @@ from tests.support.lti import launch_form, login, rig
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
     altered,
+    deep_link,
     drop,
+    form_of,
     launched,
     put,
     refusal_title,
@@ -165,17 +167,17 @@ def test_a_passback_pending_when_the_tool_stops_is_sent_after_it_restarts(tmp_pa
 
 
 def test_a_teacher_adds_the_exercise_to_the_course_with_deep_linking(lms):
-    session = requests.Session()
-    auth = login(session, lms, lms.tool_url, "teacher-1", lti_message_hint="deep-link")
-    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    session, page = deep_link(lms)  # the tool's page, its choice left as offered, posted back to the tool
     assert page.status_code == 200 and "Add to the course" in page.text
-    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text)[1])
-    response_jwt = html.unescape(re.search(r'name="JWT" value="([^"]+)"', page.text)[1])
+    action, fields = form_of(page)
     assert action == lms.platform.url + "deep-link-return"
     assert f"form-action {lms.issuer}" in page.headers["Content-Security-Policy"]  # the form may go there
 
-    added = session.post(action, data={"JWT": response_jwt})  # the teacher's click
+    added = session.post(action, data={"JWT": fields["JWT"]})  # the teacher's click
     assert added.status_code == 200, added.text
     (item,) = lms.platform.content_items  # checked by the platform against the tool's JWKS
     assert item["type"] == "ltiResourceLink" and item["url"] == lms.tool_url + "lti/launch"
     assert item["lineItem"]["scoreMaximum"] == 1
+    assert item["custom"] == {
+        "verdict": "seed"
+    }  # the server's verdict, offered first; the learner's language

@@ -26,6 +26,7 @@ from tests.support.lti import ROOT, launch_form, login, rig
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
     altered,
+    form_of,
     grade,
     launched,
     put,
@@ -226,12 +227,12 @@ def test_deep_linking_is_for_teachers_only(limited_lms):
         limited_lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=limited_lms.ca_file
     )
     assert (page.status_code, refusal_title(page)) == (403, "Only a teacher can add the exercise")
-    assert 'name="JWT"' not in page.text and limited_lms.platform.content_items == []
+    assert 'name="offer"' not in page.text and limited_lms.platform.content_items == []
     auth = login(session, limited_lms, limited_lms.tool_url, "teacher-dl", lti_message_hint="deep-link")
     page = session.post(
         limited_lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=limited_lms.ca_file
     )
-    assert page.status_code == 200 and 'name="JWT"' in page.text
+    assert page.status_code == 200 and 'name="offer"' in page.text
 
 
 def test_the_database_is_readable_by_its_owner_only(limited_lms):
@@ -383,8 +384,9 @@ BAD_RETURN_URLS = [
 
 
 def test_a_deep_linking_return_url_must_be_a_web_address_and_the_csp_names_its_origin(limited_lms):
+    session = requests.Session()
+
     def deep_link_launch(n: int, change=None) -> requests.Response:
-        session = requests.Session()
         session.headers.update(at(f"198.51.100.{n + 60}"))
         auth = login(session, limited_lms, limited_lms.tool_url, f"teacher-{n}", lti_message_hint="deep-link")
         form = launch_form(session, auth)
@@ -398,9 +400,15 @@ def test_a_deep_linking_return_url_must_be_a_web_address_and_the_csp_names_its_o
     for n, url in enumerate(BAD_RETURN_URLS):
         page = deep_link_launch(n, returning(url))
         assert (page.status_code, refusal_title(page)) == (400, READ), url
-        assert DEEP_LINKING in page.text and 'name="JWT"' not in page.text, url
+        assert DEEP_LINKING in page.text and 'name="offer"' not in page.text, url
     good = limited_lms.platform.url + "deep-link-return?a=1;b"  # a ; in its query: no directive
     page = deep_link_launch(len(BAD_RETURN_URLS), returning(good))
+    assert page.status_code == 200 and 'name="offer"' in page.text
+    policy = page.headers["Content-Security-Policy"].split("; ")
+    assert [d for d in policy if d.startswith("form-action")] == ["form-action 'self'"]  # the choice: here
+    _, fields = form_of(page)
+    choice = fields | {"verdict": "seed", "language": ""}
+    page = session.post(limited_lms.tool_url + "lti/deep-link", data=choice, verify=limited_lms.ca_file)
     assert page.status_code == 200 and 'name="JWT"' in page.text
     policy = page.headers["Content-Security-Policy"].split("; ")
     assert [d for d in policy if d.startswith("form-action")] == [f"form-action {limited_lms.issuer}"]

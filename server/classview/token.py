@@ -6,12 +6,9 @@ shows, (issuer, course = the LTI context's id, activity = the resource link's id
 besides (the client id and the roster's URL for NRPS, the launch's language, the titles), and expires.
 """
 
-import time
-import uuid
-
 import jwt
 
-from server.lti.tool import LAUNCH_TOKEN_ISSUER, ToolKeys
+from server.lti.tool import ToolKeys
 
 AUDIENCE = "backprop-playground:class-view"
 SCOPE = ("issuer", "course", "activity", "client_id")  # what every teacher's token names, as text
@@ -19,22 +16,13 @@ SCOPE = ("issuer", "course", "activity", "client_id")  # what every teacher's to
 
 def teacher_token(keys: ToolKeys, view: dict, lifetime_s: int) -> str:
     """A signed token for the class view of view's activity (its SCOPE, and memberships, locale, titles)."""
-    now = int(time.time())
-    claims = {"iss": LAUNCH_TOKEN_ISSUER, "aud": AUDIENCE, "iat": now, "exp": now + lifetime_s}
-    return jwt.encode({**view, **claims, "jti": uuid.uuid4().hex}, keys.private_pem, "RS256")
+    return keys.signed(view, AUDIENCE, lifetime_s)
 
 
 def view_of(keys: ToolKeys, token: str) -> dict | None:
     """What a teacher's token names, once its signature, expiry, issuer and audience hold; else None."""
     try:
-        claims = jwt.decode(
-            token,
-            keys.public_pem,
-            algorithms=["RS256"],
-            audience=AUDIENCE,
-            issuer=LAUNCH_TOKEN_ISSUER,
-            options={"require": ["exp", *SCOPE]},
-        )
+        claims = keys.checked(token, AUDIENCE, list(SCOPE))
     except jwt.PyJWTError:
         return None
     if not all(isinstance(claims[name], str) for name in SCOPE):

@@ -25,7 +25,7 @@ from server.classview import mistakes, roles, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
-from server.lti import state
+from server.lti import activity, state
 from server.lti.claims import CONTEXT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
 
@@ -51,6 +51,8 @@ def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
         "course_title": course_title,
         "activity_title": link.get("title") if isinstance(link.get("title"), str) else None,
+        # what a pass means here: the teacher's choice (checked at launch), else the server's setting
+        "rule": activity.chosen(data)[0] or current_app.config["VERDICT"],
     }
     token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
     return private(redirect(url_for("classview.overview", t=token), 303))
@@ -161,6 +163,8 @@ def overview() -> Response:
         if roles.learns(m.get("roles")) and m["sub"] not in opened
     )
     highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
+    rule = g.class_view.get("rule")
+    rule = rule if rule in activity.VERDICT_WORDS else current_app.config["VERDICT"]
     busiest = max([d["checks"] for d in summary["days"]] + [1])
     return render(
         "classview/overview.html",
@@ -171,6 +175,8 @@ def overview() -> Response:
         highest=highest,
         busiest=busiest,
         forgotten=request.args.get("forgotten") == "1",
+        rule=rule,
+        rule_words=gettext(activity.VERDICT_WORDS[rule]),
     )
 
 

@@ -66,6 +66,10 @@ launches = Table(
     # whether the launch was a teacher's (Instructor, TA, Administrator: the class view, not a learner).
     Column("context_id", Text),
     Column("teacher", Boolean, nullable=False, server_default=text("false")),
+    # Added with the teacher's choice (Deep Linking's custom parameters): the activity's verdict (seed,
+    # strict) and language; None: the server's PLAYGROUND_VERDICT, and the learner's own language.
+    Column("rule", Text),
+    Column("language", Text),
 )
 passbacks = Table(
     "passbacks",

@@ -21,6 +21,7 @@ RESOURCE_LINK = LTI + "resource_link"
 CONTEXT = LTI + "context"
 ROLES = LTI + "roles"
 PRESENTATION = LTI + "launch_presentation"  # its locale: the page's language
+CUSTOM = LTI + "custom"  # the activity's custom parameters: the teacher's choice (server/lti/activity.py)
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 MAX_TEXT = 1024  # characters of any text claim the tool keeps
@@ -119,6 +120,13 @@ def check_claims(data: dict) -> None:
         )
         return
     need(data, RESOURCE_LINK, member("id", text, False), "an object with the activity's id")
+    need(
+        data,
+        CUSTOM,
+        lambda v: v is None or isinstance(v, dict),
+        "an object (the activity's custom parameters)",
+        True,
+    )
     context_ok = member("title", text)
     need(
         data,

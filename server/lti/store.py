@@ -123,6 +123,8 @@ class Store:
             "ags": json.dumps(launch["ags"]) if launch["ags"] else None,
             "context_id": launch.get("context_id"),
             "teacher": bool(launch.get("teacher", False)),
+            "rule": launch.get("rule"),  # the activity's verdict and language (server/lti/activity.py)
+            "language": launch.get("language"),
         }
         with self.db.connect() as conn:
             conn.execute(insert(launches).values(values))

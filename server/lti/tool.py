@@ -98,28 +98,31 @@ class ToolKeys:
         """The public key as a JWKS, its kid the key's thumbprint (as pylti1p3 names it)."""
         return {"keys": [Registration.get_jwk(self.public_pem)]}
 
-    def launch_token(self, launch_id: str, lifetime_s: int) -> str:
-        """A signed, short-lived token naming a launch, for the launched page to send with a pass."""
+    def signed(self, payload: dict, audience: str, lifetime_s: int) -> str:
+        """A token of the tool's for audience, signed with its key (RS256), valid for lifetime_s."""
         now = int(time.time())
-        claims = {
-            "iss": LAUNCH_TOKEN_ISSUER,
-            "aud": LAUNCH_TOKEN_AUDIENCE,
-            "iat": now,
-            "exp": now + lifetime_s,
-        }
-        return jwt.encode({**claims, "launch": launch_id, "jti": uuid.uuid4().hex}, self.private_pem, "RS256")
+        claims = {"iss": LAUNCH_TOKEN_ISSUER, "aud": audience, "iat": now, "exp": now + lifetime_s}
+        return jwt.encode({**payload, **claims, "jti": uuid.uuid4().hex}, self.private_pem, "RS256")
 
-    def launch_of(self, token: str) -> str:
-        """The launch a token names, once its signature, expiry, issuer and audience hold (or PyJWTError)."""
-        claims = jwt.decode(
+    def checked(self, token: str, audience: str, required: list[str]) -> dict:
+        """A token's claims, once its signature, expiry, issuer, audience and required claims hold (or
+        PyJWTError)."""
+        return jwt.decode(
             token,
             self.public_pem,
             algorithms=["RS256"],
-            audience=LAUNCH_TOKEN_AUDIENCE,
+            audience=audience,
             issuer=LAUNCH_TOKEN_ISSUER,
-            options={"require": ["exp", "launch"]},
+            options={"require": ["exp", *required]},
         )
-        return str(claims["launch"])
+
+    def launch_token(self, launch_id: str, lifetime_s: int) -> str:
+        """A signed, short-lived token naming a launch, for the launched page to send with a pass."""
+        return self.signed({"launch": launch_id}, LAUNCH_TOKEN_AUDIENCE, lifetime_s)
+
+    def launch_of(self, token: str) -> str:
+        """The launch a token names, once its signature, expiry, issuer and audience hold (or PyJWTError)."""
+        return str(self.checked(token, LAUNCH_TOKEN_AUDIENCE, ["launch"])["launch"])
 
 
 def b64url(data: bytes) -> str:

@@ -21,17 +21,20 @@ from flask import (
 )
 from flask_babel import format_number, gettext
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskRequest
+from pylti1p3.deep_link import DeepLink
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from engine.cases import VERDICTS
 from engine.words import N_
 from server.bounds import body_limit, keepable
 from server.classview.roles import teaches
 from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
-from server.lti import state
+from server.i18n import languages, name_of
+from server.lti import activity, state
 from server.lti.claims import (
     AGS,
     CONTEXT,
@@ -50,7 +53,7 @@ from server.lti.claims import (
 )
 from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
-from server.lti.tool import TimeoutSession
+from server.lti.tool import TimeoutSession, registration_of
 from server.page import page_config, render_page
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
@@ -163,6 +166,22 @@ def launch() -> Response:
             N_("This launch does not open an activity"),
             N_("Only resource link launches open the exercise."),
         )
+    try:
+        rule, language = activity.chosen(data)  # the teacher's choice for this activity (Deep Linking)
+    except activity.UnknownChoice as exc:
+        return refuse(
+            400,
+            N_("This activity asks for something the playground does not have"),
+            N_(
+                "Its custom parameter %(name)s is %(value)s; the playground has %(known)s. "
+                "Tell your teacher: they can choose again in the activity's settings."
+            ),
+            name=exc.name,
+            value=repr(exc.value),
+            known=", ".join(exc.known),
+        )
+    if language:  # the activity's language, over the LMS's (the learner may still switch on the page)
+        g.launch_locale = language
     context = data.get(CONTEXT) or {}
     registration = tool["store"].registration(data["iss"], message.get_client_id()) or {}
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
@@ -182,6 +201,8 @@ def launch() -> Response:
             "created": time.time(),
             "context_id": context_id,
             "teacher": teacher,
+            "rule": rule,
+            "language": language,
         }
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
@@ -200,7 +221,7 @@ def launch() -> Response:
                 tool["keys"].learner_id(data["iss"], data["sub"]),
                 shared_name(data),
             )
-    config = page_config()
+    config = page_config(rule)
     grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {
         "launch": tool["keys"].launch_token(launch_id, current_app.config["LTI_LAUNCH_TOKEN_S"]),
@@ -216,26 +237,88 @@ def launch() -> Response:
 
 
 def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
-    """Offer the exercise to a teacher adding an activity: a signed Deep Linking response, sent on a click."""
+    """Offer the exercise to a teacher adding an activity: the verdicts and languages to choose from, in a
+    plain form that posts the choice back here (deep_link_chosen signs the LMS's response with it)."""
+    title = gettext(EXERCISE_TITLE)
+    token = activity.offer(
+        state()["keys"],
+        {
+            "issuer": data["iss"],
+            "client_id": message.get_client_id(),
+            "deployment_id": data[DEPLOYMENT],
+            "settings": data[DEEP_LINKING],
+            "locale": g.get("launch_locale"),
+        },
+    )
+    page = render_template(
+        "lti-deep-link.html",
+        title=title,
+        token=token,
+        verdicts=[(rule, gettext(words)) for rule, words in activity.VERDICT_WORDS.items()],
+        verdict=current_app.config["VERDICT"],
+        languages=[(code, name_of(code)) for code in languages()],
+        learners_own=activity.LEARNERS_OWN,
+    )
+    return deep_link_page(page, "'self'")
+
+
+@bp.post("/deep-link")
+def deep_link_chosen() -> Response:
+    """Sign the Deep Linking response with the teacher's choice; a page that sends it to the LMS."""
+    if refused := too_many():
+        return refused
+    offer = activity.offered(state()["keys"], request.form.get("offer") or "")
+    if offer is None:
+        return refuse(
+            403,
+            N_("This choice did not come from the playground's page"),
+            N_("Its offer is altered or over an hour old. Add the exercise from the course again."),
+        )
+    g.launch_locale = offer.get("locale")  # the teacher's LMS language, as on the page they chose on
+    rule, language = request.form.get("verdict"), request.form.get("language")
+    if rule not in VERDICTS or (language != activity.LEARNERS_OWN and language not in languages()):
+        return refuse(
+            400,
+            N_("This choice is not one the page offers"),
+            N_("Choose a verdict and a language on the page, then add the exercise again."),
+        )
+    tool = state()
+    row = tool["store"].registration(offer["issuer"], offer["client_id"])
+    if row is None:
+        return refuse(
+            403,
+            N_("This course's platform is not registered here"),
+            N_("Its registration was removed since the page opened. Ask the playground's administrator."),
+        )
     title = gettext(EXERCISE_TITLE)  # in the teacher's language: the LMS shows it to the course as given
     resource = (
         DeepLinkResource()
         .set_url(url_for("lti.launch", _external=True))
         .set_title(title)
         .set_lineitem(LineItem().set_label(title).set_score_maximum(1).set_resource_id("backward"))
+        .set_custom_params(activity.custom_params(rule, language))
     )
-    return_url = data[DEEP_LINKING]["deep_link_return_url"]  # an http(s) URL with a plain host (claims.py)
-    response = make_response(
-        render_template(
-            "lti-deep-link.html",
-            title=title,
-            return_url=return_url,
-            response_jwt=message.get_deep_link().get_response_jwt([resource]),
-        )
+    settings = offer["settings"]
+    link = DeepLink(registration_of(row, tool["keys"]), offer["deployment_id"], settings)
+    return_url = settings["deep_link_return_url"]  # an http(s) URL with a plain host (claims.py)
+    page = render_template(
+        "lti-deep-link.html",
+        title=title,
+        return_url=return_url,
+        response_jwt=link.get_response_jwt([resource]),
+        verdict=rule,
+        verdict_words=gettext(activity.VERDICT_WORDS[rule]),
+        language=name_of(language) if language else None,
     )
+    return deep_link_page(page, web_origin(return_url))
+
+
+def deep_link_page(page: str, form_action: str | None) -> Response:
+    """A Deep Linking page whose form goes to form_action, and only there (the tool, or the LMS)."""
+    response = make_response(page)
     policy = response_headers(current_app.config)["Content-Security-Policy"]
-    policy = re.sub(r"form-action[^;]*", f"form-action {web_origin(return_url)}", policy)
-    response.headers["Content-Security-Policy"] = policy  # the form goes back to the LMS, and only there
+    policy = re.sub(r"form-action[^;]*", f"form-action {form_action}", policy)
+    response.headers["Content-Security-Policy"] = policy
     response.headers["Cache-Control"] = "no-store"
     return response
 

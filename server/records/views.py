@@ -16,7 +16,7 @@ from server import bounds
 from server.db import database
 from server.limits import client, limits
 from server.records import of_the_class, pseudonym, store
-from server.verify import TokenRefused, learner_of
+from server.verify import TokenRefused, learner_of, rule_of
 
 bp = Blueprint("records", __name__)
 
@@ -59,7 +59,7 @@ def record() -> tuple[Response, int]:
         over = mine >= config["RECORDS_QUEUED_PER_LEARNER"] or waiting >= config["RECORDS_QUEUED"]
         state = "skipped" if over else "queued"
         attempt_id = store.add_attempt(
-            conn, who.issuer, who.course, who.activity, who.sub, source, config["VERDICT"], state
+            conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state
         )
     if not over:
         current_app.extensions["records"]["judge"](attempt_id)

@@ -6,6 +6,7 @@ import html
 import json
 import re
 import time
+from urllib.parse import urljoin
 
 import jwt
 import requests
@@ -22,6 +23,33 @@ def launched(lms, user: str) -> tuple[requests.Session, str]:
     page = session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
     assert page.status_code == 200, page.text
     return session, LAUNCH_TOKEN.search(page.text)["token"]
+
+
+def launched_link(lms, user: str, link: str) -> tuple[requests.Session, requests.Response]:
+    """Launch resource link link as user from the platform; return the session and the tool's answer."""
+    session = requests.Session()
+    form = launch_form(session, login(session, lms, lms.tool_url, user, lti_message_hint=link))
+    return session, session.post(lms.tool_url + "lti/launch", data=form, verify=lms.ca_file)
+
+
+def form_of(page: requests.Response) -> tuple[str, dict]:
+    """The page's (first) form: its action and its hidden fields."""
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text)[1])
+    hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page.text)
+    return action, {name: html.unescape(value) for name, value in hidden}
+
+
+def deep_link(lms, user: str = "teacher-1", **choice: str) -> tuple[requests.Session, requests.Response]:
+    """A teacher's Deep Linking launch, their choice on the tool's page (its defaults, and choice) posted
+    back to the tool; return the session and the page that sends the signed response to the LMS."""
+    session = requests.Session()
+    auth = login(session, lms, lms.tool_url, user, lti_message_hint="deep-link")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert page.status_code == 200, page.text
+    action, fields = form_of(page)
+    checked = dict(re.findall(r'name="(verdict|language)" value="([^"]*)" checked', page.text))
+    chosen = session.post(urljoin(page.url, action), data=fields | checked | choice, verify=lms.ca_file)
+    return session, chosen
 
 
 def verify(lms, session: requests.Session, token: str, source: str) -> requests.Response:

@@ -83,6 +83,7 @@ class Platform:
         self.gradebook: dict[tuple[str, str], dict] = {}  # (line item, user) -> the score it holds
         self.scores_posted: list[dict] = []
         self.content_items: list[dict] = []  # what Deep Linking responses added to the course
+        self.links: dict[str, dict] = {}  # each added item by its resource link id (added-1, ...)
         self.changed = threading.Condition()
         self.scores_delay = 0.0  # seconds the scores endpoint takes to answer (an LMS that hangs)
         self.scores_refusal: int | None = None  # a status the scores endpoint answers every score with
@@ -178,6 +179,11 @@ class Platform:
                     presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
                     self.set_extra_claims({presentation: {"locale": person["locale"]}})
                 self.set_extra_claims(person.get("claims", {}))
+                added = platform.links.get(hint)  # an activity a Deep Linking response added: its custom
+                if added and added.get("custom"):  # parameters in each of its launches, as an LMS sends them
+                    self.set_extra_claims(
+                        {"https://purl.imsglobal.org/spec/lti/claim/custom": added["custom"]}
+                    )
                 base = platform.url + "lineitems"
                 self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
 
@@ -263,6 +269,8 @@ class Platform:
         def deep_link_return():
             items = platform.conf().validate_deeplinking_resp(request.form.to_dict())
             platform.content_items.extend(items)
+            for item in items:  # each a resource link of the course, launched by its own hint
+                platform.links[f"added-{len(platform.links) + 1}"] = item
             return f"<!doctype html><title>Added</title><h1>Added {len(items)} activity</h1>"
 
         @app.get("/jwks")

@@ -1,0 +1,53 @@
+"""The Deep Linking page in Chromium, as a teacher adding the exercise sees it, in English and German: the
+verdicts and languages to choose from in a plain form (no script), the choice said again, and the click
+that adds the activity to the LMS with it (each form allowed by the page's CSP). axe finds nothing
+serious on either page."""
+
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe import serious_violations
+from tests.browser.pages import watched_page
+
+SAID = {
+    "en": (
+        "What a pass means in this activity",
+        "The right order on every graph",
+        "Continue",
+        "Add to the course",
+    ),
+    "de": (
+        "Was Bestehen in dieser Aktivität bedeutet",
+        "Die richtige Reihenfolge auf jedem Graphen",
+        "Weiter",
+        "Zum Kurs hinzufügen",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", SAID)
+def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms, lang):
+    legend, strict, go_on, add = SAID[lang]
+    context = browser.new_context(ignore_https_errors=True, locale=lang)  # the tool's CA is the tests'
+    origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}"}
+    page, assert_clean = watched_page(context, origins)
+    before = len(lms.platform.content_items)
+    page.goto(lms.platform.url + "start?" + urlencode({"user": "teacher-1", "link": "deep-link"}))
+    expect(page.get_by_test_id("lti-deep-link")).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == lang
+    expect(page.get_by_role("group", name=legend)).to_be_visible()
+    assert serious_violations(page) == []
+
+    page.get_by_role("radio", name=strict).check()
+    page.get_by_role("radio", name="Deutsch").check()
+    page.get_by_role("button", name=go_on).click()
+    expect(page.get_by_role("button", name=add)).to_be_visible()
+    expect(page.get_by_test_id("lti-deep-link")).to_contain_text("strict")
+    assert serious_violations(page) == []
+    page.get_by_role("button", name=add).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Added 1 activity")
+    assert lms.platform.content_items[before]["custom"] == {"verdict": "strict", "language": "de"}
+    assert_clean()
+    context.close()

@@ -1,0 +1,126 @@
+"""The teacher's choice for an activity, from Deep Linking to each launch: its verdict and its language
+reach the page, /verify's receipt, the grade and the recorded Checks; without one, the server's setting;
+a custom value the server does not know is refused (server/lti/activity.py)."""
+
+import re
+import time
+
+import jwt
+import pytest
+from sqlalchemy import create_engine, select
+
+from server.db.tables import attempts, launches
+from tests.support import solutions
+from tests.support.lti_launches import (
+    LAUNCH_TOKEN,
+    deep_link,
+    form_of,
+    launched,
+    launched_link,
+    refusal_title,
+    verify,
+)
+
+pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
+
+CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
+INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+
+
+def added(lms, **choice: str) -> str:
+    """Add an activity by Deep Linking with choice; return its resource link id at the platform."""
+    session, page = deep_link(lms, **choice)
+    assert page.status_code == 200, page.text
+    action, fields = form_of(page)
+    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
+    return list(lms.platform.links)[-1]
+
+
+def table(lms, query) -> list[dict]:
+    engine = create_engine(lms.database_url)
+    try:
+        with engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+    finally:
+        engine.dispose()
+
+
+def recorded_rules(lms, sub: str, timeout: float = 60) -> list[str]:
+    """The rules of sub's recorded Checks, once none is queued."""
+    deadline = time.monotonic() + timeout
+    query = select(attempts).where(attempts.c.sub == sub)
+    found = table(lms, query)
+    while any(r["state"] == "queued" for r in found):
+        assert time.monotonic() < deadline, found
+        time.sleep(0.05)
+        found = table(lms, query)
+    return [r["rule"] for r in found]
+
+
+def test_strict_and_german_chosen_in_deep_linking_hold_from_the_launch_to_the_grade(lms):
+    session, page = deep_link(lms, verdict="strict", language="de")
+    assert "strict" in page.text and "Deutsch" in page.text  # what the teacher is adding, said once more
+    link = added(lms, verdict="strict", language="de")
+    assert lms.platform.links[link]["custom"] == {"verdict": "strict", "language": "de"}
+
+    session, page = launched_link(lms, "learner-strict", link)
+    assert page.status_code == 200, page.text
+    assert '<html lang="de"' in page.text  # the activity's language
+    assert re.search(r'"verdict":\s*"strict"', page.text)  # the page's config: its cases' rule
+    token = LAUNCH_TOKEN.search(page.text)["token"]
+    (row,) = table(lms, select(launches).where(launches.c.sub == "learner-strict"))
+    assert (row["rule"], row["language"]) == ("strict", "de")
+
+    answer = verify(lms, session, token, solutions.PRE_ORDER).json()  # the seed's three right, a wrong order
+    assert answer["report"]["passed"] is False and answer["report"]["rule"] == "strict"
+    assert answer["grade"]["state"] == "unchanged"
+    answer = verify(lms, session, token, solutions.CORRECT).json()
+    assert answer["report"]["passed"] is True
+    assert jwt.decode(answer["receipt"], options={"verify_signature": False})["rule"] == "strict"
+    assert lms.platform.wait_for_score("learner-strict")["scoreGiven"] == 1
+    assert recorded_rules(lms, "learner-strict") == ["strict", "strict"]
+
+    lms.platform.people["teacher-2"] = {"roles": [INSTRUCTOR]}
+    _, view = launched_link(lms, "teacher-2", link)  # the activity's teacher: its class view
+    assert "/lti/class/" in view.url
+    shown = re.search(r'<p data-testid="rule">(.*?)</p>', view.text, re.S)[1]
+    assert "<code>strict</code>" in shown
+    _, view = launched_link(lms, "teacher-2", "link-1")  # an activity with no choice: the server's
+    assert "<code>seed</code>" in re.search(r'<p data-testid="rule">(.*?)</p>', view.text, re.S)[1]
+
+
+def test_without_a_choice_the_servers_verdict_and_the_learners_language_hold(lms):
+    session, token = launched(lms, "learner-plain")  # link-1: an activity with no custom parameters
+    (row,) = table(lms, select(launches).where(launches.c.sub == "learner-plain"))
+    assert (row["rule"], row["language"]) == (None, None)
+    answer = verify(lms, session, token, solutions.PRE_ORDER).json()
+    assert answer["report"]["passed"] is True and answer["report"]["rule"] == "seed"  # PLAYGROUND_VERDICT
+    assert jwt.decode(answer["receipt"], options={"verify_signature": False})["rule"] == "seed"
+    assert recorded_rules(lms, "learner-plain") == ["seed"]
+
+    link = added(lms, language="")  # the learner's own language: no language parameter
+    assert lms.platform.links[link]["custom"] == {"verdict": "seed"}
+    lms.platform.people["learner-de"] = {"locale": "de-DE"}
+    _, page = launched_link(lms, "learner-de", link)
+    assert '<html lang="de"' in page.text  # their LMS's language
+
+
+@pytest.mark.parametrize(
+    ("custom", "named"),
+    [({"verdict": "lenient"}, "verdict"), ({"verdict": "seed", "language": "xx"}, "language")],
+)
+def test_a_custom_value_the_server_does_not_know_is_refused_with_a_page_naming_it(lms, custom, named):
+    lms.platform.people["learner-forged"] = {"claims": {CUSTOM: custom}}
+    _, page = launched_link(lms, "learner-forged", "link-1")
+    assert page.status_code == 400
+    assert refusal_title(page) == "This activity asks for something the playground does not have"
+    assert f"custom parameter {named} is" in page.text
+    assert ("seed, strict" if named == "verdict" else "en, de") in page.text  # what the server has
+    assert not table(lms, select(launches).where(launches.c.sub == "learner-forged"))
+
+
+def test_a_choice_that_did_not_come_from_the_tools_page_is_refused(lms):
+    session, page = deep_link(lms, verdict="lenient")
+    assert page.status_code == 400 and "Add to the course" not in page.text
+    session, page = deep_link(lms, offer="forged")
+    assert page.status_code == 403 and "Add to the course" not in page.text
