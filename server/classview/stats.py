@@ -49,9 +49,11 @@ def passed_as_number() -> ColumnElement[int]:
 
 def judged_checks(issuer: str, course: str, activity: str):
     """Each judged Check of the activity: its learner's Check number from the first (n) and from the
-    last (back), how many they made (total), and whether that learner passed at any Check (ever).
+    last (back), how many they made (total), whether that learner passed at any Check (ever), and the
+    mistake of their next Check (following: None after the last).
 
-    One sort per learner serves every window (the whole partition for total and ever)."""
+    One pass in each learner's order (the `attempts_counted` index gives it) serves every window (the
+    whole partition for total and ever)."""
     in_order = {"partition_by": attempts.c.sub, "order_by": attempts.c.time}
     whole = {**in_order, "rows": (None, None)}  # the same order, framed by the whole partition
     numbered = (
@@ -64,6 +66,7 @@ def judged_checks(issuer: str, course: str, activity: str):
             func.row_number().over(**in_order).label("n"),
             func.count().over(**whole).label("total"),
             func.max(passed_as_number()).over(**whole).label("ever"),
+            func.lead(attempts.c.mistake).over(**in_order).label("following"),
         )
         .where(in_activity(attempts, issuer, course, activity), attempts.c.state == "judged")
         .subquery()
@@ -104,23 +107,9 @@ def day_of(column: ColumnElement[float], dialect: str) -> ColumnElement[int]:
     return cast(column / DAY_S, Integer)
 
 
-def counts(conn: Connection, issuer: str, course: str, activity: str) -> dict:
-    """How many opened the activity, tried it (made a Check), passed (the server's verdict); Checks made."""
-    mine = in_activity(attempts, issuer, course, activity)
-    opened = conn.scalar(select(func.count()).where(in_activity(learners, issuer, course, activity)))
-    tried, checks, passed = conn.execute(
-        select(
-            func.count(distinct(attempts.c.sub)),
-            func.count(),
-            func.count(distinct(case((attempts.c.passed.is_(True), attempts.c.sub)))),
-        ).where(mine)
-    ).one()
-    return {"opened": opened, "tried": tried, "passed": passed, "checks": checks}
-
-
-def part(name: str, key=None, key2=None, a=None, b=None, time=None) -> list:
+def part(name: str, key=None, key2=None, a=None, b=None, c=None, time=None) -> list:
     """The columns of one part of the windowed statement: a union, so every part has the same ones
-    (part's name, two texts, two whole numbers, a time), None where a part has nothing."""
+    (part's name, two texts, three whole numbers, a time), None where a part has nothing."""
 
     def typed(value, kind):
         return cast(null() if value is None else value, kind)
@@ -131,11 +120,12 @@ def part(name: str, key=None, key2=None, a=None, b=None, time=None) -> list:
         typed(key2, Text),
         typed(a, Integer),
         typed(b, Integer),
+        typed(c, Integer),
         typed(time, Float),
     )
     return [
         value.label(label)
-        for value, label in zip(values, ("part", "key", "key2", "a", "b", "time"), strict=True)
+        for value, label in zip(values, ("part", "key", "key2", "a", "b", "c", "time"), strict=True)
     ]
 
 
@@ -144,73 +134,65 @@ def windowed(conn: Connection, judged) -> dict[str, list]:
     (judged) are counted once (a common table expression used more than once is materialised, by
     SQLite from 3.35 and PostgreSQL from 12), and each part groups them its own way. The parts' rows,
     by part."""
-    still_on_it = case((and_(judged.c.back == 1, judged.c.ever == 0), 1), else_=0)
-    mistake_made = judged.c.mistake.is_not(None)
-    parts = [
-        # each mistake: learners who made it, learners still on it
-        select(
-            *part(
-                "mistake", judged.c.mistake, None, func.count(distinct(judged.c.sub)), func.sum(still_on_it)
-            )
-        )
-        .where(mistake_made)
-        .group_by(judged.c.mistake),
-        getting_past(judged),
-        stuck(judged),
-        expressions(judged),
-        first_pass(judged),
-        # each learner's last judged Check's mistake
-        select(*part("last", judged.c.sub, judged.c.mistake)).where(judged.c.back == 1),
-    ]
-    found: dict[str, list] = {name: [] for name in ("mistake", "past", "stuck", "expr", "first", "last")}
+    parts = [each_mistake(judged), each_learner(judged), expressions(judged), first_pass(judged)]
+    found: dict[str, list] = {name: [] for name in ("mistake", "learner", "expr", "first")}
     for row in conn.execute(union_all(*parts)):
         found[row.part].append(row)
     return found
 
 
-def getting_past(judged):
-    """For each mistake and number of Checks it took to get past it, the learners it took (part "past"):
-    from their first Check with it to the first later one without it, both counted.
+def each_mistake(judged):
+    """For each mistake and number of Checks it took to get past it (None: not past it yet), the learners
+    who made it (b), and of those the ones still on it (c: their last Check made it, and no pass); part
+    "mistake".
 
-    That later Check ends the run of Checks with the mistake that the first one began: numbered among the
-    learner's Checks with that mistake (k), a run's Checks share n - k; the first run is the one with k 1.
-    The learner got past it when a Check follows the run."""
-    k = func.row_number().over(partition_by=(judged.c.sub, judged.c.mistake), order_by=judged.c.n)
-    numbered = (
-        select(judged.c.sub, judged.c.mistake, judged.c.n, judged.c.total, k.label("k"))
-        .where(judged.c.mistake.is_not(None))
-        .subquery()
-    )
-    runs = (
+    A learner gets past a mistake at the first Check after its first run: the Checks from its first one
+    to that Check, both counted. The first run ends at the learner's first Check with the mistake whose
+    next Check does not make it; got past it when that is not their last Check. So one group per learner
+    and mistake counts it, in one sort."""
+    still_on_it = case((and_(judged.c.back == 1, judged.c.ever == 0), 1), else_=0)
+    run_ends = case((judged.c.mistake.is_distinct_from(judged.c.following), judged.c.n))
+    first, end, total = func.min(judged.c.n), func.min(run_ends), func.max(judged.c.total)
+    pairs = (
         select(
-            numbered.c.mistake,
-            (func.count() + 1).label("took"),
-            func.min(numbered.c.n).label("first"),
-            func.max(numbered.c.total).label("total"),
+            judged.c.mistake,
+            case((end < total, end - first + 2)).label("took"),
+            func.max(still_on_it).label("still"),
         )
-        .group_by(numbered.c.sub, numbered.c.mistake, numbered.c.n - numbered.c.k)
-        .having(func.min(numbered.c.k) == 1)
+        .where(judged.c.mistake.is_not(None))
+        .group_by(judged.c.sub, judged.c.mistake)
         .subquery()
     )
-    return (
-        select(*part("past", runs.c.mistake, None, runs.c.took, func.count()))
-        .where(runs.c.first + runs.c.took - 1 <= runs.c.total)
-        .group_by(runs.c.mistake, runs.c.took)
+    return select(
+        *part("mistake", pairs.c.mistake, None, pairs.c.took, func.count(), func.sum(pairs.c.still))
+    ).group_by(pairs.c.mistake, pairs.c.took)
+
+
+def each_learner(judged):
+    """Each learner's last judged Check's mistake (key2), whether they are stuck (a: 1 when their last
+    STUCK_RUN Checks all have the same mistake and they never passed) and when that run began (time);
+    part "learner"."""
+    last_mistake = func.max(case((judged.c.back == 1, judged.c.mistake)))
+    stuck_now = and_(
+        func.count() == STUCK_RUN,
+        func.count(judged.c.mistake) == STUCK_RUN,
+        func.min(judged.c.mistake) == func.max(judged.c.mistake),
+        func.max(judged.c.ever) == 0,
     )
-
-
-def stuck(judged):
-    """Learners whose last STUCK_RUN Checks all have the same mistake and who never passed (part "stuck":
-    the learner, the mistake, when the run began)."""
     return (
-        select(*part("stuck", judged.c.sub, func.min(judged.c.mistake), None, None, func.min(judged.c.time)))
-        .where(judged.c.back <= STUCK_RUN, judged.c.ever == 0)
-        .group_by(judged.c.sub)
-        .having(
-            func.count() == STUCK_RUN,
-            func.count(judged.c.mistake) == STUCK_RUN,
-            func.min(judged.c.mistake) == func.max(judged.c.mistake),
+        select(
+            *part(
+                "learner",
+                judged.c.sub,
+                last_mistake,
+                case((stuck_now, 1), else_=0),
+                None,
+                None,
+                func.min(judged.c.time),
+            )
         )
+        .where(judged.c.back <= STUCK_RUN)
+        .group_by(judged.c.sub)
     )
 
 
@@ -285,6 +267,18 @@ def days(conn: Connection, issuer: str, course: str, activity: str) -> list[dict
     ]
 
 
+def checks_made(conn: Connection, where: ColumnElement[bool]) -> dict[str, dict]:
+    """Each learner's Checks where says (judged or not): how many, passed at any, the last one's time."""
+    return {
+        sub: {"checks": checks, "passed": bool(passed), "last": last}
+        for sub, checks, passed, last in conn.execute(
+            select(attempts.c.sub, func.count(), func.max(passed_as_number()), func.max(attempts.c.time))
+            .where(where)
+            .group_by(attempts.c.sub)
+        )
+    }
+
+
 def roll(
     conn: Connection,
     issuer: str,
@@ -292,9 +286,11 @@ def roll(
     activity: str,
     last_mistake: dict[str, str | None],
     learner: str | None = None,
+    made: dict[str, dict] | None = None,
 ) -> list[dict]:
     """Every learner who opened the activity (or the one whose pseudonym is learner): Checks made,
-    passed, the last Check's mistake (from last_mistake, by sub) and time."""
+    passed, the last Check's mistake (from last_mistake, by sub) and time (from made, checks_made's for
+    the activity, when the caller has it)."""
     who_opened = in_activity(learners, issuer, course, activity)
     mine = in_activity(attempts, issuer, course, activity)
     if learner is not None:
@@ -305,14 +301,8 @@ def roll(
         .where(who_opened)
         .order_by(func.coalesce(learners.c.name, learners.c.learner), learners.c.learner)
     ).all()
-    made = {
-        sub: {"checks": checks, "passed": bool(passed), "last": last}
-        for sub, checks, passed, last in conn.execute(
-            select(attempts.c.sub, func.count(), func.max(passed_as_number()), func.max(attempts.c.time))
-            .where(mine)
-            .group_by(attempts.c.sub)
-        )
-    }
+    if made is None:
+        made = checks_made(conn, mine)
     none = {"checks": 0, "passed": False, "last": None}
     return [{**row._mapping, **made.get(row.sub, none), "mistake": last_mistake.get(row.sub)} for row in rows]
 
@@ -320,19 +310,25 @@ def roll(
 def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> dict:
     """Everything the class view's overview shows of one activity (see the module's docstring)."""
     found = windowed(conn, judged_checks(issuer, course, activity))
-    everyone = roll(conn, issuer, course, activity, {row.key: row.key2 for row in found["last"]})
+    made = checks_made(conn, in_activity(attempts, issuer, course, activity))
+    last_mistake = {row.key: row.key2 for row in found["learner"]}
+    everyone = roll(conn, issuer, course, activity, last_mistake, made=made)
     by_sub = {row["sub"]: row for row in everyone}
+    stuck = [row for row in found["learner"] if row.a == 1 and row.key in by_sub]
     return {
-        **counts(conn, issuer, course, activity),
-        "mistakes": mistakes(found, examples(conn, issuer, course, activity)),
+        "opened": len(everyone),
+        # who made a Check, who passed, and their Checks: each learner's, added up
+        "tried": len(made),
+        "passed": sum(each["passed"] for each in made.values()),
+        "checks": sum(each["checks"] for each in made.values()),
+        "mistakes": mistakes(found["mistake"], examples(conn, issuer, course, activity)),
         "stuck": [
             {
                 **{k: by_sub[row.key][k] for k in ("learner", "name", "sub")},
                 "mistake": row.key2,
                 "since": row.time,
             }
-            for row in sorted(found["stuck"], key=lambda row: (row.time, by_sub[row.key]["learner"]))
-            if row.key in by_sub
+            for row in sorted(stuck, key=lambda row: (row.time, by_sub[row.key]["learner"]))
         ],
         "expressions": expression_rows(found["expr"]),
         "first_pass": distribution({row.a: row.b for row in found["first"]}),
@@ -341,23 +337,27 @@ def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> 
     }
 
 
-def mistakes(found: dict[str, list], shown: dict[str, list[dict]]) -> list[dict]:
+def mistakes(rows: list, shown: dict[str, list[dict]]) -> list[dict]:
     """Each mistake made, the most met first: learners who met it, still on it, the Checks it took to get
-    past it (median, and how many got past), examples."""
+    past it (median, and how many got past), examples. rows: windowed's part "mistake"."""
+    met: dict[str, int] = {}
+    still: dict[str, int] = {}
     past: dict[str, dict[int, int]] = {}
-    for row in found["past"]:
-        past.setdefault(row.key, {})[row.a] = row.b
-    made = sorted(found["mistake"], key=lambda row: (-row.a, row.key))
+    for row in rows:
+        met[row.key] = met.get(row.key, 0) + row.b
+        still[row.key] = still.get(row.key, 0) + row.c
+        if row.a is not None:
+            past.setdefault(row.key, {})[row.a] = row.b
     return [
         {
-            "mistake": row.key,
-            "met": row.a,
-            "still": row.b,
-            "past": sum(past.get(row.key, {}).values()),
-            "median": median(past.get(row.key, {})),
-            "examples": shown.get(row.key, []),
+            "mistake": mistake,
+            "met": met[mistake],
+            "still": still[mistake],
+            "past": sum(past.get(mistake, {}).values()),
+            "median": median(past.get(mistake, {})),
+            "examples": shown.get(mistake, []),
         }
-        for row in made
+        for mistake in sorted(met, key=lambda mistake: (-met[mistake], mistake))
     ]
 
 

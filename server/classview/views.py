@@ -4,8 +4,11 @@ and shows only the (issuer, course, activity) that token names.
 """
 
 import datetime
+import functools
 import re
+from collections.abc import Callable
 
+from babel import dates
 from flask import (
     Blueprint,
     Response,
@@ -18,7 +21,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_decimal, gettext
+from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
 from server.classview import mistakes, roles, stats
@@ -96,12 +99,39 @@ def scope() -> tuple[str, str, str]:
     return view["issuer"], view["course"], view["activity"]
 
 
-def when(seconds: float | None) -> str:
-    """A Unix time as the teacher's language writes a date and time (UTC)."""
-    if seconds is None:
-        return ""
-    moment = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
-    return format_datetime(moment, "short") + " UTC"
+def said_once() -> dict:
+    """The page's formatters for what it says many times (a row per learner), made once a request: the
+    teacher's language and time zone looked up once, each mistake's words and each count said once."""
+    if "said" not in g:
+        locale, zone = get_locale(), get_timezone()
+
+        def when(seconds: float | None) -> str:
+            if seconds is None:
+                return ""
+            moment = datetime.datetime.fromtimestamp(seconds, datetime.UTC)  # a date and time in UTC
+            return dates.format_datetime(moment, "short", tzinfo=zone, locale=locale) + " UTC"
+
+        g.said = {
+            "when": when,
+            "title": functools.cache(mistakes.title),
+            "about": functools.cache(mistakes.about),
+            "format_number": functools.cache(format_number),
+        }
+    return g.said
+
+
+def learner_link(token: str | None) -> Callable[[str], str]:
+    """The link to a learner's timeline (with the teacher's token): url_for's, its path built once a page
+    for the pseudonyms a path holds as they are (PSEUDONYM), url_for itself for any other."""
+    marker = "PSEUDONYM"
+    prefix, _, suffix = url_for("classview.timeline", learner=marker, t=token).partition(marker)
+
+    def link(learner: str) -> str:
+        if PSEUDONYM.fullmatch(learner):
+            return prefix + learner + suffix
+        return url_for("classview.timeline", learner=learner, t=token)
+
+    return link
 
 
 def bucket(counts: dict) -> str:
@@ -135,9 +165,8 @@ def render(template: str, **values) -> Response:
             template,
             view=view,
             token=request.values.get("t"),
-            title=mistakes.title,
-            about=mistakes.about,
-            when=when,
+            **said_once(),
+            timeline_of=learner_link(request.values.get("t")),
             decimal=format_decimal,
             bucket=bucket,
             day=day,
