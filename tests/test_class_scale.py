@@ -12,6 +12,7 @@ from sqlalchemy import Connection, event, insert, select
 
 from benchmarks.class_view import STAND_IN
 from engine.report import MISTAKES
+from server.classview import stats
 from server.db import Database
 from server.db.tables import attempts, learners, results
 from tests.support import classroom
@@ -105,9 +106,7 @@ def rows_read(db: Database) -> Iterator[list[tuple[str, int]]]:
 
 
 def class_summary() -> Callable:
-    return pytest.importorskip(
-        "server.classview.stats", reason="the class view lands with issue 43"
-    ).class_summary
+    return stats.class_summary
 
 
 def stand_in(conn: Connection, issuer: str, course: str, activity: str) -> None:
@@ -115,7 +114,7 @@ def stand_in(conn: Connection, issuer: str, course: str, activity: str) -> None:
         query(conn, (issuer, course, activity))
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def course_class(request, tmp_path_factory):
     """A class of 1,000 learners x 30 Checks, and a smaller course beside it, on each database."""
     with contextlib.ExitStack() as stack:
