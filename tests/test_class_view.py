@@ -9,15 +9,15 @@ holds the counted class, course 2's link-1 two learners of its own, another LMS 
 import html
 import json
 import re
-import sys
 import types
 from pathlib import Path
-from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
 
+from server.classview import roster as roster_module
+from server.classview.roster import Roster
 from server.classview.token import teacher_token
 from server.db import Database
 from server.lti.tool import ToolKeys
@@ -203,26 +203,17 @@ def test_the_class_view_in_german_when_the_lms_says_so(school):
     assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
 
 
-class Roster(NamedTuple):
-    """What server/classview/roster.py's roster() answers (the export slice's)."""
-
-    members: list
-    error: str | None
-
-
 @pytest.fixture
 def roster(monkeypatch):
     """The LMS's roster as roster() would fetch it: set .answer; .asked has each call's arguments."""
-    module = types.ModuleType("server.classview.roster")
-    module.answer, module.asked = Roster([], None), []
+    lms = types.SimpleNamespace(answer=Roster([], None), asked=[])
 
     def fetch(issuer, client_id, memberships_url, resource_link_id):
-        module.asked.append((issuer, client_id, memberships_url, resource_link_id))
-        return module.answer
+        lms.asked.append((issuer, client_id, memberships_url, resource_link_id))
+        return lms.answer
 
-    module.roster = fetch
-    monkeypatch.setitem(sys.modules, "server.classview.roster", module)
-    return module
+    monkeypatch.setattr(roster_module, "roster", fetch)
+    return lms
 
 
 def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_not(school, roster):

@@ -11,8 +11,8 @@ import pytest
 from server import create_app
 from server.db import init_app as open_database
 from server.queue import TaskQueue
-from server.records.export import attempt_rows, expire, forget_learner  # as the class view imports them
-from server.records.retention import init_app
+from server.records.export import attempt_rows
+from server.records.retention import expire, forget_learner, init_app
 from tests.support import class_records
 from tests.support.class_records import DAY_S, ISSUER, checked, counts, launched, opened
 

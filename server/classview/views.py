@@ -24,13 +24,15 @@ from flask import (
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
-from server.classview import mistakes, roles, stats
+from server.classview import mistakes, roles, roster, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
 from server.lti import activity, state
 from server.lti.claims import CONTEXT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
+from server.records import export
+from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
 
@@ -152,9 +154,7 @@ def roster_of(view: dict) -> tuple[list[dict], str | None]:
     """The course's members from the LMS (NRPS) when the launch offered them: members, or the failure."""
     if not view.get("memberships"):
         return [], None
-    from server.classview.roster import roster  # the roster slice's (server/classview/roster.py)
-
-    found = roster(view["issuer"], view["client_id"], view["memberships"], view["activity"])
+    found = roster.roster(view["issuer"], view["client_id"], view["memberships"], view["activity"])
     return list(found.members or []), found.error
 
 
@@ -255,10 +255,8 @@ def confirm_delete(learner: str) -> Response:
 
 @bp.post("/learner/<learner>/delete")
 def delete(learner: str) -> Response:
-    """Delete every record of the learner in the course (server/records/export.py's forget_learner)."""
+    """Delete every record of the learner in the course (server/records/retention.py's forget_learner)."""
     learner_of(learner)
-    from server.records.export import forget_learner  # the export slice's
-
     issuer, course, _ = scope()
     with database().connect() as conn:
         deleted = forget_learner(conn, issuer, course, learner)
@@ -276,13 +274,13 @@ def download(lines, name: str, mimetype: str) -> Response:
 @bp.get("/checks.jsonl")
 def checks_jsonl() -> Response:
     """Every Check of the activity, one JSON object a line (docs/class-view.md names the fields)."""
-    from server.records.export import attempt_rows, jsonl  # the export slice's
-
     issuer, course, activity = scope()
 
     def lines():
         with database().connect() as conn:
-            yield from jsonl(attempt_rows(conn, issuer=issuer, course=course, activity=activity))
+            yield from export.jsonl(
+                export.attempt_rows(conn, issuer=issuer, course=course, activity=activity)
+            )
 
     return download(lines(), "checks.jsonl", "application/jsonl")
 
@@ -290,21 +288,15 @@ def checks_jsonl() -> Response:
 @bp.get("/learners.csv")
 def learners_csv() -> Response:
     """The activity's learners, one a row."""
-    from server.records.export import learners_csv as rows  # the export slice's
-
     issuer, course, activity = scope()
 
     def lines():
         with database().connect() as conn:
-            yield from rows(conn, issuer, course, activity)
+            yield from export.learners_csv(conn, issuer, course, activity)
 
     return download(lines(), "learners.csv", "text/csv; charset=utf-8")
 
 
 def init_app(app) -> None:
-    """The class view's pages, under the LTI endpoints (LTI on)."""
-    if "db" not in app.extensions:
-        from server.db import init_app as init_db
-
-        init_db(app)
+    """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
     app.register_blueprint(bp)

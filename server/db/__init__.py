@@ -19,7 +19,9 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, Table, create_engine, event, inspect, text
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.dml import Insert
 
 MIGRATIONS = Path(__file__).with_name("migrations")  # Alembic's scripts: env.py and versions/
 MIGRATION_LOCK = (
@@ -171,6 +173,11 @@ def close(exception: BaseException | None = None) -> None:
 def database_url(app: Flask) -> str:
     """The database DATABASE_URL names, or SQLite in the instance folder."""
     return str(app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'lti.sqlite3'}")
+
+
+def upsert(conn: Connection, table: Table) -> Insert:
+    """An INSERT that can say ON CONFLICT (do nothing, or update), in the connection's dialect."""
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
 
 
 def database() -> Database:

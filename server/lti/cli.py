@@ -109,8 +109,9 @@ def registration_url(tool_url: str | None) -> None:
 @lti_command.command("registrations")
 def list_registrations() -> None:
     """List the registered LMSs: issuer, client id, deployments (nothing secret)."""
+    from server.db import database
     from server.lti import open_state
-    from server.lti.registered import database, listed
+    from server.lti.registered import listed
 
     open_state(current_app)  # the LTI tables, made on first use
     with database().connect() as conn:
@@ -128,8 +129,9 @@ def list_registrations() -> None:
 @click.option("--client-id", required=True, help="The client id, as `lti registrations` lists it.")
 def remove_registration(issuer: str, client_id: str) -> None:
     """Remove an LMS's registration and its deployments: its launches are refused from then on."""
+    from server.db import database
     from server.lti import open_state
-    from server.lti.registered import database, remove
+    from server.lti.registered import remove
 
     open_state(current_app)
     with database().connect() as conn:

@@ -8,22 +8,12 @@ the LMS registered. A registration with deployments (`add-platform`'s, or an LMS
 those only.
 """
 
-from flask import Flask, current_app
 from sqlalchemy import Connection, delete, exists, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 
-from server import db
+from server.db import database
 from server.db.tables import deployments, registrations
 
 FIELDS = ("title", "auth_login_url", "auth_token_url", "key_set_url", "auth_audience")
-
-
-def database(app: Flask | None = None) -> db.Database:
-    """The app's database (server/db), opened here where the app did not open it."""
-    app = app or current_app._get_current_object()
-    if "db" not in app.extensions:
-        db.init_app(app)
-    return app.extensions["db"]
 
 
 def registered_with_other_keys(conn: Connection, issuer: str, key_set_url: str) -> str | None:
@@ -64,23 +54,6 @@ def remove(conn: Connection, issuer: str, client_id: str) -> int | None:
     ).rowcount
     conn.execute(delete(registrations).where(*mine))
     return gone
-
-
-def save(conn: Connection, registration: dict, deployment_id: str | None) -> None:
-    """Store a registration (or bring the one of its issuer and client id up to date), with its deployment
-    when it has one."""
-    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    added = insert(registrations).values({f: registration.get(f) for f in ("issuer", "client_id", *FIELDS)})
-    conn.execute(
-        added.on_conflict_do_update(
-            index_elements=["issuer", "client_id"], set_={f: added.excluded[f] for f in FIELDS}
-        )
-    )
-    if deployment_id is not None:
-        mine = {"issuer": registration["issuer"], "client_id": registration["client_id"]}
-        conn.execute(
-            insert(deployments).values(mine | {"deployment_id": deployment_id}).on_conflict_do_nothing()
-        )
 
 
 def takes_any_deployment(issuer: str, client_id: str) -> bool:

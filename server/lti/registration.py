@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, make_response, render
 from flask_babel import gettext
 
 from engine.words import N_
+from server.db import database
 from server.headers import response_headers
 from server.limits import client, limits
 from server.lti import state
@@ -34,7 +35,7 @@ from server.lti.openid import (
     post_registration,
 )
 from server.lti.refusals import refuse
-from server.lti.registered import database, registered_with_other_keys, save
+from server.lti.registered import registered_with_other_keys
 from server.lti.store import Store
 
 TOKEN_S = 24 * 3600  # a registration URL works once, within a day of being made
@@ -204,8 +205,7 @@ def register_platform(token: str, configuration_url: str, registration_token: st
         "key_set_url": platform["key_set_url"],
         "auth_audience": platform["auth_audience"],
     }
-    with database().connect() as conn:
-        save(conn, registration, ids["deployment_id"])
+    store.add_platform(registration, ids["deployment_id"])
     keep(store, token, held | {"busy": 0, "used": time.time(), "client_id": ids["client_id"]})
     current_app.logger.info(
         "LTI registration: %s (client id %s, deployment %s)%s",
@@ -254,6 +254,5 @@ def register() -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """The registration URL's endpoint, on the app's database (server/db)."""
-    database(app)
+    """The registration URL's endpoint (LTI on: create_app has opened the database, server/db)."""
     app.register_blueprint(bp)

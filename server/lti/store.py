@@ -10,19 +10,12 @@ one, on a connection of its own; its block commits at its end.
 import json
 import time
 
-from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy import delete, insert, select, update
 
-from server.db import Database
+from server.db import Database, upsert
 from server.db.tables import deployments, launches, once, passbacks, registrations
 
 HELD = ("pending", "sent", "kept")  # a launch with a passback in one of these states takes no other
-
-
-def upsert(conn: Connection, table) -> Insert:
-    """An INSERT that can say ON CONFLICT, in the connection's dialect."""
-    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 class Store:
@@ -33,8 +26,9 @@ class Store:
         self.db = db
 
     # Registrations
-    def add_platform(self, registration: dict, deployment_id: str) -> None:
-        """Store (or replace) a platform's registration and add a deployment of it."""
+    def add_platform(self, registration: dict, deployment_id: str | None) -> None:
+        """Store (or replace) a platform's registration and add a deployment of it (None: the platform
+        named none when it registered: server/lti/registered.py's takes_any_deployment)."""
         fields = ("issuer", "client_id", "title", "auth_login_url", "auth_token_url", "key_set_url")
         values = {f: registration[f] for f in fields} | {"auth_audience": registration.get("auth_audience")}
         with self.db.connect() as conn:
@@ -45,6 +39,8 @@ class Store:
                     index_elements=["issuer", "client_id"], set_={f: added.excluded[f] for f in replaced}
                 )
             )
+            if deployment_id is None:
+                return
             deployment = {"issuer": values["issuer"], "client_id": values["client_id"]}
             conn.execute(
                 upsert(conn, deployments)

@@ -56,14 +56,9 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     if not wanted(app):
         return
-    from server import db, queue
     from server.records import judge, views
 
-    if "db" not in app.extensions:
-        db.init_app(app)
-    if "queue" not in app.extensions:
-        queue.init_app(app, app.extensions["db"].url)
-    tasks = app.extensions["queue"]
+    tasks = app.extensions["queue"]  # opened by create_app where learners are named, as the database
     app.extensions["records"] = {"judge": tasks.task()(judge.judge_attempt)}
     tasks.periodic(crontab(minute=f"*/{judge.SWEEP_MINUTES}"))(judge.sweep)
     app.register_blueprint(views.bp)

@@ -10,7 +10,7 @@ Check joined to its per-expression results there, and the CSV's numbers are coun
 exporting a course of any size holds a few hundred rows in memory at most.
 
 How long the records are kept and how one learner's are deleted (expire, forget_learner) is
-server/records/retention.py's; they are importable from here too, as the class view does.
+server/records/retention.py's.
 """
 
 import csv
@@ -25,9 +25,7 @@ from sqlalchemy import Connection, and_, case, func, select
 from engine.cases import LEAVES, VERDICTS
 from engine.report import KINDS, MISTAKES
 from server.db.tables import attempts, learners, results
-from server.records.retention import expire, forget_learner
 
-__all__ = ["COLUMNS", "FIELDS", "attempt_rows", "expire", "forget_learner", "jsonl", "learners_csv", "schema"]
 BATCH = 500  # rows fetched from the database at a time
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 STATES = ("queued", "judged", "skipped")  # server/db/tables.py's attempts.state

@@ -11,8 +11,8 @@ import time
 import tokenize
 
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
+from server.db import upsert
 from server.db.tables import attempts, learners, results
 
 CLAIM_S = 120  # a worker judging a source keeps others off it this long (its sandbox's limit is seconds)
@@ -36,11 +36,6 @@ def shape(source: str) -> str:
             row, col = token.start
             lines[row - 1] = lines[row - 1][:col]
     return "\n".join(line.rstrip() for line in lines if line.strip())
-
-
-def upsert(conn: Connection, table):
-    """An INSERT that may turn into an update (ON CONFLICT), in the connection's SQL."""
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
 
 
 def opened(
