@@ -28,7 +28,7 @@ SAID = {
 
 
 @pytest.mark.parametrize("lang", SAID)
-def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms, lang):
+def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms, lang, shoot):
     legend, strict, go_on, add = SAID[lang]
     context = browser.new_context(ignore_https_errors=True, locale=lang)  # the tool's CA is the tests'
     origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}"}
@@ -39,6 +39,7 @@ def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms,
     assert page.evaluate("document.documentElement.lang") == lang
     expect(page.get_by_role("group", name=legend)).to_be_visible()
     assert serious_violations(page) == []
+    shoot(page, f"choose-{lang}")
 
     page.get_by_role("radio", name=strict).check()
     page.get_by_role("radio", name="Deutsch").check()
@@ -46,6 +47,7 @@ def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms,
     expect(page.get_by_role("button", name=add)).to_be_visible()
     expect(page.get_by_test_id("lti-deep-link")).to_contain_text("strict")
     assert serious_violations(page) == []
+    shoot(page, f"add-{lang}")
     page.get_by_role("button", name=add).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Added 1 activity")
     assert lms.platform.content_items[before]["custom"] == {"verdict": "strict", "language": "de"}

@@ -38,7 +38,9 @@ def registration_frame(page, dyn_lms, url: str):
 
 
 @pytest.mark.parametrize("lang", SAID)
-def test_the_registration_page_says_what_was_registered_and_tells_the_lms_it_is_done(browser, dyn_lms, lang):
+def test_the_registration_page_says_what_was_registered_and_tells_the_lms_it_is_done(
+    browser, dyn_lms, lang, shoot
+):
     registered, done, used = SAID[lang]
     context, page, assert_clean = lms_page(browser, dyn_lms, lang)
     url = dyn_lms.registration_url(dyn_lms.app)
@@ -46,11 +48,13 @@ def test_the_registration_page_says_what_was_registered_and_tells_the_lms_it_is_
     expect(frame.get_by_role("heading", level=1)).to_contain_text(f"{registered} {dyn_lms.issuer}")
     assert frame.evaluate("document.documentElement.lang") == lang
     assert serious_violations(frame) == []
+    shoot(page, f"registered-{lang}")
     frame.get_by_role("button", name=done).click()
     expect(page.locator("#messages li")).to_have_text(['{"subject":"org.imsglobal.lti.close"}'])
 
     frame = registration_frame(page, dyn_lms, url)  # the same URL again: refused, and nothing posted
     expect(frame.get_by_role("heading", level=1)).to_have_text(used)
+    shoot(page, f"used-{lang}")
     assert serious_violations(frame) == []
     assert frame.get_by_role("button").count() == 0
     expect(page.locator("#messages li")).to_have_count(0)
