@@ -6,7 +6,9 @@ The records are written straight into the tool's database (tests/support/classes
 holds the counted class, course 2's link-1 two learners of its own, another LMS the same ids.
 """
 
+import csv
 import html
+import io
 import json
 import re
 import types
@@ -290,3 +292,30 @@ def test_the_roster_through_the_lms_names_and_roles_service(school):
     waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
     assert "Nora Neu" in waiting and "Tom Teacher" not in waiting
     assert "Ben Brandt" in page.text  # the roster's name, where his launches shared none
+
+
+def test_with_no_names_shared_the_class_view_and_its_downloads_work_with_pseudonyms(school):
+    """An LMS told to share no names (Moodle's "Share launcher's name with tool": Never, Canvas's privacy
+    level anonymous): no launch names anyone, the teacher's neither; the class view counts and links each
+    learner by their pseudonym, and learners.csv has their pseudonyms and no names."""
+    database = Database(school.database_url)
+    with database.connect() as conn:
+        unnamed = [Learner("kim", timed(["reversed", None], START)), Learner("lou", timed(["early"], START))]
+        build(conn, school.issuer, "course-anonymous", "link-1", unnamed)
+    database.engine.dispose()
+    school.platform.people["teacher-anonymous"] = {
+        "roles": [INSTRUCTOR],
+        "course": ("course-anonymous", "Anonymous 301"),
+    }
+    page = launch(school, "teacher-anonymous")
+    assert page.status_code == 200 and "/lti/class/" in page.url
+    assert [shown(page, k) for k in ("opened", "tried", "passed", "checks")] == ["2", "2", "1", "3"]
+    kim, lou = Learner("kim").learner, Learner("lou").learner
+    for learner in (kim, lou):  # each row's link says the pseudonym
+        assert re.search(rf'<a href="[^"]*/lti/class/learner/{learner}[^"]*">{learner}</a>', page.text)
+    token = token_of(page)
+    timeline = get(school, f"lti/class/learner/{kim}", t=token)
+    assert timeline.status_code == 200 and f"<h1>{kim}</h1>" in timeline.text
+    table = get(school, "lti/class/learners.csv", t=token)
+    rows = sorted((row["learner"], row["name"]) for row in csv.DictReader(io.StringIO(table.text)))
+    assert rows == sorted([(kim, ""), (lou, "")])

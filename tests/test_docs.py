@@ -202,3 +202,13 @@ def test_the_queue_is_described_as_server_queue_py_and_the_passbacks_set_it(app)
     assert f"[Huey](https://huey.readthedocs.io/) {huey} (`server/queue.py`)" in hosting
     assert f"asks again {passback.BUSY_S:.0f} s later" in lti
     assert f"every {passback.SWEEP_MINUTES} minutes each looks for passes whose try was lost" in lti
+
+
+def test_the_claims_the_registration_asks_for_are_listed_as_server_lti_openid_py_has_them():
+    """docs/lti.md says which claims (the names among them) the one-URL registration asks the LMS for."""
+    from server.lti.openid import CLAIMS as ASKED
+
+    lti = " ".join(text("docs/lti.md").split())
+    assert "the claims " + ", ".join(f"`{claim}`" for claim in ASKED) + ")" in lti
+    names = [f"`{claim}`" for claim in ASKED if claim not in ("iss", "sub")]
+    assert "asks the LMS for the claims " + ", ".join(names[:-1]) + " and " + names[-1] in lti

@@ -26,6 +26,7 @@ from server.headers import response_headers
 from server.limits import client, limits
 from server.lti import state
 from server.lti.openid import (
+    CLAIMS,
     GRADE_SCOPES,
     ROSTER_SCOPE,
     RegistrationError,
@@ -242,6 +243,7 @@ def register() -> Response:
             registered=done,
             grades=all(scope in done["scopes"] for scope in GRADE_SCOPES),
             roster=ROSTER_SCOPE in done["scopes"],
+            names=[claim for claim in CLAIMS if claim not in ("iss", "sub")],  # what the page says it asked
             close_script=CLOSE_SCRIPT,
             title=gettext("The playground is registered with %(issuer)s", issuer=done["issuer"]),
         )

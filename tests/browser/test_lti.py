@@ -9,7 +9,9 @@ import pytest
 from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
+from tests.browser.axe import serious_violations
 from tests.browser.checks import checked
+from tests.browser.lms_pages import LOOKS, assert_styled
 from tests.browser.pages import launched_window, watched_page
 from tests.support import solutions
 from tests.support.lti import Served
@@ -136,3 +138,26 @@ def test_the_next_learner_on_a_shared_browser_never_sees_the_previous_ones_code(
     page = launched_window(lti_page, lms, "learner-e")  # his next launch: his own code and progress
     expect(page.locator("#progress")).to_contain_text("1 Check so far")
     assert page.evaluate("window.playground.getCode()") == solutions.NOT_REVERSED
+
+
+OPEN_FROM_THE_COURSE = {"en": "Open the exercise from your course", "de": "Öffne die Übung aus deinem Kurs"}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("lang", OPEN_FROM_THE_COURSE)
+def test_a_refusal_page_looks_like_the_playground(browser, lms, lang, look, shoot):
+    """The launch address opened in a browser (as Moodle's link check does): the LTI refusals' page, in the
+    learner's words (the exercise page's "du"), with the LMS pages' stylesheet."""
+    options = LOOKS[look][0]
+    # the tool's certificate is from the tests' CA
+    context = browser.new_context(ignore_https_errors=True, locale=lang, **options)
+    page, assert_clean = watched_page(context, {f"localhost:{lms.tool.port}"})
+    page.goto(lms.tool_url + "lti/launch")
+    expect(page.get_by_test_id("lti-refused").get_by_role("heading", level=1)).to_have_text(
+        OPEN_FROM_THE_COURSE[lang]
+    )
+    assert serious_violations(page) == []
+    assert_styled(page, look)
+    shoot(page, f"refused-{lang}-{look}")
+    assert_clean()
+    context.close()

@@ -1,7 +1,8 @@
 """The Deep Linking page in Chromium, as a teacher adding the exercise sees it, in English and German: the
 verdicts and languages to choose from in a plain form (no script), the choice said again, and the click
 that adds the activity to the LMS with it (each form allowed by the page's CSP). axe finds nothing
-serious on either page."""
+serious on either page; both use the LMS pages' stylesheet, at 200 % zoom in light mode and on a phone in
+dark mode, and the German says "Sie"."""
 
 from urllib.parse import urlencode
 
@@ -9,7 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import serious_violations
+from tests.browser.lms_pages import LOOKS, assert_styled
 from tests.browser.pages import watched_page
+from tests.support.address import says_du
 
 SAID = {
     "en": (
@@ -27,10 +30,13 @@ SAID = {
 }
 
 
+@pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("lang", SAID)
-def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms, lang, shoot):
+def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms, lang, look, shoot):
     legend, strict, go_on, add = SAID[lang]
-    context = browser.new_context(ignore_https_errors=True, locale=lang)  # the tool's CA is the tests'
+    options = LOOKS[look][0]
+    # the tool's certificate is from the tests' CA
+    context = browser.new_context(ignore_https_errors=True, locale=lang, **options)
     origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}"}
     page, assert_clean = watched_page(context, origins)
     before = len(lms.platform.content_items)
@@ -39,7 +45,11 @@ def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms,
     assert page.evaluate("document.documentElement.lang") == lang
     expect(page.get_by_role("group", name=legend)).to_be_visible()
     assert serious_violations(page) == []
-    shoot(page, f"choose-{lang}")
+    assert_styled(page, look)
+    assert says_du(page.locator("body").inner_text()) == []
+    wide = "els => els.map((e) => e.getBoundingClientRect()).every((box) => box.width > box.height)"
+    assert page.locator("fieldset code").evaluate_all(wide)  # each verdict's name on a line, not squeezed
+    shoot(page, f"choose-{lang}-{look}")
 
     page.get_by_role("radio", name=strict).check()
     page.get_by_role("radio", name="Deutsch").check()
@@ -47,7 +57,9 @@ def test_a_teacher_chooses_strict_and_german_and_adds_the_activity(browser, lms,
     expect(page.get_by_role("button", name=add)).to_be_visible()
     expect(page.get_by_test_id("lti-deep-link")).to_contain_text("strict")
     assert serious_violations(page) == []
-    shoot(page, f"add-{lang}")
+    assert_styled(page, look)
+    assert says_du(page.locator("body").inner_text()) == []
+    shoot(page, f"add-{lang}-{look}")
     page.get_by_role("button", name=add).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Added 1 activity")
     assert lms.platform.content_items[before]["custom"] == {"verdict": "strict", "language": "de"}

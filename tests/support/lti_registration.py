@@ -29,8 +29,10 @@ SCOPES = [
     "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly",
 ]
 INSTALLED_LATER = "installed-later"  # the deployment an LMS that names none at registration launches with
+# The LMS's page, as an LMS shows it: the frame no wider than the window (a phone's, in the tests).
 ADD_TOOL = """<!doctype html><html lang="en"><title>Add a tool</title><main><h1>Add a tool</h1>
-<iframe id="tool" title="The tool's registration" src="{{ start }}" width="1000" height="700"></iframe>
+<iframe id="tool" title="The tool's registration" src="{{ start }}" width="1000" height="700"
+  style="max-width: 100%; box-sizing: border-box"></iframe>
 <ol id="messages"></ol></main>
 <script>window.addEventListener("message", (event) => {
   const item = document.createElement("li");

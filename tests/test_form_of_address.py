@@ -1,0 +1,69 @@
+"""German's one form of address on the pages for teachers and administrators: "Sie", never "du".
+
+The exercise page speaks to the learner as "du"; the class view, the Deep Linking pages, Dynamic
+Registration's page and its refusals speak to a teacher or an administrator, as "Sie". A "du" word, or a
+"du" imperative ("Erstelle", "Starte"), in the German of a message those pages say fails here.
+"""
+
+import ast
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from tests.support.address import says_du
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = ROOT / "translations" / "de" / "LC_MESSAGES" / "messages.po"
+# Where the teacher's and the administrator's messages are written, whole files or folders.
+TEACHERS = (
+    "templates/classview/",
+    "server/classview/",
+    "templates/lti-deep-link.html",
+    "templates/lti-registered.html",
+    "server/lti/registration.py",
+    "server/lti/openid.py",
+    "server/lti/activity.py",
+)
+# server/lti/views.py speaks to learners (a launch's refusals) and to teachers: these functions' words,
+# the Deep Linking pages' refusals, are the teacher's.
+TEACHERS_IN_VIEWS = ("deep_link", "deep_link_chosen")
+
+
+def messages_of_functions(path: Path, names: tuple[str, ...]) -> set[str]:
+    """The string literals in the named functions of a module (their N_() and gettext() messages)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            found |= {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) is str}
+    return found
+
+
+def teachers_messages() -> list[tuple[str, str]]:
+    """(msgid, German) of every message a teacher's or administrator's page says."""
+    catalogue = read_po(PO.open("rb"))
+    in_views = messages_of_functions(ROOT / "server/lti/views.py", TEACHERS_IN_VIEWS)
+    said = []
+    for message in catalogue:
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        if any(path.startswith(TEACHERS) for path, _ in message.locations) or set(ids) & in_views:
+            said += [(ids[0], string) for string in strings]
+    return said
+
+
+def test_the_teachers_messages_are_found():
+    """The test below reads enough to fail: the pages' known messages are among those it reads."""
+    ids = {msgid for msgid, _ in teachers_messages()}
+    assert "Add the exercise to your course" in ids  # the Deep Linking page
+    assert "Its offer is altered or over an hour old. Add the exercise from the course again." in ids
+    assert "Too many registrations from your network" in ids  # the registration's refusal
+    assert "Class view" in ids
+    assert len(ids) > 100
+
+
+def test_a_teachers_page_says_sie_in_german():
+    du = [german for _, german in teachers_messages() if says_du(german)]
+    assert du == []
