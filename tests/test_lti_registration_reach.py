@@ -100,7 +100,10 @@ def test_the_registration_post_is_refused_on_the_hosts_network_too(guarded):
     lms = guarded.platform
     posts = lms.posts
     with guarded.app.test_request_context("/lti/register"):
-        for endpoint in (lms.url + "register-tool", lms.url.replace("127.0.0.1", "localhost") + "register-tool"):
+        for endpoint in (
+            lms.url + "register-tool",
+            lms.url.replace("127.0.0.1", "localhost") + "register-tool",
+        ):
             with pytest.raises(RegistrationError) as refused:
                 post_registration(endpoint, "a-token", {"client_name": "x"})
             assert refused.value.title == PRIVATE
@@ -213,7 +216,9 @@ def race(made: RegisteringRig) -> None:
     finally:
         first.gate = second.gate = None
         served.stop()
-    said = sorted((page.status_code, refusal_title(page) if page.status_code != 200 else "") for page in pages)
+    said = sorted(
+        (page.status_code, refusal_title(page) if page.status_code != 200 else "") for page in pages
+    )
     assert said == [(200, ""), (403, USED)], [page.text for page in pages]
     assert first.posts + second.posts == 1
     assert len(first.registered) + len(second.registered) == 1
@@ -267,7 +272,9 @@ def test_a_registration_does_not_replace_a_registered_lms_login_and_token_urls(a
 # lti_iss, https://canvas.instructure.com) with the registration token in its query, the issuer lti_iss,
 # the registration endpoint on the host the configuration was read from, the login, token and keys on
 # the OIDC domain (sso.canvaslms.com).
-CANVAS_URL = "https://canvas.instructure.com/api/lti/security/openid-configuration?registration_token=eyJ0.eyJ1.c2ln"
+CANVAS_URL = (
+    "https://canvas.instructure.com/api/lti/security/openid-configuration?registration_token=eyJ0.eyJ1.c2ln"
+)
 CANVAS = {
     "issuer": "https://canvas.instructure.com",
     "authorization_endpoint": "https://sso.canvaslms.com/api/lti/authorize_redirect",

@@ -198,7 +198,7 @@ class RegisteringRig(Rig):
         self.platform.url = f"http://127.0.0.1:{self.platform_server.port}/"
 
     def tool_config(self, **extra) -> dict:
-        """The tool's settings: its LMS is on loopback, which Dynamic Registration reaches only when allowed."""
+        """The tool's settings: its LMS is on loopback, where Dynamic Registration goes only when allowed."""
         return super().tool_config(**{"LTI_REGISTRATION_ALLOW_PRIVATE": True, **extra})
 
     def another_platform(self) -> RegisteringPlatform:
