@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from server.lti.registered import listed
-from server.lti.registration import token_key
+from server.lti.registration_token import token_key
 from tests.support import solutions
 from tests.support.lti import Served, launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title, settled, verify
