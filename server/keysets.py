@@ -12,7 +12,9 @@ headers is bounded too), and a redirect is an error (a key set's URL is its own)
 lookup (DNS) is not bounded by it: the system resolver's own timeouts apply. The certificates are
 requests' (REQUESTS_CA_BUNDLE, else certifi's). A proxy the environment names (HTTPS_PROXY for an
 https URL, HTTP_PROXY for an http one, NO_PROXY's hosts excepted), as requests took it: an http://
-proxy, through a CONNECT tunnel for https, within the same deadline.
+proxy, through a CONNECT tunnel for https, within the same deadline. Its two halves, connect (to an
+address the caller looked up, when it gives one) and exchange (any method, a body), also carry Dynamic
+Registration's requests (server/lti/reach.py).
 """
 
 import http.client
