@@ -12,7 +12,9 @@ headers is bounded too), and a redirect is an error (a key set's URL is its own)
 lookup (DNS) is not bounded by it: the system resolver's own timeouts apply. The certificates are
 requests' (REQUESTS_CA_BUNDLE, else certifi's). A proxy the environment names (HTTPS_PROXY for an
 https URL, HTTP_PROXY for an http one, NO_PROXY's hosts excepted), as requests took it: an http://
-proxy, through a CONNECT tunnel for https, within the same deadline.
+proxy, through a CONNECT tunnel for https, within the same deadline. Its two halves, connect (to an
+address the caller looked up, when it gives one) and exchange (any method, a body), also carry Dynamic
+Registration's requests (server/lti/reach.py).
 """
 
 import http.client
@@ -121,36 +123,11 @@ def left(deadline: float) -> float:
 def get(url: str, deadline: float) -> bytes:
     """The body of a 200 answer to GET url, read whole before the deadline (monotonic seconds)."""
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("not an http(s) URL")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    proxy = proxy_for(parts)
-    via = (proxy.hostname, proxy.port or 80) if proxy else (parts.hostname, port)
-    sock = socket.create_connection(via, timeout=left(deadline))
+    sock = connect(parts, deadline)
     try:
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        host = parts.netloc.rpartition("@")[2]
-        extra = ""
-        if proxy and parts.scheme == "https":  # a tunnel to the key server, then TLS inside it
-            tunnel(sock, f"{parts.hostname}:{port}", proxy, deadline)
-        elif proxy:  # a plain GET through the proxy names the whole URL
-            path, extra = f"http://{host}{path}", proxy_authorization(proxy)
-        if parts.scheme == "https":  # the handshake, like sendall, waits at most its timeout in all
-            sock.settimeout(left(deadline))
-            sock = ssl.create_default_context(cafile=ca_file()).wrap_socket(
-                sock, server_hostname=parts.hostname
-            )
-        sock.settimeout(left(deadline))
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n".encode())
-        answer = bytearray()
-        while chunk := recv(sock, deadline):
-            answer += chunk
-            if len(answer) > MAX_BYTES:
-                raise ValueError(f"the answer is over {MAX_BYTES} bytes")
+        response = exchange(sock, parts, deadline)
     finally:
         sock.close()  # the TLS socket's, when there is one: the plain one is then detached
-    response = http.client.HTTPResponse(Received(bytes(answer)))  # parsed once whole: headers, chunks
-    response.begin()
     if response.status in (301, 302, 303, 307, 308):
         raise ValueError(
             f"HTTP {response.status} to {response.getheader('Location')}: no redirect is followed"
@@ -158,6 +135,62 @@ def get(url: str, deadline: float) -> bytes:
     if response.status != 200:
         raise ValueError(f"HTTP {response.status}")
     return response.read()
+
+
+def connect(parts: SplitResult, deadline: float, address: str | None = None) -> socket.socket:
+    """A connection to the URL's server (TLS for https, checked against its name), through the proxy the
+    environment names; to address (an IP address the caller looked the name up to) when given, so that
+    the name is not looked up again: the Host header and TLS keep the name."""
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("not an http(s) URL")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    target = address or parts.hostname
+    proxy = proxy_for(parts)
+    via = (proxy.hostname, proxy.port or 80) if proxy else (target, port)
+    sock = socket.create_connection(via, timeout=left(deadline))
+    try:
+        if proxy and parts.scheme == "https":  # a tunnel to the server, then TLS inside it
+            tunnel(sock, f"[{target}]:{port}" if ":" in target else f"{target}:{port}", proxy, deadline)
+        if parts.scheme == "https":  # the handshake, like sendall, waits at most its timeout in all
+            sock.settimeout(left(deadline))
+            sock = ssl.create_default_context(cafile=ca_file()).wrap_socket(
+                sock, server_hostname=parts.hostname
+            )
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def exchange(
+    sock: socket.socket,
+    parts: SplitResult,
+    deadline: float,
+    method: str = "GET",
+    body: bytes = b"",
+    headers: dict[str, str] | None = None,
+) -> http.client.HTTPResponse:
+    """Send one request on a connection made by connect() and read its whole answer before the deadline:
+    the answer, parsed (its body read with .read())."""
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    host = parts.netloc.rpartition("@")[2]
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    proxy = proxy_for(parts)
+    if proxy and parts.scheme == "http":  # a plain request through the proxy names the whole URL
+        path, extra = f"http://{host}{path}", extra + proxy_authorization(proxy)
+    if body or method != "GET":
+        extra += f"Content-Length: {len(body)}\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n"
+    sock.settimeout(left(deadline))
+    sock.sendall(head.encode() + body)
+    answer = bytearray()
+    while chunk := recv(sock, deadline):
+        answer += chunk
+        if len(answer) > MAX_BYTES:
+            raise ValueError(f"the answer is over {MAX_BYTES} bytes")
+    response = http.client.HTTPResponse(Received(bytes(answer)))  # parsed once whole: headers, chunks
+    response.begin()
+    return response
 
 
 def proxy_for(parts: SplitResult) -> SplitResult | None:

@@ -20,7 +20,8 @@ TEACHERS = (
     "server/classview/",
     "templates/lti-deep-link.html",
     "templates/lti-registered.html",
-    "server/lti/registration.py",
+    "server/lti/registration",  # registration.py, registration_token.py
+    "server/lti/reach.py",
     "server/lti/openid.py",
     "server/lti/activity.py",
 )

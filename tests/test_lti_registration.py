@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from server.lti.registered import listed
-from server.lti.registration import token_key
+from server.lti.registration_token import token_key
 from tests.support import solutions
 from tests.support.lti import Served, launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title, settled, verify
@@ -236,16 +236,19 @@ def test_a_registration_that_does_not_check_out_gets_a_page_that_says_why_and_st
     assert "org.imsglobal.lti.close" not in page.text
 
 
-def test_the_endpoint_refusing_stores_nothing_and_the_url_then_serves_only_that_lms(dyn_lms, tmp_path):
+def test_a_registration_that_did_not_reach_the_lms_stores_nothing_and_the_url_then_serves_only_that_lms(
+    dyn_lms, tmp_path
+):
+    """(One that reached it and was refused uses the URL up: tests/test_lti_registration_reach.py.)"""
     url = dyn_lms.registration_url(dyn_lms.app)
     before = stored(dyn_lms)
-    dyn_lms.platform.refusal = 400
+    dyn_lms.platform.changes = {"registration_endpoint": "http://127.0.0.1:1/register"}  # nothing there
     try:
         page = opened(dyn_lms, dyn_lms.platform.opened(url))
     finally:
-        dyn_lms.platform.refusal = None
+        dyn_lms.platform.changes = {}
     assert (page.status_code, refusal_title(page)) == (502, "The LMS did not take the registration")
-    assert "HTTP 400" in page.text and stored(dyn_lms) == before
+    assert "could not reach" in page.text and stored(dyn_lms) == before
 
     second = dyn_lms.another_platform()  # another LMS, on another site, with the same URL
     served = Served(second.app)

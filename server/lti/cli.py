@@ -90,7 +90,7 @@ def public_url(given: str | None) -> tuple[str | None, str]:
 def registration_url(tool_url: str | None) -> None:
     """Print a URL that registers one LMS by LTI Dynamic Registration: it works once, within a day."""
     from server.lti import open_state
-    from server.lti.registration import TOKEN_S, make_token, when
+    from server.lti.registration_token import TOKEN_S, make_token, when
 
     base, source = public_url(tool_url)
     if base is None:

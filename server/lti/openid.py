@@ -1,11 +1,12 @@
 """LTI Dynamic Registration 1.0, the tool's half: read a platform's OpenID configuration, check it, and
 post the tool's registration to it (https://www.imsglobal.org/spec/lti-dr/v1p0).
 
-The configuration is fetched as key sets are (server/keysets.py's get: one GET, one deadline for the
-whole answer, no redirect, at most 256 kB); the registration is one POST with a time limit (the
-tool's TimeoutSession), no redirect followed. Every URL the platform names is https, or http on a
-loopback address (the tests' platform). What goes wrong is a RegistrationError whose message (a
-catalogue message, N_) says it in words and whose params fill it in.
+Both requests, the configuration's GET and the registration's POST, go through server/lti/reach.py: the
+host looked up once and refused on the host's own network (unless LTI_REGISTRATION_ALLOW_PRIVATE), one
+deadline for the whole answer, no redirect followed, at most 256 kB read. Every URL the platform names
+is https, or http on a loopback address (the tests' platform, with that setting). What goes wrong is a
+RegistrationError whose message (a catalogue message, N_) says it in words and whose params fill it in;
+what the LMS answered is never among them (its status is).
 """
 
 import http.client
@@ -15,14 +16,14 @@ import time
 from urllib.parse import urlsplit
 
 from pylti1p3.dynamic_registration import DynamicRegistration
-from requests import RequestException
 
 from engine.words import N_
-from server import keysets
+from server.lti import reach
 from server.lti.claims import text, web_origin
-from server.lti.tool import TimeoutSession
 
 CONFIG_TIMEOUT_S = 5.0  # the whole fetch of the configuration, connection to last byte
+POST_TIMEOUT_S = 10.0  # the whole registration's POST, connection to the answer's last byte
+MAKE_ANOTHER = "flask --app server lti registration-url"
 PLATFORM_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-platform-configuration"
 TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/scope/"
@@ -33,15 +34,29 @@ ROSTER_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership
 # Who launched (iss, sub) and, where the platform shares them, the learner's names for the class view.
 CLAIMS = ["iss", "sub", "name", "given_name", "family_name"]
 ENDPOINTS = ("authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint")
-MAX_ANSWER = 64 * 1024  # characters of the registration endpoint's answer read
 
 
 class RegistrationError(Exception):
-    """A registration that cannot go on: status, title and detail (messages, N_) and the detail's params."""
+    """A registration that cannot go on: status, title and detail (messages, N_) and the detail's params;
+    reached: the registration was sent to the LMS (its URL is then used up)."""
 
-    def __init__(self, status: int, title: str, detail: str, **params: object) -> None:
+    def __init__(self, status: int, title: str, detail: str, reached: bool = False, **params: object) -> None:
         super().__init__(detail % params if params else detail)
         self.status, self.title, self.detail, self.params = status, title, detail, params
+        self.reached = reached
+
+
+def on_hosts_network(url: str) -> RegistrationError:
+    return RegistrationError(
+        403,
+        N_("The LMS's address is on the playground server's own network"),
+        N_(
+            "%(url)s leads to an address on the playground server's own network (private, loopback or "
+            "link-local), which a registration does not reach. If the LMS is on that network, the "
+            "server's host can allow it with the setting LTI_REGISTRATION_ALLOW_PRIVATE."
+        ),
+        url=url,
+    )
 
 
 def unreachable(url: str, why: str) -> RegistrationError:
@@ -94,8 +109,14 @@ def fetch_configuration(url: str) -> dict:
             ),
         )
     try:
-        body = keysets.get(url, time.monotonic() + CONFIG_TIMEOUT_S)
-        configuration = json.loads(body)
+        answer = reach.request(url, time.monotonic() + CONFIG_TIMEOUT_S)
+        if answer.status != 200:
+            raise ValueError(
+                f"HTTP {answer.status}" + (" (a redirect: not followed)" if answer.status // 100 == 3 else "")
+            )
+        configuration = json.loads(answer.read())
+    except reach.OnHostsNetwork as exc:
+        raise on_hosts_network(url) from exc
     except (OSError, http.client.HTTPException, ValueError) as exc:  # a timeout is an OSError
         raise unreachable(url, f"{type(exc).__name__}: {exc}") from exc
     if not isinstance(configuration, dict):
@@ -210,32 +231,50 @@ class ToolRegistration(DynamicRegistration):
 
 def post_registration(endpoint: str, token: str | None, body: dict) -> dict:
     """POST the tool's registration to the platform; its answer's client_id and deployment_id (None when
-    it names none)."""
-    headers = {"Accept": "application/json"}
+    it names none). A RegistrationError once the POST was sent is `reached`."""
+    headers = {"Accept": "application/json", "Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     refused = N_("The LMS did not take the registration")
     try:
-        with TimeoutSession() as session:
-            answer = session.post(endpoint, json=body, headers=headers, allow_redirects=False)
-            said = answer.text[:MAX_ANSWER]
-    except RequestException as exc:
+        answer = reach.request(
+            endpoint, time.monotonic() + POST_TIMEOUT_S, "POST", json.dumps(body).encode(), headers
+        )
+        said = answer.read()
+    except reach.OnHostsNetwork as exc:
+        raise on_hosts_network(endpoint) from exc
+    except reach.NotReached as exc:
         raise RegistrationError(
             502,
             refused,
             N_("The playground could not reach the LMS's registration endpoint (%(reason)s). Try again."),
-            reason=f"{type(exc).__name__}: {exc}",
+            reason=str(exc),
         ) from exc
-    if not 200 <= answer.status_code < 300:
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # sent: no whole answer in time
         raise RegistrationError(
             502,
             refused,
             N_(
-                "The LMS answered the registration with an error (HTTP %(code)s: %(answer)s). "
-                "Nothing was registered here; start again from the LMS."
+                "The playground sent the registration to the LMS but read no answer (%(reason)s). "
+                "Nothing was registered here, and this registration URL is used up: make a new one "
+                "with `%(command)s` and start again from the LMS."
             ),
-            code=answer.status_code,
-            answer=said[:200] or "no reason given",
+            reached=True,
+            reason=type(exc).__name__,
+            command=MAKE_ANOTHER,
+        ) from exc
+    if not 200 <= answer.status < 300:
+        raise RegistrationError(
+            502,
+            refused,
+            N_(
+                "The LMS answered the registration with an error (HTTP %(code)s). Nothing was registered "
+                "here, and this registration URL is used up: make a new one with `%(command)s` and start "
+                "again from the LMS."
+            ),
+            reached=True,
+            code=answer.status,
+            command=MAKE_ANOTHER,
         )
     try:
         registered = json.loads(said)
@@ -250,13 +289,15 @@ def post_registration(endpoint: str, token: str | None, body: dict) -> dict:
                 "The LMS's answer to the registration has no client id (%(reason)s). "
                 "Nothing was registered here."
             ),
-            reason=f"{type(exc).__name__}: {exc}",
+            reached=True,
+            reason=type(exc).__name__,
         ) from exc
     if not text(client_id) or not (deployment_id is None or text(deployment_id)):
         raise RegistrationError(
             502,
             refused,
             N_("The LMS's answer names a client id or deployment id that is not text (%(reason)s)."),
-            reason=f"client_id {client_id!r}, deployment_id {deployment_id!r}",
+            reached=True,
+            reason=f"client_id: {type(client_id).__name__}, deployment_id: {type(deployment_id).__name__}",
         )
     return {"client_id": client_id, "deployment_id": deployment_id}

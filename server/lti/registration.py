@@ -1,20 +1,22 @@
 """LTI Dynamic Registration: the one URL an administrator pastes into an LMS, and what opening it does.
 
-`flask --app server lti registration-url` makes a one-time token (kept hashed in the database's `once`
-table, good for TOKEN_S) and prints `<tool>lti/register?token=...`. The LMS opens that URL in its
+`flask --app server lti registration-url` makes a one-time token (server/lti/registration_token.py) and
+prints `<tool>lti/register?token=...`. The LMS opens that URL in its
 window with its `openid_configuration` and `registration_token` added; the tool checks the token, reads
 and checks the platform's configuration (server/lti/openid.py), posts its own registration there, stores
 the client and deployment ids it gets back and answers a page that says what was registered, whose
 button tells the LMS's window it is done (`org.imsglobal.lti.close`). Every refusal is a page that says
-why, and stores nothing: no registration, and the token as it was, except that a token is bound to the
-first platform whose configuration checked out, so that a second platform cannot use it.
+why, and stores no registration. The token is claimed, by one request only (a compare-and-swap of its
+record: of two LMSs opening the URL at once, one registers and the other is told it was used), by the
+first platform whose configuration checked out, just before the registration is posted; once the
+registration was sent to the LMS the token is used up, whatever the LMS answers. A registration that
+never reached the LMS leaves the token bound to that platform, to try again; a refusal before the
+claim leaves it as it was.
 """
 
 import base64
 import hashlib
 import re
-import secrets
-import time
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request, url_for
@@ -25,6 +27,7 @@ from server.db import database
 from server.headers import response_headers
 from server.limits import client, limits
 from server.lti import state
+from server.lti.claims import web_origin
 from server.lti.openid import (
     CLAIMS,
     GRADE_SCOPES,
@@ -37,13 +40,9 @@ from server.lti.openid import (
 )
 from server.lti.refusals import refuse
 from server.lti.registered import registered_with_other_keys
+from server.lti.registration_token import claim, held_token, keep, token_key
 from server.lti.store import Store
 
-TOKEN_S = 24 * 3600  # a registration URL works once, within a day of being made
-KEPT_S = 7 * 24 * 3600  # a token's record is kept this long past its expiry, to say "used" or "expired"
-BUSY_S = 60  # a token being used by one request is not taken by another for this long
-PREFIX = "registration-token-"
-TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 REGISTRATION_TOKEN = re.compile(r"[\x21-\x7e]{1,4096}")  # the platform's bearer token: printable ASCII
 TOOL_NAME = "Backprop playground"
 TOOL_DESCRIPTION = "Learners write backward(out) for a small autograd engine; a verified pass is graded."
@@ -53,97 +52,34 @@ CLOSE_SCRIPT = (
     '(window.opener || window.parent).postMessage({subject: "org.imsglobal.lti.close"}, "*"));'
 )
 CLOSE_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(CLOSE_SCRIPT.encode()).digest()).decode() + "'"
-MAKE_ANOTHER = "flask --app server lti registration-url"
 
 bp = Blueprint("lti_registration", __name__, url_prefix="/lti")
 
 
-def token_key(token: str) -> str:
-    """Where a token's record is kept: under its SHA-256, never the token itself."""
-    return PREFIX + hashlib.sha256(token.encode()).hexdigest()
+def other_urls(issuer: str, client_id: str, endpoint: str) -> RegistrationError:
+    return RegistrationError(
+        409,
+        N_("This LMS is already registered with other URLs"),
+        N_(
+            "%(issuer)s is registered here with client id %(client_id)s and other login and token URLs, "
+            "and the registration endpoint that named that client id (%(endpoint)s) is not on the LMS's "
+            "own site, so nothing was changed. If the LMS moved them, remove the old registration first "
+            "with `flask --app server lti remove-registration`, then make a new registration URL."
+        ),
+        reached=True,
+        issuer=issuer,
+        client_id=client_id,
+        endpoint=endpoint,
+    )
 
 
-def when(seconds: float) -> str:
-    """A moment as the pages and the command say it: 2026-12-05 20:45 UTC."""
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
-
-
-def make_token(store: Store) -> tuple[str, float]:
-    """A new one-time registration token and when it expires (Unix seconds)."""
-    token = secrets.token_urlsafe(32)
-    expires = time.time() + TOKEN_S
-    held = {"expires": expires, "issuer": None, "used": None, "busy": 0}
-    store.put(token_key(token), held, TOKEN_S + KEPT_S)
-    return token, expires
-
-
-def keep(store: Store, token: str, held: dict) -> None:
-    """Keep a token's record as it now is, until KEPT_S past its expiry."""
-    store.put(token_key(token), held, held["expires"] + KEPT_S - time.time())
-
-
-def refused_token(title: str, detail: str, **params: object) -> RegistrationError:
-    return RegistrationError(403, title, detail, command=MAKE_ANOTHER, **params)
-
-
-def held_token(store: Store, token: str) -> dict:
-    """The record of a token that may still register a platform, or RegistrationError saying why not."""
-    if not token:
-        raise refused_token(
-            N_("This registration URL has no token"),
-            N_(
-                "A registration URL carries a token that lets one LMS register. Make one on the "
-                "playground's server with `%(command)s` and paste the whole URL into the LMS."
-            ),
-        )
-    held = store.get(token_key(token)) if TOKEN.fullmatch(token) else None
-    if not isinstance(held, dict):
-        raise refused_token(
-            N_("This registration URL is not one the playground made"),
-            N_(
-                "Its token is unknown here: mistyped, cut short, or expired more than a week ago. "
-                "Make a new one with `%(command)s`."
-            ),
-        )
-    if held["used"]:
-        raise refused_token(
-            N_("This registration URL was already used"),
-            N_(
-                "It registered %(issuer)s on %(when)s, and a registration URL works once. "
-                "To register another LMS, make a new one with `%(command)s`."
-            ),
-            issuer=held["issuer"],
-            when=when(held["used"]),
-        )
-    if time.time() > held["expires"]:
-        raise refused_token(
-            N_("This registration URL has expired"),
-            N_("It worked until %(when)s. Make a new one with `%(command)s`."),
-            when=when(held["expires"]),
-        )
-    return held
-
-
-def claim(store: Store, token: str, held: dict, issuer: str) -> dict:
-    """Bind the token to this platform and hold it while it registers (one request at a time)."""
-    if held["issuer"] not in (None, issuer):
-        raise refused_token(
-            N_("This registration URL was made for another LMS"),
-            N_(
-                "%(issuer)s started a registration with it first, and only that LMS may use it. "
-                "To register this LMS, make a new one with `%(command)s`."
-            ),
-            issuer=held["issuer"],
-        )
-    if held["busy"] > time.time() or not store.take(token_key(token)):  # take: one request wins
-        raise RegistrationError(
-            409,
-            N_("This registration URL is in use right now"),
-            N_("Another registration with it is under way. Wait a minute, then start again from the LMS."),
-        )
-    held = held | {"issuer": issuer, "busy": time.time() + BUSY_S}
-    keep(store, token, held)
-    return held
+def replaces_others_urls(platform: dict, existing: dict | None) -> bool:
+    """Whether a registration would change a registered client's login or token URLs on the word of a
+    registration endpoint off the LMS's own site (the issuer's): its key set URL, public, proves nothing."""
+    if existing is None or web_origin(platform["registration_endpoint"]) == web_origin(platform["issuer"]):
+        return False
+    urls = ("auth_login_url", "auth_token_url")
+    return any(existing[url] != platform[url] for url in urls)
 
 
 def tool_urls() -> dict:
@@ -193,10 +129,15 @@ def register_platform(token: str, configuration_url: str, registration_token: st
     ).lti_registration_data()
     try:
         ids = post_registration(platform["registration_endpoint"], registration_token, body)
-    except RegistrationError:
-        keep(store, token, held | {"busy": 0})  # still this platform's, to try again
+        existing = store.registration(issuer, ids["client_id"])
+        if replaces_others_urls(platform, existing):
+            raise other_urls(issuer, ids["client_id"], platform["registration_endpoint"])
+    except RegistrationError as exc:
+        if exc.reached:  # the LMS had it: the token is used up
+            keep(store, token, held | {"outcome": "refused"})
+        else:  # never reached: still this platform's, to try again
+            store.swap(token_key(token), held, held | {"used": None, "outcome": None})
         raise
-    existing = store.registration(issuer, ids["client_id"])
     registration = {
         "issuer": issuer,
         "client_id": ids["client_id"],
@@ -207,7 +148,7 @@ def register_platform(token: str, configuration_url: str, registration_token: st
         "auth_audience": platform["auth_audience"],
     }
     store.add_platform(registration, ids["deployment_id"])
-    keep(store, token, held | {"busy": 0, "used": time.time(), "client_id": ids["client_id"]})
+    keep(store, token, held | {"outcome": "registered", "client_id": ids["client_id"]})
     current_app.logger.info(
         "LTI registration: %s (client id %s, deployment %s)%s",
         issuer,

@@ -95,6 +95,17 @@ class Store:
             ).scalar()
         return None if value is None else json.loads(value)
 
+    def swap(self, key: str, old: object, new: object) -> bool:
+        """Replace a kept value with new if it is still old (as get() read it): one of several requests
+        that read the same value wins, on SQLite and PostgreSQL alike; whether this one did."""
+        with self.db.connect() as conn:
+            swapped = conn.execute(
+                update(once)
+                .where(once.c.key == key, once.c.value == json.dumps(old), once.c.expires >= time.time())
+                .values(value=json.dumps(new))
+            )
+            return swapped.rowcount == 1
+
     def take(self, key: str) -> bool:
         """Remove a value; True if it was there and not expired (so a nonce is good once)."""
         with self.db.connect() as conn:

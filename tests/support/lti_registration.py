@@ -11,6 +11,7 @@ the tool registered, with those ids. The page records the messages the tool's pa
 """
 
 import secrets
+import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -28,6 +29,7 @@ SCOPES = [
     "https://purl.imsglobal.org/spec/lti-ags/scope/score",
     "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly",
 ]
+REFUSAL_WORDS = "<b>ask-the-LMS-admin</b>"
 INSTALLED_LATER = "installed-later"  # the deployment an LMS that names none at registration launches with
 # The LMS's page, as an LMS shows it: the frame no wider than the window (a phone's, in the tests).
 ADD_TOOL = """<!doctype html><html lang="en"><title>Add a tool</title><main><h1>Add a tool</h1>
@@ -78,6 +80,9 @@ class RegisteringPlatform(Platform):
         self.deployment_id: str | None = "dyn-deployment-1"  # None: named at install, after (Canvas)
         self.changes: dict = {}  # changed fields of the configuration (None: left out)
         self.refusal: int | None = None  # a status the registration endpoint answers with
+        self.answer: dict | None = None  # fields the registration's answer has changed (None: as it is)
+        self.reads = 0  # reads of the configuration
+        self.gate: threading.Barrier | None = None  # a configuration read waits here for the others
         super().__init__(tool_url="", ca_file=ca_file)
 
     @property
@@ -150,6 +155,9 @@ class RegisteringPlatform(Platform):
 
         @app.get("/.well-known/openid-configuration")
         def openid_configuration():
+            platform.reads += 1
+            if platform.gate is not None:  # every LMS's read under way at once (the race to register)
+                platform.gate.wait()
             return jsonify(platform.configuration())
 
         @app.post("/register-tool")
@@ -159,7 +167,8 @@ class RegisteringPlatform(Platform):
             if token not in platform.tokens:
                 return jsonify(error="invalid_token"), 401
             if platform.refusal is not None:
-                return jsonify(error="invalid_client_metadata", error_description="refused"), platform.refusal
+                said = f"refused {REFUSAL_WORDS}"  # words of the LMS's own that the tool's page must not show
+                return jsonify(error="invalid_client_metadata", error_description=said), platform.refusal
             tool = request.get_json(silent=True)
             if not isinstance(tool, dict) or (problems := spec_problems(tool)):
                 return jsonify(error="invalid_client_metadata", error_description=str(problems)), 400
@@ -168,6 +177,8 @@ class RegisteringPlatform(Platform):
             answer[TOOL_CONFIGURATION] = dict(tool[TOOL_CONFIGURATION])
             if platform.deployment_id is not None:
                 answer[TOOL_CONFIGURATION]["deployment_id"] = platform.deployment_id
+            if platform.answer is not None:
+                return jsonify({**answer, **platform.answer})
             platform.registered.append(answer)
             return jsonify(answer)
 
@@ -187,6 +198,10 @@ class RegisteringRig(Rig):
         self.platform = self.another_platform()
         self.platform_server = Served(self.platform.app)
         self.platform.url = f"http://127.0.0.1:{self.platform_server.port}/"
+
+    def tool_config(self, **extra) -> dict:
+        """The tool's settings: its LMS is on loopback, where Dynamic Registration goes only when allowed."""
+        return super().tool_config(**{"LTI_REGISTRATION_ALLOW_PRIVATE": True, **extra})
 
     def another_platform(self) -> RegisteringPlatform:
         return RegisteringPlatform(ca_file=self.ca_file)
