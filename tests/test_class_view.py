@@ -17,12 +17,15 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
+from sqlalchemy import select, update
 
 from server.classview import roster as roster_module
 from server.classview.roster import Roster
 from server.classview.token import teacher_token
 from server.db import Database
+from server.db.tables import attempts
 from server.lti.tool import ToolKeys
+from tests.support.class_records import source_sha256
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, launched
@@ -319,3 +322,35 @@ def test_with_no_names_shared_the_class_view_and_its_downloads_work_with_pseudon
     table = get(school, "lti/class/learners.csv", t=token)
     rows = sorted((row["learner"], row["name"]) for row in csv.DictReader(io.StringIO(table.text)))
     assert rows == sorted([(kim, ""), (lou, "")])
+
+
+def test_a_check_whose_code_was_not_kept_says_so_and_the_same_code_again_shows_it(school):
+    """Past what the server keeps of one learner (server/records/quota.py), a Check keeps its row but
+    not its code: its timeline says so, and shows no diff; a Check whose code was not kept again (the
+    same as one kept before) shows that code."""
+    kim = Learner("kim", timed(["reversed", "reversed", "out-grad"], START + 3 * DAY))
+    database = Database(school.database_url)
+    with database.connect() as conn:
+        build(conn, school.issuer, "course-3", "link-1", [kim])
+        ids = conn.execute(
+            select(attempts.c.id, attempts.c.source)
+            .where(attempts.c.course == "course-3")
+            .order_by(attempts.c.id)
+        ).all()
+        kept = ids[0].source
+        conn.execute(  # the second: the first's code again; the third: past the bytes
+            update(attempts)
+            .where(attempts.c.id == ids[1].id)
+            .values(source=None, source_bytes=0, source_sha256=source_sha256(kept))
+        )
+        conn.execute(update(attempts).where(attempts.c.id == ids[2].id).values(source=None, source_bytes=0))
+    database.engine.dispose()
+    school.platform.people["teacher-3"] = {"roles": [INSTRUCTOR], "course": ("course-3", "Course 3")}
+    page = launch(school, "teacher-3")
+    link = re.search(rf'<a href="([^"]*/learner/{kim.learner}\?[^"]*)"', page.text)[1]
+    timeline = requests.get(school.tool_url.rstrip("/") + html.unescape(link), verify=school.ca_file).text
+    assert timeline.count('data-testid="verdict"') == 3
+    assert timeline.count('data-testid="not-kept"') == 1
+    assert "Its code was not kept: past what the server keeps of one learner." in timeline
+    assert timeline.count(html.escape(kept, quote=False)) == 2  # the first's code, shown for the second
+    assert "The same code as the Check before." in timeline

@@ -165,6 +165,22 @@ def test_the_days_records_are_kept_are_said_as_create_app_sets_them():
     assert f"| `ATTEMPTS_KEEP_DAYS` | {days} |" in text("docs/hosting.md")
 
 
+def test_what_one_learner_keeps_is_said_as_the_records_defaults_set_it():
+    """docs/data.md's table of the bounds, and hosting.md's settings, give the defaults DEFAULTS sets."""
+    from server.records import DEFAULTS
+
+    document = text("docs/data.md")
+    table = document[document.index("## How much of one learner") :].split("\n\n")[1]
+    rows = re.findall(r"^\| `PLAYGROUND_(\w+)`[^|]*\| ([\d,]+)", table, re.M)
+    bounds = ("RECORD_RATE_LIMIT", "RECORD_RATE_BYTES", "RECORD_BYTES_KEPT", "RECORDS_KEPT")
+    assert {name: int(value.replace(",", "")) for name, value in rows} == {k: DEFAULTS[k] for k in bounds}
+    assert f"| {DEFAULTS['RECORD_RATE_LIMIT']} in {DEFAULTS['RECORD_RATE_WINDOW_S']} |" in table
+    listed = {}
+    for names, values in re.findall(r"^\| (`RECORD[^|]+) \| ([\d, ]+) \|", text("docs/hosting.md"), re.M):
+        listed |= zip(re.findall(r"`(\w+)`", names), (int(v) for v in values.split(", ")), strict=True)
+    assert listed == DEFAULTS
+
+
 # -- licences ------------------------------------------------------------------------------------------
 
 

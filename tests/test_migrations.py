@@ -7,12 +7,13 @@ import sys
 import time
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import insert, inspect, select
+from sqlalchemy import create_engine, insert, inspect, select
 
 from server import ROOT, create_app
-from server.db import Database, head
+from server.db import Database, alembic_config, engine_url, head
 from server.db.tables import attempts, metadata, results
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
@@ -112,3 +113,40 @@ def test_the_db_commands_say_the_revision_and_upgrade(tmp_path):
     assert runner.invoke(args=["db", "current"]).output == (
         f"The database is at {head()}, the newest revision: up to date.\n"
     )
+
+
+def at_revision(url: str, revision: str) -> None:
+    """Make an empty database as the playground left it at a revision (Alembic's upgrade to there)."""
+    engine = create_engine(engine_url(url))
+    with engine.connect() as conn:
+        config = alembic_config()
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+        conn.commit()
+    engine.dispose()
+
+
+def test_the_checks_recorded_before_their_bounds_are_kept_each_with_the_bytes_of_its_code(empty_url):
+    """0006_bounds: a database at 0005 with Checks keeps each, its code and results as they were, and
+    counts the UTF-8 bytes of its code (a character of four bytes is four); a Check may then keep no code."""
+    at_revision(empty_url, "0005")
+    sources = ["def backward(out): ...", "# \U0001f600 é\ndef backward(out): pass"]
+    engine = create_engine(engine_url(empty_url))
+    with engine.connect() as conn:
+        for n, source in enumerate(sources):
+            attempt = {"issuer": "https://lms.example", "course": "c", "activity": "a", "sub": "s"}
+            attempt |= {"time": float(n), "source": source, "source_sha256": f"s{n}", "shape_sha256": "h"}
+            conn.execute(insert(attempts).values(attempt | {"rule": "seed", "state": "judged"}))
+        conn.execute(insert(results).values(attempt_id=2, expr="neuron", passed=False, mistake="reversed"))
+        conn.commit()
+    engine.dispose()
+    db = Database(empty_url)
+    assert db.revision() == head() and differences(db) == []
+    with db.connect() as conn:
+        kept = conn.execute(select(attempts.c.source, attempts.c.source_bytes).order_by(attempts.c.id)).all()
+        assert [tuple(r) for r in kept] == [(sources[0], 22), (sources[1], 33)]
+        assert conn.execute(select(results.c.attempt_id, results.c.mistake)).all() == [(2, "reversed")]
+        attempt = {"issuer": "i", "course": "c", "activity": "a", "sub": "s", "time": 3.0, "source": None}
+        attempt |= {"source_sha256": "x", "shape_sha256": "h", "rule": "seed", "state": "skipped"}
+        conn.execute(insert(attempts).values(attempt))  # a row kept without its code
+    db.engine.dispose()

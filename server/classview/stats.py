@@ -223,7 +223,7 @@ def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[
             attempts.c.mistake,
             func.count().label("checks"),
             func.count(distinct(attempts.c.sub)).label("learners"),
-            func.min(attempts.c.id).label("first_id"),
+            func.min(attempts.c.id).filter(attempts.c.source.is_not(None)).label("first_id"),  # code kept
         )
         .where(
             in_activity(attempts, issuer, course, activity),
@@ -400,16 +400,18 @@ def who(issuer: str, course: str, activity: str, sub: ColumnElement[str]):
     return and_(in_activity(learners, issuer, course, activity), learners.c.sub == sub)
 
 
-def changes(before: str | None, after: str) -> list[str]:
-    """What changed from one Check's code to the next, as a unified diff's lines (none for the first)."""
-    if before is None:
+def changes(before: str | None, after: str | None) -> list[str]:
+    """What changed from one Check's code to the next, as a unified diff's lines (none for the first, or
+    where either code was not kept)."""
+    if before is None or after is None:
         return []
     lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "before", "after", n=1, lineterm="")
     return list(lines)[2:]  # without the two file lines
 
 
 def timeline(conn: Connection, issuer: str, course: str, activity: str, learner: str) -> list[dict]:
-    """One learner's Checks (learner: the pseudonym) in order: time, state, verdict, mistake, code, each
+    """One learner's Checks (learner: the pseudonym) in order: time, state, verdict, mistake, code (a Check
+    that did not keep the same code as an earlier one kept shows that one's; None: not kept), each
     expression's result, and what changed from the Check before."""
     rows = conn.execute(
         select(
@@ -419,18 +421,26 @@ def timeline(conn: Connection, issuer: str, course: str, activity: str, learner:
             attempts.c.passed,
             attempts.c.mistake,
             attempts.c.source,
+            attempts.c.source_sha256,
         )
         .join(learners, who(issuer, course, activity, attempts.c.sub))
         .where(in_activity(attempts, issuer, course, activity), learners.c.learner == learner)
         .order_by(attempts.c.time, attempts.c.id)
     ).all()
     found = expression_results(conn, (row.id for row in rows))
-    checks, before = [], None
+    checks, before, codes = [], None, {}
     for row in rows:
+        code = codes.setdefault(row.source_sha256, row.source) if row.source is not None else None
+        code = codes.get(row.source_sha256) if code is None else code
         checks.append(
-            {**row._mapping, "results": found.get(row.id, {}), "changes": changes(before, row.source)}
+            {
+                **row._mapping,
+                "source": code,
+                "results": found.get(row.id, {}),
+                "changes": changes(before, code),
+            }
         )
-        before = row.source
+        before = code
     return checks
 
 

@@ -122,7 +122,8 @@ attempts = Table(
     Column("activity", Text, nullable=False),
     Column("sub", Text, nullable=False),
     Column("time", Float, nullable=False),  # when the server received the Check (Unix seconds)
-    Column("source", Text, nullable=False),
+    Column("source", Text),  # the code; None where it was not kept (server/records/quota.py)
+    Column("source_bytes", Integer, nullable=False, server_default=text("0")),  # its UTF-8 bytes kept
     Column("source_sha256", Text, nullable=False),  # of the source's UTF-8 bytes, as the receipt's
     Column("shape_sha256", Text, nullable=False),  # of the normalised source: duplicates fold into one
     Column("rule", Text, nullable=False),  # the verdict it was judged under: seed or strict
@@ -135,6 +136,8 @@ attempts = Table(
 Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
 Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
+# What one learner keeps, per window and in all (server/records/quota.py), counted from the index alone.
+Index("attempts_of_learner", attempts.c.issuer, attempts.c.sub, attempts.c.time, attempts.c.source_bytes)
 # What the class view counts (server/classview/stats.py), in each learner's order: every column its windows
 # and groups read, so they read this index alone, never the rows (with their sources); a learner's Checks
 # in order (the timeline, the export) by its first five columns.

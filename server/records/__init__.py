@@ -20,7 +20,10 @@ DEFAULTS = {
     "RECORDS_QUEUED_PER_LEARNER": 3,  # a learner's Checks waiting for the judge, at most; more are skipped
     "RECORDS_QUEUED": 200,  # all Checks waiting for the judge, at most; more are recorded, never judged
     "RECORD_RATE_LIMIT": 60,  # Checks a learner may record ...
+    "RECORD_RATE_BYTES": 1_000_000,  # ... and bytes of code they may keep ...
     "RECORD_RATE_WINDOW_S": 60,  # ... in this many seconds (more get a 429: a script, not a learner)
+    "RECORDS_KEPT": 5_000,  # a learner's Checks kept in all, at most (more get a 429 until some expire)
+    "RECORD_BYTES_KEPT": 10_000_000,  # bytes of a learner's code kept in all; more: the row, not the code
 }
 
 

@@ -89,7 +89,12 @@ FIELDS: dict[str, dict] = {
         {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "The SHA-256 of the source's UTF-8 bytes, in hex: a receipt's `source_sha256` for the same code.",
     ),
-    "source": described(TEXT, "The code the learner checked."),
+    "source": described(
+        {"type": ["string", "null"]},
+        "The code the learner checked; null where it was not kept (a Check past what the server keeps of"
+        " one learner, or the same code, by `source_sha256`, as an earlier Check of theirs in the"
+        " activity, kept there).",
+    ),
     "rule": described({"enum": list(VERDICTS)}, "The verdict it was judged under: seed or strict."),
     "state": described(
         {"enum": list(STATES)},

@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
-from server.records import of_the_class, pseudonym, store
+from server.records import of_the_class, pseudonym, quota, store
 from server.verify import Who, judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
@@ -93,8 +93,9 @@ def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
             store.opened(
                 conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
             )
-        attempt_id = store.add_attempt(
-            conn, who.issuer, who.course, who.activity, who.sub, source, rule, "judged"
+        bounds = quota.Bounds.of(current_app.config)  # what the learner keeps: counted, never refused
+        attempt_id = store.add_verified(
+            conn, bounds, who.issuer, who.course, who.activity, who.sub, source, rule, verdict.passed
         )
         store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
 

@@ -14,6 +14,8 @@ from sqlalchemy import Connection, and_, delete, func, insert, or_, select, upda
 
 from server.db import upsert
 from server.db.tables import attempts, learners, results
+from server.records import quota
+from server.records.quota import size
 
 CLAIM_S = 120  # a worker judging a source keeps others off it this long (its sandbox's limit is seconds)
 
@@ -71,9 +73,11 @@ def add_attempt(
     source: str,
     rule: str,
     state: str = "queued",
+    keep_code: bool = True,
 ) -> int:
     """Record a Check as the server received it now (queued for the judge, skipped over the bound, or
-    judged already: /verify's); its id."""
+    judged already: /verify's), with its code or, where keep_code is false, without (its hashes kept:
+    server/records/quota.py); its id."""
     row = conn.execute(
         insert(attempts).values(
             issuer=issuer,
@@ -81,7 +85,8 @@ def add_attempt(
             activity=activity,
             sub=sub,
             time=time.time(),
-            source=source,
+            source=source if keep_code else None,
+            source_bytes=size(source) if keep_code else 0,
             source_sha256=source_sha256(source),
             shape_sha256=source_sha256(shape(source)),
             rule=rule,
@@ -89,6 +94,25 @@ def add_attempt(
         )
     )
     return int(row.inserted_primary_key[0])
+
+
+def add_verified(
+    conn: Connection,
+    bounds: quota.Bounds,
+    issuer: str,
+    course: str,
+    activity: str,
+    sub: str,
+    source: str,
+    rule: str,
+    passed: bool,
+) -> int:
+    """Record a Check /verify judged, its code kept where it is worth keeping (server/records/quota.py:
+    never refused, a pass's code always kept but the same code again); its id."""
+    kept, _ = quota.learner_now(conn, bounds, issuer, sub)
+    same = quota.identical(conn, issuer, course, activity, sub, source_sha256(source))
+    keep_code = quota.keeps_code(bounds, kept, size(source), same, passed)
+    return add_attempt(conn, issuer, course, activity, sub, source, rule, "judged", keep_code)
 
 
 def judged(

@@ -3,10 +3,10 @@
 The page sends it after each Check that did not pass, with its launch or learner token, and never waits
 for the answer. The tokens are checked as /verify checks them (server/verify.py's learner_of); the row
 is written and the task queued (bounded per learner and in all: over the bound the Check is recorded,
-`skipped`, never judged), and the answer is a 202: judging comes after (judge.py).
+`skipped`, never judged), and the answer is a 202: judging comes after (judge.py). What one learner
+keeps, in Checks and bytes of code, per window and in all, is bounded across the instance's processes
+(quota.py): past a bound, a 429 with Retry-After, or a skipped Check's row kept without its code.
 """
-
-import math
 
 from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import gettext
@@ -15,14 +15,18 @@ from engine.errors import refusal
 from server import bounds
 from server.db import database
 from server.limits import client, limits
-from server.records import of_the_class, pseudonym, store
+from server.records import of_the_class, pseudonym, quota, store
 from server.verify import TokenRefused, learner_of, rule_of
 
 bp = Blueprint("records", __name__)
 
 
 def answer(status: int, **fields: object) -> tuple[Response, int]:
-    return jsonify(fields), status
+    """A JSON answer; one with `retry` (whole seconds) says it in Retry-After too."""
+    response = jsonify(fields)
+    if "retry" in fields:
+        response.headers["Retry-After"] = str(fields["retry"])
+    return response, status
 
 
 @bp.post("/record")
@@ -39,28 +43,44 @@ def record() -> tuple[Response, int]:
     except TokenRefused as exc:  # counted against the address: a flood of forged tokens meets its limit
         if wait := limits().count("record", limit, window, client()):
             return answer(
-                429, error=gettext("Asked too often; try again in a moment."), retry=math.ceil(wait)
+                429, error=gettext("Asked too often; try again in a moment."), retry=quota.wait(wait)
             )
         return answer(400, error=str(exc))
     if who is None:
         return answer(400, error="No launch or learner token: nothing is recorded.")
     if not of_the_class(who):
         return answer(204)  # a teacher trying the exercise: not one of the class's Checks
-    if wait := limits().count("record", limit, window, f"{who.issuer}\n{who.sub}"):
-        return answer(429, error=gettext("Asked too often; try again in a moment."), retry=math.ceil(wait))
+    rules = quota.Bounds.of(config)
+    source_bytes = quota.size(source)
     with database().connect() as conn:
         if conn.dialect.name == "postgresql":  # the commit waits for no disk sync (SQLite's: server/db)
             conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+        kept, now = quota.learner_now(conn, rules, who.issuer, who.sub)  # this learner's, one at a time
+        mine, waiting = store.queued(conn, who.issuer, who.sub)
+        within = kept.bytes + source_bytes <= rules.bytes  # its code can be kept, so judged
+        judged = within and mine < config["RECORDS_QUEUED_PER_LEARNER"] and waiting < config["RECORDS_QUEUED"]
+        keep_code = judged or quota.keeps_code(
+            rules,
+            kept,
+            source_bytes,
+            quota.identical(conn, who.issuer, who.course, who.activity, who.sub, store.source_sha256(source)),
+            passed=False,
+        )
+        if refused := quota.refused(rules, kept, source_bytes if keep_code else 0, now):
+            wait, in_all = refused
+            if in_all:
+                error = gettext("The server keeps no more of your Checks until your oldest ones expire.")
+            else:
+                error = gettext("Asked too often; try again in a moment.")
+            return answer(429, error=error, retry=wait)
         if who.launch is None:  # a course page's learner: known from their first Check
             store.opened(
                 conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
             )
-        mine, waiting = store.queued(conn, who.issuer, who.sub)
-        over = mine >= config["RECORDS_QUEUED_PER_LEARNER"] or waiting >= config["RECORDS_QUEUED"]
-        state = "skipped" if over else "queued"
+        state = "queued" if judged else "skipped"
         attempt_id = store.add_attempt(
-            conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state
+            conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state, keep_code
         )
-    if not over:
+    if judged:
         current_app.extensions["records"]["judge"](attempt_id)
     return answer(202, attempt=attempt_id, state=state)
