@@ -28,17 +28,17 @@ LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 WAIT_S = 30  # a fetch on the queue is done well within this (a consumer polls SQLite every second)
 
 
-def token(rig, activity: str, memberships: str | None = None, keys: ToolKeys | None = None, **more) -> str:
-    """A teacher's token for course-1's activity, as a launch with the roster's service would give."""
+def token(rig, activity: str, memberships: str | bool = True) -> str:
+    """A teacher's token for course-1's activity, as a launch with the roster's service would give
+    (memberships: its URL, the tests' LMS's by default; False: a launch without the service)."""
     view = {
         "issuer": rig.issuer,
         "course": "course-1",
         "activity": activity,
         "client_id": CLIENT_ID,
-        "memberships": memberships or rig.platform.url + "memberships",
-        **more,
+        "memberships": rig.platform.url + "memberships" if memberships is True else memberships or None,
     }
-    return teacher_token(keys or ToolKeys(Path(rig.folder) / "lti-tool-key.pem"), view, 600)
+    return teacher_token(ToolKeys(Path(rig.folder) / "lti-tool-key.pem"), view, 600)
 
 
 def roster_line(page: requests.Response) -> str | None:
@@ -65,7 +65,7 @@ def school(lms):
     database = Database(lms.database_url)
     with database.connect() as conn:
         for n in range(20):
-            build(conn, lms.issuer, "course-1", f"odd-{n}", [Learner("ana", timed(["reversed"], START))])
+            build(conn, lms.issuer, "course-1", f"link-odd-{n}", [Learner("ana", timed(["reversed"], START))])
     database.engine.dispose()
     return lms
 
@@ -102,9 +102,10 @@ ODD_ANSWERS = [
 @pytest.mark.parametrize("n, answer", list(enumerate(ODD_ANSWERS)))
 def test_an_odd_roster_answer_gives_the_whole_view_and_one_line(course, n, answer):
     course.platform.members_body = answer
-    t = token(course, f"odd-{n}")
+    t = token(course, f"link-odd-{n}")
     page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-error")
     assert roster_line(page).startswith("The course's list of members could not be read from the LMS")
+    assert "the LMS answered" not in roster_line(page)  # the answer was read, and refused
     assert re.search(r'data-testid="opened">1<', page.text)  # the rest of the view
     assert "Nina" not in page.text
     timeline = requests.get(
@@ -117,7 +118,7 @@ def test_an_odd_roster_answer_gives_the_whole_view_and_one_line(course, n, answe
 
 
 def test_a_good_answer_is_shown_with_when_it_was_fetched(course):
-    t = token(course, "odd-19")
+    t = token(course, "link-odd-19")
     page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-fetched")
     assert "Nina Neu" in page.text and "UTC" in roster_line(page)
 
@@ -137,7 +138,8 @@ def test_a_link_to_another_host_is_not_followed(course):
     ):
         platform.members_link = link
         platform.members_requests.clear()
-        page = overview_once_fetched(course.tool_url, token(course, f"odd-{15 + n}"), course.ca_file, "roster-error")
+        t = token(course, f"link-odd-{15 + n}")
+        page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-error")
         assert "another host" in roster_line(page), link
         assert [r.get("page", "1") for r in platform.members_requests] == ["1"]  # not the second page
 
@@ -178,7 +180,10 @@ def test_a_slow_lms_holds_neither_the_class_views_nor_the_server(tmp_path, datab
         with servers.gunicorn(workers=4, threads=4, env=env) as base:
             rig.platform.tool_url = base  # where the LMS reads the tool's keys
             t = token(rig, "link-1")
-            assert requests.get(base, timeout=30).status_code == 200  # every process is up
+            plain = token(rig, "link-1", memberships=False)  # a launch that offered no roster
+            with ThreadPoolExecutor(16) as pool:  # every process is up, its pages made once
+                warm = [base] * 32 + [f"{base}lti/class/?t={plain}"] * 32
+                assert set(pool.map(lambda url: requests.get(url, timeout=60).status_code, warm)) == {200}
 
             def load(path: str, params: dict) -> tuple[float, requests.Response]:
                 start = time.monotonic()

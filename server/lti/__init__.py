@@ -30,6 +30,7 @@ DEFAULTS = {
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
     "LTI_RATE_WINDOW_S": 60,  # ... in this many seconds; more get a 429 page
     "LTI_GRADE_RATE_LIMIT": 120,  # a launched page's asks of lti/grade (polls, Retries) per minute
+    "LTI_PRIVATE_ADDRESSES": False,  # on: an LMS's roster may be at a private address (server/addresses.py)
 }
 
 
