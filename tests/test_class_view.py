@@ -11,6 +11,7 @@ import html
 import io
 import json
 import re
+import time
 import types
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -19,8 +20,8 @@ import pytest
 import requests
 from sqlalchemy import select, update
 
-from server.classview import roster as roster_module
-from server.classview.roster import Roster
+from server.classview import kept
+from server.classview.kept import Roster
 from server.classview.token import teacher_token
 from server.db import Database
 from server.db.tables import attempts
@@ -210,14 +211,15 @@ def test_the_class_view_in_german_when_the_lms_says_so(school):
 
 @pytest.fixture
 def roster(monkeypatch):
-    """The LMS's roster as roster() would fetch it: set .answer; .asked has each call's arguments."""
-    lms = types.SimpleNamespace(answer=Roster([], None), asked=[])
+    """The LMS's roster as the class view would find it kept (kept.roster_of): set .answer; .asked has each
+    call's view's LMS, client, memberships URL and activity."""
+    lms = types.SimpleNamespace(answer=Roster(), asked=[])
 
-    def fetch(issuer, client_id, memberships_url, resource_link_id):
-        lms.asked.append((issuer, client_id, memberships_url, resource_link_id))
+    def kept_roster(view):
+        lms.asked.append((view["issuer"], view["client_id"], view["memberships"], view["activity"]))
         return lms.answer
 
-    monkeypatch.setattr(roster_module, "roster", fetch)
+    monkeypatch.setattr(kept, "roster_of", kept_roster)
     return lms
 
 
@@ -231,7 +233,7 @@ def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_n
             {"sub": "pat", "name": None, "roles": ["Learner"]},
             {"sub": "teacher-nrps", "name": "Tina Teacher", "roles": [INSTRUCTOR]},
         ],
-        None,
+        fetched=START,
     )
     page = launch(school, "teacher-nrps")
     assert roster.asked == [(school.issuer, "playground-client", ROSTER_URL, "link-1")]
@@ -243,7 +245,7 @@ def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_n
 
 
 def test_a_roster_that_cannot_be_fetched_is_said_in_one_line_and_the_rest_is_shown(school, roster):
-    roster.answer = Roster([], "the LMS answered 403 Forbidden")
+    roster.answer = Roster(error="the LMS answered 403 Forbidden")
     page = launch(school, "teacher-nrps")
     assert "the LMS answered 403 Forbidden" in shown(page, "roster-error")
     assert shown(page, "opened") == "12" and 'data-testid="waiting"' not in page.text
@@ -291,6 +293,13 @@ def test_the_roster_through_the_lms_names_and_roles_service(school):
     }
     school.platform.people["teacher-lms"] = {"roles": [INSTRUCTOR], "claims": {NRPS: memberships}}
     page = launch(school, "teacher-lms")
+    assert "being fetched" in shown(page, "roster-fetching")  # at once, the LMS asked meanwhile
+    deadline = time.monotonic() + 30
+    while 'data-testid="roster-fetching"' in page.text:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+        page = requests.get(page.url, verify=school.ca_file)
+    assert "UTC" in shown(page, "roster-fetched")
     assert shown(page, "waiting-count") == "1"
     waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
     assert "Nora Neu" in waiting and "Tom Teacher" not in waiting

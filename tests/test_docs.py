@@ -205,6 +205,16 @@ def test_the_body_limits_are_listed_as_server_bounds_py_sets_them():
     assert {routes[k]: f"{v:,}" for k, v in BODY_LIMITS.items()} | {"any other": f"{DEFAULT_BODY:,}"} == rows
 
 
+def test_the_rosters_times_are_said_as_server_classview_kept_py_sets_them():
+    from server.classview import kept
+
+    lti, data, view = text("docs/lti.md"), text("docs/data.md"), text("docs/class-view.md")
+    minutes = f"over {kept.ROSTER_S // 60} minutes old"
+    assert f"{minutes} (a failed read: after {kept.RETRY_S} s)" in lti
+    assert minutes in view and "read again when over\n5 minutes old" in data and kept.ROSTER_S == 300
+    assert "deleted a day after it was last read" in data and kept.KEEP_S == 86400
+
+
 def test_the_queue_is_described_as_server_queue_py_and_the_passbacks_set_it(app):
     from server import queue
     from server.lti import passback

@@ -4,7 +4,7 @@ URLs (issue 48, finding 3): against the platform's half written from the spec
 PostgreSQL too).
 
 - Every fetch of the flow (the configuration's GET, the registration's POST) is refused when its host
-  resolves to a private, loopback or link-local address, unless LTI_REGISTRATION_ALLOW_PRIVATE; and
+  resolves to a private, loopback or link-local address, unless LTI_PRIVATE_ADDRESSES; and
   each looks its name up once and connects to the address it checked.
 - The LMS's own words in an answer are not shown in the page.
 - A refused attempt that reached the LMS spends the URL; one that did not reach it keeps it.
@@ -57,7 +57,7 @@ def started(folder, database_url: str | None = None, **settings) -> RegisteringR
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
     """A tool as a host runs it: its registration reaches no private address (the setting's default)."""
-    made = started(tmp_path_factory.mktemp("dynreg-guarded"), LTI_REGISTRATION_ALLOW_PRIVATE=False)
+    made = started(tmp_path_factory.mktemp("dynreg-guarded"), LTI_PRIVATE_ADDRESSES=False)
     try:
         yield made
     finally:
@@ -91,7 +91,7 @@ def test_a_configuration_on_the_hosts_network_is_refused_unread_and_the_url_kept
     reads, posts = lms.reads, lms.posts
     page = opened(guarded, lms.opened(url, ON_THE_HOSTS_NETWORK[where](guarded.platform_server.port)))
     assert (page.status_code, refusal_title(page)) == (403, PRIVATE), page.text
-    assert "LTI_REGISTRATION_ALLOW_PRIVATE" in page.text
+    assert "LTI_PRIVATE_ADDRESSES" in page.text
     assert (lms.reads, lms.posts) == (reads, posts)  # nothing fetched, nothing posted
     assert kept_token(guarded, url)["used"] is None  # nothing reached: the URL still works
 

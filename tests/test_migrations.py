@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, insert, inspect, select
 
 from server import ROOT, create_app
 from server.db import Database, alembic_config, engine_url, head
-from server.db.tables import attempts, metadata, results
+from server.db.tables import attempts, metadata, results, rosters
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
 from tests.support.postgres import new_database
@@ -76,6 +76,9 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
         attempt_id = conn.execute(insert(attempts).values(attempt)).inserted_primary_key[0]
         conn.execute(insert(results).values(attempt_id=attempt_id, expr="tanh", passed=True))
         assert conn.execute(select(results.c.passed)).scalar() is True
+        roster = {"issuer": "https://lms.example", "course": "context", "activity": "link"}  # and rosters
+        conn.execute(insert(rosters).values(roster | {"members": "[]", "fetched": 1.0, "tried": 1.0}))
+        assert conn.execute(select(rosters.c.claimed_until)).scalar() == 0  # no fetch under way
 
 
 def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):

@@ -24,7 +24,7 @@ from flask import (
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
-from server.classview import mistakes, roles, roster, stats
+from server.classview import kept, mistakes, roles, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
@@ -150,12 +150,12 @@ def day(iso: str) -> str:
     return format_date(datetime.date.fromisoformat(iso), "EEE d MMM y")
 
 
-def roster_of(view: dict) -> tuple[list[dict], str | None]:
-    """The course's members from the LMS (NRPS) when the launch offered them: members, or the failure."""
+def roster_of(view: dict) -> kept.Roster | None:
+    """The course's members from the LMS (NRPS) as last read, when the launch offered them (kept.py: never
+    waits on the LMS)."""
     if not view.get("memberships"):
-        return [], None
-    found = roster.roster(view["issuer"], view["client_id"], view["memberships"], view["activity"])
-    return list(found.members or []), found.error
+        return None
+    return kept.roster_of(view)
 
 
 def render(template: str, **values) -> Response:
@@ -180,7 +180,8 @@ def overview() -> Response:
     """The activity's class: counts, mistakes, who is stuck, expressions, first passes, days, learners."""
     with database().connect() as conn:
         summary = stats.class_summary(conn, *scope())
-    members, roster_error = roster_of(g.class_view)
+    found = roster_of(g.class_view)
+    members = found.members if found else []
     names = {m["sub"]: m.get("name") for m in members if m.get("name")}
     for row in summary["learners"] + summary["stuck"]:
         row["shown"] = row["name"] or names.get(row["sub"]) or row["learner"]
@@ -198,8 +199,7 @@ def overview() -> Response:
     return render(
         "classview/overview.html",
         summary=summary,
-        roster=bool(g.class_view.get("memberships")),
-        roster_error=roster_error,
+        roster=found,
         waiting=waiting,
         highest=highest,
         busiest=busiest,
@@ -237,7 +237,8 @@ def learner_of(learner: str) -> dict:
 def timeline(learner: str) -> Response:
     """One learner's Checks, each with what changed from the one before."""
     who = learner_of(learner)
-    members, _ = roster_of(g.class_view)
+    found = roster_of(g.class_view)
+    members = found.members if found else []
     who["shown"] = who["name"] or next((m.get("name") for m in members if m["sub"] == who["sub"]), None)
     who["shown"] = who["shown"] or who["learner"]
     with database().connect() as conn:
@@ -299,4 +300,5 @@ def learners_csv() -> Response:
 
 def init_app(app) -> None:
     """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
+    kept.init_app(app)  # the roster's fetch, on the queue
     app.register_blueprint(bp)

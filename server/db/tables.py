@@ -162,3 +162,18 @@ results = Table(
     Column("passed", Boolean, nullable=False),
     Column("mistake", Text),
 )
+
+# The class view's roster of each activity, as the LMS last gave it (server/classview/kept.py): fetched
+# on the queue, one fetch per activity at a time (claimed_until), kept a day at most.
+rosters = Table(
+    "rosters",
+    metadata,
+    Column("issuer", Text, primary_key=True),
+    Column("course", Text, primary_key=True),
+    Column("activity", Text, primary_key=True),
+    Column("members", Text),  # JSON: [{sub, name or null, roles}], the last roster read; None: none yet
+    Column("fetched", Float),  # when those members were read
+    Column("error", Text),  # why the last fetch failed, in one line; None: it did not
+    Column("tried", Float),  # when the last fetch ended, either way; None: none has yet
+    Column("claimed_until", Float, nullable=False, server_default=text("0")),  # a fetch under way until
+)

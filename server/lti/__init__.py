@@ -30,9 +30,9 @@ DEFAULTS = {
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
     "LTI_RATE_WINDOW_S": 60,  # ... in this many seconds; more get a 429 page
     "LTI_GRADE_RATE_LIMIT": 120,  # a launched page's asks of lti/grade (polls, Retries) per minute
-    # Dynamic Registration may reach an LMS on the host's own network (private, loopback, link-local
-    # addresses: server/lti/reach.py); off, only public addresses (the tests' LMS, on loopback, needs it)
-    "LTI_REGISTRATION_ALLOW_PRIVATE": False,
+    # an LMS on the host's own network (private, loopback, link-local addresses: server/addresses.py) may be
+    # reached by Dynamic Registration and the roster; off, public addresses only (the tests' LMS needs it on)
+    "LTI_PRIVATE_ADDRESSES": False,
 }
 
 

@@ -2,7 +2,7 @@
 post the tool's registration to it (https://www.imsglobal.org/spec/lti-dr/v1p0).
 
 Both requests, the configuration's GET and the registration's POST, go through server/lti/reach.py: the
-host looked up once and refused on the host's own network (unless LTI_REGISTRATION_ALLOW_PRIVATE), one
+host looked up once and refused on the host's own network (unless LTI_PRIVATE_ADDRESSES), one
 deadline for the whole answer, no redirect followed, at most 256 kB read. Every URL the platform names
 is https, or http on a loopback address (the tests' platform, with that setting). What goes wrong is a
 RegistrationError whose message (a catalogue message, N_) says it in words and whose params fill it in;
@@ -53,7 +53,7 @@ def on_hosts_network(url: str) -> RegistrationError:
         N_(
             "%(url)s leads to an address on the playground server's own network (private, loopback or "
             "link-local), which a registration does not reach. If the LMS is on that network, the "
-            "server's host can allow it with the setting LTI_REGISTRATION_ALLOW_PRIVATE."
+            "server's host can allow it with the setting LTI_PRIVATE_ADDRESSES."
         ),
         url=url,
     )

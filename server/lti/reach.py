@@ -2,16 +2,15 @@
 the host's own network.
 
 Each request looks the URL's host up once, refuses it when any address it has is not a public one
-(private, loopback, link-local, unspecified, multicast, reserved or shared: what `on_hosts_network` says)
-unless the host allows it with LTI_REGISTRATION_ALLOW_PRIVATE (an LMS on its own network; the tests'
-LMS on loopback), and connects to the address it checked: the name is not looked up again, so a name
+(server/addresses.py's is_private: private, loopback, link-local, unspecified, multicast, reserved or
+shared) unless the host allows it with LTI_PRIVATE_ADDRESSES (an LMS on its own network; the tests' LMS
+on loopback), and connects to the address it checked: the name is not looked up again, so a name
 that answers a public address first and a private one next reaches nothing private. The Host header and
 TLS keep the name. The request itself is server/keysets.py's: one deadline for all of it, no redirect
 followed, the answer read whole up to its size limit.
 """
 
 import http.client
-import ipaddress
 import socket
 import time
 from urllib.parse import urlsplit
@@ -19,6 +18,7 @@ from urllib.parse import urlsplit
 from flask import current_app
 
 from server import keysets
+from server.addresses import is_private
 
 
 class OnHostsNetwork(Exception):
@@ -29,26 +29,8 @@ class NotReached(OSError):
     """No connection to the LMS: nothing was sent to it."""
 
 
-def on_hosts_network(address: str) -> bool:
-    """Whether an IP address is one a registration may not reach: not a public unicast address."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone (fe80::1%eth0) is link-local
-    if isinstance(ip, ipaddress.IPv6Address):
-        embedded = ip.ipv4_mapped or ip.sixtofour or (ip.teredo or (None, None))[1]
-        if embedded is not None and on_hosts_network(str(embedded)):
-            return True
-    return (
-        not ip.is_global
-        or ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_unspecified
-        or ip.is_multicast
-        or ip.is_reserved
-    )
-
-
 def allow_private() -> bool:
-    return bool(current_app.config["LTI_REGISTRATION_ALLOW_PRIVATE"])
+    return bool(current_app.config["LTI_PRIVATE_ADDRESSES"])
 
 
 def addresses(url: str) -> list[str]:
@@ -63,7 +45,7 @@ def addresses(url: str) -> list[str]:
     listed = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not listed:
         raise NotReached(f"{host} has no address")
-    if not allow_private() and any(on_hosts_network(address) for address in listed):
+    if not allow_private() and any(is_private(address) for address in listed):
         raise OnHostsNetwork(url)
     return listed
 

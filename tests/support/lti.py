@@ -70,6 +70,7 @@ class Rig:
             "DATABASE_URL": self.database_url,
             "LTI_RETRY_S": 0.2,
             "FRAME_ANCESTORS": f"'self' {self.issuer}",
+            "LTI_PRIVATE_ADDRESSES": True,  # the tests' LMS is on loopback
             "OFFLINE": False,
             **extra,
         }
@@ -113,6 +114,7 @@ class Rig:
 
     def close(self) -> None:
         self.platform.released.set()
+        self.platform.members_released.set()
         for served, app in self.tools:
             app.extensions["queue"].stop()
             with contextlib.suppress(OSError):

@@ -94,11 +94,18 @@ class Platform:
         # claims besides.
         self.people: dict[str, dict] = {}
         # The course's roster (NRPS): its members, served members_page_size a page with a Link header to
-        # the next; every request's query is noted; members_refusal: a status every request gets instead.
+        # the next; every request's query is noted; members_refusal: a status every request gets instead;
+        # members_body: the text every request gets instead (200, JSON's type); members_link: the Link
+        # header's next page instead of its own; members_delay: seconds it takes to answer (an LMS that
+        # hangs), unless members_released is set first.
         self.members: list[dict] = []
         self.members_page_size = 2
         self.members_requests: list[dict] = []
         self.members_refusal: int | None = None
+        self.members_body: str | None = None
+        self.members_link: str | None = None
+        self.members_delay = 0.0
+        self.members_released = threading.Event()
         self.app = self.make_app()
 
     def registration(self) -> Registration:
@@ -238,6 +245,10 @@ class Platform:
         @app.get("/memberships")
         def memberships():
             platform.members_requests.append(request.args.to_dict())
+            if platform.members_delay and not platform.members_released.is_set():
+                platform.members_released.wait(platform.members_delay)
+            if platform.members_body is not None:
+                return platform.members_body, 200, {"Content-Type": "application/json"}
             if platform.members_refusal is not None:
                 return jsonify(message="Names and roles are off for this course"), platform.members_refusal
             service = Roster(FlaskPlatformRequest(request), platform.conf(), platform.url + "memberships")
@@ -247,7 +258,8 @@ class Platform:
             page = int(request.args.get("page", "1"))
             if answer.code == 200 and page * platform.members_page_size < len(platform.members):
                 following = request.args.to_dict() | {"page": str(page + 1)}
-                response.headers["Link"] = f'<{request.base_url}?{urlencode(following)}>; rel="next"'
+                link = platform.members_link or f"{request.base_url}?{urlencode(following)}"
+                response.headers["Link"] = f'<{link}>; rel="next"'
             return response
 
         @app.get("/course")

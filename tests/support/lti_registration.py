@@ -201,7 +201,7 @@ class RegisteringRig(Rig):
 
     def tool_config(self, **extra) -> dict:
         """The tool's settings: its LMS is on loopback, where Dynamic Registration goes only when allowed."""
-        return super().tool_config(**{"LTI_REGISTRATION_ALLOW_PRIVATE": True, **extra})
+        return super().tool_config(**{"LTI_PRIVATE_ADDRESSES": True, **extra})
 
     def another_platform(self) -> RegisteringPlatform:
         return RegisteringPlatform(ca_file=self.ca_file)
