@@ -20,10 +20,12 @@ from server.classview import roster as roster_module
 from server.classview.roster import Roster
 from server.classview.token import teacher_token
 from server.db import Database
+from server.lti.store import Store
 from server.lti.tool import ToolKeys
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, launched
+from tests.support.lti_platform import CLIENT_ID
 
 pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
 
@@ -57,6 +59,9 @@ def school(lms):
             [Learner("wim", timed(["out-grad"] * 3, late), "Wim Other")],
         )
     database.engine.dispose()
+    other = {"issuer": OTHER_LMS, "client_id": "x", "title": "Another LMS"}  # its teachers' tokens' LMS
+    other |= dict.fromkeys(("auth_login_url", "auth_token_url", "key_set_url"), OTHER_LMS + "/")
+    Store(Database(lms.database_url)).add_platform(other, None)
     lms.platform.people.update(
         {
             "teacher-1": {"roles": [INSTRUCTOR], "name": "Tess Teacher"},
@@ -249,7 +254,7 @@ def test_deleting_a_learners_records_after_the_confirm_step(school):
     with database.connect() as conn:
         build(conn, school.issuer, "course-3", "link-1", [Learner("gone", timed(["early"] * 2, START))])
     database.engine.dispose()
-    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": "x"}
+    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": CLIENT_ID}
     token = teacher_token(tool_keys(school), view, 600)
     gone = Learner("gone").learner
     answer = requests.post(
