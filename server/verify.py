@@ -185,9 +185,7 @@ def learner_of(payload: dict, state: dict) -> Who | None:
 
         launch = launch_from_token(payload["launch"])
         if launch is None:
-            raise TokenRefused(
-                gettext("The launch token was refused (expired or altered); open the exercise again.")
-            )
+            raise TokenRefused(launch_over())
         context = launch.get("context_id") or ""
         who = Who(launch["sub"], launch["issuer"], context, launch["resource_link_id"], launch)
     if who is None and state["learners"] is not None:  # a course that names its learners: no anonymous pass
@@ -198,6 +196,14 @@ def learner_of(payload: dict, state: dict) -> Who | None:
             )
         )
     return who
+
+
+def launch_over() -> str:
+    """What a launched page is told when its launch token no longer acts for its learner."""
+    return gettext(
+        "This page's launch is no longer valid: it expired, or was altered, or your records or your "
+        "course's registration were deleted since it opened. Open the exercise from the course again."
+    )
 
 
 def rule_of(who: Who | None) -> str:

@@ -25,11 +25,13 @@ from server.classview.kept import Roster
 from server.classview.token import teacher_token
 from server.db import Database
 from server.db.tables import attempts
+from server.lti.store import Store
 from server.lti.tool import ToolKeys
 from tests.support.class_records import source_sha256
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, launched
+from tests.support.lti_platform import CLIENT_ID
 
 pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
 
@@ -63,6 +65,9 @@ def school(lms):
             [Learner("wim", timed(["out-grad"] * 3, late), "Wim Other")],
         )
     database.engine.dispose()
+    other = {"issuer": OTHER_LMS, "client_id": "x", "title": "Another LMS"}  # its teachers' tokens' LMS
+    other |= dict.fromkeys(("auth_login_url", "auth_token_url", "key_set_url"), OTHER_LMS + "/")
+    Store(Database(lms.database_url)).add_platform(other, None)
     lms.platform.people.update(
         {
             "teacher-1": {"roles": [INSTRUCTOR], "name": "Tess Teacher"},
@@ -256,7 +261,7 @@ def test_deleting_a_learners_records_after_the_confirm_step(school):
     with database.connect() as conn:
         build(conn, school.issuer, "course-3", "link-1", [Learner("gone", timed(["early"] * 2, START))])
     database.engine.dispose()
-    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": "x"}
+    view = {"issuer": school.issuer, "course": "course-3", "activity": "link-1", "client_id": CLIENT_ID}
     token = teacher_token(tool_keys(school), view, 600)
     gone = Learner("gone").learner
     answer = requests.post(

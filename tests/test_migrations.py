@@ -54,9 +54,10 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
     assert table_names(db) == set(metadata.tables) | {"alembic_version"}  # schema_migrations gone
     for table in ("registrations", "deployments", "once"):
         assert rows(empty_url, table, list(MAIN_ROWS[table][0])) == MAIN_ROWS[table]
-    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], "context_id", "teacher"])
+    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], "context_id", "teacher", "forgotten"])
     assert launches == sorted(
-        ({**r, "context_id": None, "teacher": False} for r in MAIN_ROWS["launches"]), key=lambda r: r["id"]
+        ({**r, "context_id": None, "teacher": False, "forgotten": None} for r in MAIN_ROWS["launches"]),
+        key=lambda r: r["id"],
     )
     kept = [r for r in MAIN_ROWS["passbacks"] if r["jti"] in KEPT_PASSBACKS]  # 0002's clean-up, or main's
     status = None if version == 1 else 400
@@ -69,6 +70,7 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
     assert store.add_passback("f", "queued-once", 1, 1, "t") is False  # one on its way already
     assert store.add_passback("g", "sent-once", 1, 1, "t") is False  # sent already
     assert store.launch("sent-once")["ags"] == {"lineitem": "https://lms.example/lineitems/1"}
+    assert store.launch("sent-once")["forgotten"] is None  # 0006: no launch of before is forgotten
     with db.connect() as conn:  # and the class view's tables take records
         attempt = {"issuer": "https://lms.example", "course": "context", "activity": "link", "sub": "sub"}
         attempt |= {"time": 1.0, "source": "def backward(out): ...", "source_sha256": "s"}

@@ -3,16 +3,21 @@ deletes only what is older than PLAYGROUND_ATTEMPTS_KEEP_DAYS, at start and dail
 forget_learner() and `flask --app server lti forget-learner` delete one learner in one course only; on
 SQLite and PostgreSQL."""
 
+import threading
 import time
 from datetime import datetime, timedelta
 
 import pytest
+from sqlalchemy import select, update
 
 from server import create_app
 from server.db import init_app as open_database
+from server.db.tables import launches, passbacks
+from server.lti.store import Store
 from server.queue import TaskQueue
+from server.records import store
 from server.records.export import attempt_rows
-from server.records.retention import expire, forget_learner, init_app
+from server.records.retention import expire, forget_learner, forgetting, init_app
 from tests.support import class_records
 from tests.support.class_records import DAY_S, ISSUER, checked, counts, launched, opened
 
@@ -135,3 +140,76 @@ def test_a_keep_that_is_not_a_number_of_days_stops_the_start_named(days):
         ValueError, match=f"PLAYGROUND_ATTEMPTS_KEEP_DAYS must be a number of days above 0, not '{days}'"
     ):
         create_app({"TESTING": True, "ATTEMPTS_KEEP_DAYS": days})
+
+
+def test_a_launch_with_a_grade_still_to_send_is_kept_forgotten_until_it_is_sent(database):
+    """Deleted, a learner's launch whose grade (earned before) waits for the LMS stays, marked forgotten,
+    with that passback only; once the grade is done with, the launch goes (its sender, or expiry)."""
+    with database.connect() as conn:
+        opened(conn, "ann")
+        checked(conn, "ann", CODE, passed=True, expressions=RIGHT)
+        launched(conn, "sent", "ann", passback="sent")
+        launched(conn, "waiting", "ann", passback="pending")
+        launched(conn, "also-waiting", "ann", passback="pending")
+        removed = forgetting(conn, ISSUER, "course-1", "p-ann")
+        left = {row.id: row.forgotten for row in conn.execute(select(launches.c.id, launches.c.forgotten))}
+    assert removed == {"results": 3, "attempts": 1, "learners": 1, "passbacks": 1, "launches": 1, "kept": 2}
+    assert set(left) == {"waiting", "also-waiting"} and all(left.values())
+    store = Store(database)
+    assert store.live_launch("waiting") is None and store.launch("waiting") is not None  # its grade's
+    assert store.drop_if_forgotten("waiting") is False  # still to send
+    store.sent("jti-waiting")
+    assert store.drop_if_forgotten("waiting") is True and store.launch("waiting") is None
+    with database.connect() as conn:
+        conn.execute(update(passbacks).values(state="failed"))  # the other one given up, its launch left
+        assert expire(conn, 365) == 2  # the launch and its passback, though only minutes old
+        assert counts(conn) == dict.fromkeys(("attempts", "results", "learners", "launches", "passbacks"), 0)
+
+
+def test_no_check_is_written_without_its_learner_and_expiry_deletes_those_left(database):
+    """add_attempt writes a Check only beside its learner's row; a Check an older version left behind
+    without one (a deleted learner's) is deleted at the next expiry, and never exported meanwhile."""
+    with database.connect() as conn:
+        assert store.add_attempt(conn, ISSUER, "course-1", "link-1", "ann", CODE, "seed") is None
+        opened(conn, "ben")
+        assert store.add_attempt(conn, ISSUER, "course-1", "link-1", "ben", CODE, "seed") is not None
+        checked(conn, "gone", CODE, passed=False, mistake="nothing", expressions=RIGHT)  # no learner row
+        assert [row["learner"] for row in attempt_rows(conn)] == ["p-ben"]
+        assert expire(conn, 365) == 1 + 3
+        assert counts(conn)["attempts"] == 1
+
+
+def test_a_check_being_recorded_as_the_learner_is_deleted_goes_with_them(database):
+    """The delete waits for a Check being written beside the learner's row (held on PostgreSQL, SQLite
+    writes one at a time) and deletes it too: nothing of the learner outlives it."""
+    with database.connect() as conn:
+        opened(conn, "ann")
+    written, go_on = threading.Event(), threading.Event()
+
+    def recording() -> None:
+        with database.connect() as conn:
+            store.add_attempt(conn, ISSUER, "course-1", "link-1", "ann", CODE, "seed")
+            written.set()
+            go_on.wait(30)  # the Check's transaction still open
+
+    writer = threading.Thread(target=recording)
+    writer.start()
+    assert written.wait(30)
+    deleted: list[dict] = []
+    deleting = threading.Thread(
+        target=lambda: deleted.append(forget_in_own_transaction(database, "p-ann")), daemon=True
+    )
+    deleting.start()
+    deleting.join(1.0)
+    assert deleting.is_alive()  # it waits for the Check being written
+    go_on.set()
+    writer.join(30)
+    deleting.join(30)
+    assert deleted and deleted[0]["attempts"] == 1 and deleted[0]["learners"] == 1
+    with database.connect() as conn:
+        assert counts(conn)["attempts"] == 0 and list(attempt_rows(conn)) == []
+
+
+def forget_in_own_transaction(database, learner: str) -> dict:
+    with database.connect() as conn:
+        return forgetting(conn, ISSUER, "course-1", learner)

@@ -3,7 +3,9 @@
 A teacher's launch makes it; the class view's links and forms carry it (no cookie: it works in an LMS's
 frame with third-party cookies blocked, and in a window of its own). It names the activity the class view
 shows, (issuer, course = the LTI context's id, activity = the resource link's id), and what the view needs
-besides (the client id and the roster's URL for NRPS, the launch's language, the titles), and expires.
+besides (the client id and the roster's URL for NRPS, the launch's deployment, its language, the
+titles), and expires; before then it ends as soon as its LMS's registration (or that deployment) is
+removed: the class view checks them on every request (views.py's authorised).
 """
 
 import jwt

@@ -1,6 +1,7 @@
 """The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records,
 the records' downloads. Each is authorised by the teacher's token (token.py) its link or form carries,
-and shows only the (issuer, course, activity) that token names.
+while the LMS's registration it names is still there, and shows only the (issuer, course, activity) that
+token names.
 """
 
 import datetime
@@ -29,7 +30,7 @@ from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
 from server.lti import activity, state
-from server.lti.claims import CONTEXT, PRESENTATION, RESOURCE_LINK
+from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
 from server.records import export
 from server.records.retention import forget_learner
@@ -52,6 +53,7 @@ def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response
         "course": str(context.get("id") or ""),
         "activity": link["id"],
         "client_id": client_id,
+        "deployment_id": data[DEPLOYMENT],  # checked, with the registration, on every request
         "memberships": memberships if isinstance(memberships, str) else None,
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
         "course_title": course_title,
@@ -65,9 +67,14 @@ def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response
 
 @bp.before_request
 def authorised() -> Response | None:
-    """Refuse any request without a good teacher's token; else keep what it names for the request."""
-    view = view_of(state()["keys"], request.values.get("t") or "")
-    if view is None:
+    """Refuse any request without a good teacher's token, or whose platform's registration (and the
+    deployment the teacher launched from) was removed since; else keep what it names for the request."""
+    tool = state()
+    view = view_of(tool["keys"], request.values.get("t") or "")
+    deployment = view.get("deployment_id") if view is not None else None
+    if view is None or not tool["store"].takes_launches(
+        view["issuer"], view["client_id"], deployment if isinstance(deployment, str) else None
+    ):
         return private(
             refuse(
                 403,

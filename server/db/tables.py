@@ -70,6 +70,9 @@ launches = Table(
     # strict) and language; None: the server's PLAYGROUND_VERDICT, and the learner's own language.
     Column("rule", Text),
     Column("language", Text),
+    # Added with "delete means deleted": when its learner's records were deleted (None: never). Such a
+    # launch's token is refused; it is kept only while a grade earned before the delete is still to send.
+    Column("forgotten", Float),
 )
 passbacks = Table(
     "passbacks",

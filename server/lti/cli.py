@@ -188,6 +188,12 @@ def forget_learner(course: str, learner: str, issuer: str | None) -> None:
         f"Deleted learner {learner} of course {course!r} at {issuers[0]}: Checks {removed['attempts']},"
         f" expression results {removed['results']}, learner rows {removed['learners']} (one per activity"
         f" opened), launches {removed['launches']}, grade passbacks {removed['passbacks']}."
+        + (
+            f" {removed['kept']} launch(es) kept, refused from now on, only until the grade earned before"
+            " is sent to the LMS."
+            if removed["kept"]
+            else ""
+        )
     )
 
 

@@ -20,14 +20,15 @@ bp = Blueprint("lti_grades", __name__, url_prefix="/lti")
 
 
 def launch_from_token(token: object) -> dict | None:
-    """The launch a page's token names, or None when the token does not check out."""
+    """The launch a page's token names, or None when the token does not check out, or the launch is
+    over: its learner's records deleted since, or its platform's registration removed (Store.live_launch)."""
     if not isinstance(token, str):
         return None
     try:
         launch_id = state()["keys"].launch_of(token)
     except jwt.PyJWTError:
         return None
-    return state()["store"].launch(launch_id)
+    return state()["store"].live_launch(launch_id)
 
 
 def grade_state(launch: dict, rows: list[dict] | None) -> dict:

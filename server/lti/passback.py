@@ -36,6 +36,7 @@ from server.queue import TaskQueue, queue
 log = logging.getLogger(__name__)
 CLAIM_S = 60  # a claimed passback is another process's for this long (longer than a send takes)
 SCORE_MAXIMUM = 1.0
+FINAL = ("sent", "kept", "failed")  # a passback in one of these states is never tried again
 LATER = {408, 429}  # the 4xx that say "not now" rather than "no"
 LONGEST_WAIT_S = 3600
 BUSY_S = 2.0  # a try that finds its platform busy with another asks again after this long
@@ -219,10 +220,16 @@ def untried(row: dict | None, attempts: int) -> bool:
 
 
 def attempt(tool: dict, jti: str) -> None:
-    """Send one passback now; if it did not reach its platform, enqueue its next try at its next_try."""
-    if send(tool["store"], tool["keys"], jti, tool["schedule"]) == "pending":
-        row = tool["store"].passback(jti)
+    """Send one passback now; if it did not reach its platform, enqueue its next try at its next_try.
+    Done with (sent, kept, failed), a launch whose learner's records were deleted meanwhile goes with it:
+    it was kept for this grade only (server/records/retention.py)."""
+    store = tool["store"]
+    outcome = send(store, tool["keys"], jti, tool["schedule"])
+    row = store.passback(jti)
+    if outcome == "pending" and row is not None:
         tool["passbacks"].send(jti, row["attempts"], delay=max(0.0, row["next_try"] - time.time()))
+    elif outcome in FINAL and row is not None:
+        store.drop_if_forgotten(row["launch_id"])
 
 
 def catch_up(every: bool) -> None:

@@ -10,7 +10,7 @@ one, on a connection of its own; its block commits at its end.
 import json
 import time
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import ColumnElement, and_, delete, exists, insert, or_, select, update
 
 from server.db import Database, upsert
 from server.db.tables import deployments, launches, once, passbacks, registrations
@@ -62,6 +62,12 @@ class Store:
         with self.db.connect() as conn:
             row = conn.execute(query).mappings().first()
         return None if row is None else dict(row)
+
+    def takes_launches(self, issuer: str, client_id: str, deployment_id: str | None) -> bool:
+        """Whether the platform's client is still registered here and, named, its deployment: what a
+        teacher's token (server/classview/token.py) is checked against on every request."""
+        with self.db.connect() as conn:
+            return bool(conn.execute(select(registered(issuer, client_id, deployment_id))).scalar())
 
     def has_deployment(self, issuer: str, client_id: str | None, deployment_id: str) -> bool:
         """Whether this deployment of the platform was registered."""
@@ -137,10 +143,36 @@ class Store:
             conn.execute(insert(launches).values(values))
 
     def launch(self, launch_id: str) -> dict | None:
-        """A launch, or None."""
+        """A launch, or None (a forgotten one, or one whose registration is gone, too: for its grade)."""
         with self.db.connect() as conn:
             row = conn.execute(select(launches).where(launches.c.id == launch_id)).mappings().first()
         return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
+
+    def live_launch(self, launch_id: str) -> dict | None:
+        """A launch a page's token may still act for, or None: its learner's records not deleted since
+        (forgotten), its platform's client still registered with its deployment (one query)."""
+        query = select(launches).where(
+            launches.c.id == launch_id,
+            launches.c.forgotten.is_(None),
+            registered(launches.c.issuer, launches.c.client_id, launches.c.deployment_id),
+        )
+        with self.db.connect() as conn:
+            row = conn.execute(query).mappings().first()
+        return None if row is None else {**row, "ags": json.loads(row["ags"]) if row["ags"] else None}
+
+    def drop_if_forgotten(self, launch_id: str) -> bool:
+        """Delete a forgotten launch and its passbacks once none is still to send (its learner's records
+        were deleted: it was kept for that grade only); whether it went."""
+        pending = exists().where(passbacks.c.launch_id == launch_id, passbacks.c.state == "pending")
+        with self.db.connect() as conn:
+            forgotten = select(launches.c.id).where(
+                launches.c.id == launch_id, launches.c.forgotten.is_not(None), ~pending
+            )
+            if conn.execute(forgotten).first() is None:
+                return False
+            conn.execute(delete(passbacks).where(passbacks.c.launch_id == launch_id))
+            conn.execute(delete(launches).where(launches.c.id == launch_id))
+            return True
 
     # Passbacks
     def add_passback(self, jti: str, launch_id: str, score: float, maximum: float, timestamp: str) -> bool:
@@ -261,6 +293,18 @@ class Store:
         )
         with self.db.connect() as conn:
             return [dict(row) for row in conn.execute(query).mappings()]
+
+
+def registered(issuer, client_id, deployment_id) -> ColumnElement[bool]:
+    """Whether a platform's client is registered and takes the deployment: one listed, or none listed
+    for the client (it takes any: server/lti/registered.py); deployment_id None: the client alone.
+    Values or columns alike (a launch's, for live_launch)."""
+    client = and_(registrations.c.issuer == issuer, registrations.c.client_id == client_id)
+    if deployment_id is None:
+        return exists().where(client)
+    of_client = and_(deployments.c.issuer == issuer, deployments.c.client_id == client_id)
+    listed = exists().where(of_client, deployments.c.deployment_id == deployment_id)
+    return exists().where(client, or_(listed, ~exists().where(of_client)))
 
 
 def due_by(now: float | None) -> tuple:

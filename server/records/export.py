@@ -64,9 +64,9 @@ FIELDS: dict[str, dict] = {
     ),
     "activity": described(TEXT, "The activity: the LTI resource link's id (empty for a course page)."),
     "learner": described(
-        {"type": ["string", "null"]},
+        TEXT,
         "The learner's stable pseudonym, the one the class view shows where the LMS shares no name"
-        " (null only for a Check whose learner was never recorded as opening the activity).",
+        " (a Check is kept only beside its learner's row: deleted, a learner's Checks go with them).",
     ),
     "sub": described(TEXT, "The learner's id at the LMS (the launch's `sub`)."),
     "time": described(ISO_TIME, "When the server received the Check: ISO 8601, UTC, to the millisecond."),
@@ -153,7 +153,7 @@ def attempt_rows(
 ) -> Iterator[dict]:
     """Every Check of an issuer, a course, an activity (None: all), oldest first, as FIELDS says each."""
     a, r, who = attempts, results, learners
-    joined = a.outerjoin(
+    joined = a.join(  # a Check is kept only beside its learner (store.add_attempt): never a null learner
         who,
         and_(
             who.c.issuer == a.c.issuer,

@@ -97,6 +97,8 @@ def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
         attempt_id = store.add_verified(
             conn, bounds, who.issuer, who.course, who.activity, who.sub, source, rule, verdict.passed
         )
+        if attempt_id is None:  # their records were deleted as it was judged: it goes with them
+            return
         store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
 
 

@@ -5,7 +5,9 @@ Check is kept after it was made. expire() deletes what is older: the Checks and 
 learner's row once they have not opened the activity for as long and have no Check left, and the LTI
 launches (with their grade passbacks, once sent or given up) as old. It runs at each start and daily
 from the queue (a Huey periodic task). forget_learner() deletes one learner's records in one course at
-once (a data protection request, a teacher's button): `flask --app server lti forget-learner`.
+once (a data protection request, a teacher's button): `flask --app server lti forget-learner`. A Check
+is written only beside its learner's row (store.py's add_attempt), so none outlives a delete; expire()
+deletes any an older version left behind.
 docs/data.md says all this for a course's data protection officer.
 """
 
@@ -14,7 +16,7 @@ import time
 
 from flask import Flask
 from huey import crontab
-from sqlalchemy import Connection, and_, delete, exists, select
+from sqlalchemy import Connection, and_, delete, exists, false, or_, select, update
 
 from server.db.tables import attempts, launches, learners, passbacks, results
 
@@ -48,11 +50,17 @@ def expire(conn: Connection, keep_days: float, now: float | None = None) -> int:
         attempts.c.activity == learners.c.activity,
         attempts.c.sub == learners.c.sub,
     )
+    learner_of_attempt = exists().where(
+        learners.c.issuer == attempts.c.issuer,
+        learners.c.course == attempts.c.course,
+        learners.c.activity == attempts.c.activity,
+        learners.c.sub == attempts.c.sub,
+    )
     removed = removing(
         conn,
-        attempts.c.time < before,
+        or_(attempts.c.time < before, ~learner_of_attempt),  # a Check whose learner was deleted: theirs
         and_(learners.c.last_opened < before, ~any_attempt),
-        launches.c.created < before,
+        or_(launches.c.created < before, launches.c.forgotten.is_not(None)),  # forgotten: its grade sent
     )
     if any(removed.values()):
         log.info("records older than %s days deleted: %s", keep_days, removed)
@@ -60,25 +68,43 @@ def expire(conn: Connection, keep_days: float, now: float | None = None) -> int:
 
 
 def forgetting(conn: Connection, issuer: str, course: str, learner: str) -> dict[str, int]:
-    """Delete one learner's records in one course (every activity of it): their Checks and results,
-    their learners rows, their launches there; how many rows of each (all 0: no such learner there)."""
+    """Delete one learner's records in one course (every activity of it): their learners rows, their
+    Checks and results, their launches there; how many rows of each (all 0: no such learner there).
+
+    The learners rows go first: no Check is written without its learner's row (store.add_attempt holds
+    it meanwhile on PostgreSQL), so a Check being recorded as this runs is either deleted here or never
+    written. A launch of theirs with a grade still to send (earned before the delete) is kept, marked
+    forgotten, with that passback only: its page's token is refused from now on (no Check of theirs is
+    recorded from a page opened before), and the launch goes once the grade is sent or given up
+    (server/lti/passback.py; expire() too). `kept`: how many."""
     of_learner = (learners.c.issuer == issuer, learners.c.course == course, learners.c.learner == learner)
     subs = list(
         conn.execute(select(learners.c.sub).distinct().where(*of_learner)).scalars()
     )  # before they go
-    return removing(
+    gone_learners = conn.execute(delete(learners).where(*of_learner)).rowcount
+    theirs = and_(launches.c.issuer == issuer, launches.c.context_id == course, launches.c.sub.in_(subs))
+    removed = removing(
         conn,
         and_(attempts.c.issuer == issuer, attempts.c.course == course, attempts.c.sub.in_(subs)),
-        and_(*of_learner),
-        and_(launches.c.issuer == issuer, launches.c.context_id == course, launches.c.sub.in_(subs)),
+        false(),
+        theirs,
     )
+    removed["learners"] = gone_learners
+    kept = select(launches.c.id).where(theirs)  # those with a grade still to send
+    removed["passbacks"] += conn.execute(
+        delete(passbacks).where(passbacks.c.launch_id.in_(kept), passbacks.c.state != "pending")
+    ).rowcount
+    removed["kept"] = conn.execute(
+        update(launches).where(theirs, launches.c.forgotten.is_(None)).values(forgotten=time.time())
+    ).rowcount
+    return removed
 
 
 def forget_learner(conn: Connection, issuer: str, course: str, learner: str) -> int:
     """Delete one learner's records in one course (their pseudonym's); how many rows in all."""
     removed = forgetting(conn, issuer, course, learner)
     log.info("learner %s of course %s at %s forgotten: %s", learner, course, issuer, removed)
-    return sum(removed.values())
+    return sum(count for table, count in removed.items() if table != "kept")
 
 
 def keep_days(app: Flask) -> float:

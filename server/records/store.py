@@ -10,7 +10,7 @@ import io
 import time
 import tokenize
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, literal, or_, select, update
 
 from server.db import upsert
 from server.db.tables import attempts, learners, results
@@ -74,26 +74,39 @@ def add_attempt(
     rule: str,
     state: str = "queued",
     keep_code: bool = True,
-) -> int:
+) -> int | None:
     """Record a Check as the server received it now (queued for the judge, skipped over the bound, or
     judged already: /verify's), with its code or, where keep_code is false, without (its hashes kept:
-    server/records/quota.py); its id."""
-    row = conn.execute(
-        insert(attempts).values(
-            issuer=issuer,
-            course=course,
-            activity=activity,
-            sub=sub,
-            time=time.time(),
-            source=source if keep_code else None,
-            source_bytes=size(source) if keep_code else 0,
-            source_sha256=source_sha256(source),
-            shape_sha256=source_sha256(shape(source)),
-            rule=rule,
-            state=state,
+    server/records/quota.py); its id. Only beside its learner's row (opened()): None, and nothing
+    written, when there is none (their records were deleted). On PostgreSQL the row is held (FOR KEY
+    SHARE) while the Check is written, so a delete of the learner (retention.py's, which deletes the
+    learners rows first) waits for it and then deletes it too: no Check outlives its learner."""
+    values = {
+        "issuer": issuer,
+        "course": course,
+        "activity": activity,
+        "sub": sub,
+        "time": time.time(),
+        "source": source if keep_code else None,
+        "source_bytes": size(source) if keep_code else 0,
+        "source_sha256": source_sha256(source),
+        "shape_sha256": source_sha256(shape(source)),
+        "rule": rule,
+        "state": state,
+    }
+    beside = (
+        select(*(literal(value, attempts.c[name].type).label(name) for name, value in values.items()))
+        .where(
+            learners.c.issuer == issuer,
+            learners.c.course == course,
+            learners.c.activity == activity,
+            learners.c.sub == sub,
         )
+        .with_for_update(read=True, key_share=True)
     )
-    return int(row.inserted_primary_key[0])
+    added = insert(attempts).from_select(list(values), beside).returning(attempts.c.id)
+    found = conn.execute(added).scalar()
+    return None if found is None else int(found)
 
 
 def add_verified(
@@ -106,9 +119,9 @@ def add_verified(
     source: str,
     rule: str,
     passed: bool,
-) -> int:
+) -> int | None:
     """Record a Check /verify judged, its code kept where it is worth keeping (server/records/quota.py:
-    never refused, a pass's code always kept but the same code again); its id."""
+    never refused, a pass's code always kept but the same code again); its id (None: add_attempt's)."""
     kept, _ = quota.learner_now(conn, bounds, issuer, sub)
     same = quota.identical(conn, issuer, course, activity, sub, source_sha256(source))
     keep_code = quota.keeps_code(bounds, kept, size(source), same, passed)

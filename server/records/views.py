@@ -16,7 +16,7 @@ from server import bounds
 from server.db import database
 from server.limits import client, limits
 from server.records import of_the_class, pseudonym, quota, store
-from server.verify import TokenRefused, learner_of, rule_of
+from server.verify import TokenRefused, launch_over, learner_of, rule_of
 
 bp = Blueprint("records", __name__)
 
@@ -81,6 +81,8 @@ def record() -> tuple[Response, int]:
         attempt_id = store.add_attempt(
             conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state, keep_code
         )
+    if attempt_id is None:  # the learner's records were deleted as this arrived: it goes with them
+        return answer(400, error=launch_over())
     if judged:
         current_app.extensions["records"]["judge"](attempt_id)
     return answer(202, attempt=attempt_id, state=state)
