@@ -2,17 +2,20 @@
 Alembic) is brought up to date in place with nothing lost, a fresh one goes straight to the newest
 revision, and either way the schema is server/db/tables.py's, on SQLite and on a real PostgreSQL."""
 
+import os
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import insert, inspect, select
+from sqlalchemy import insert, inspect, select, text
 
 from server import ROOT, create_app
-from server.db import Database, head
+from server.db import Database, NewerDatabase, head
 from server.db.tables import attempts, metadata, results
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
@@ -112,3 +115,77 @@ def test_the_db_commands_say_the_revision_and_upgrade(tmp_path):
     assert runner.invoke(args=["db", "current"]).output == (
         f"The database is at {head()}, the newest revision: up to date.\n"
     )
+
+
+FUTURE = "0099_from_a_newer_playground"  # a revision no migration here makes
+NEWER = (
+    "Error: the database (PLAYGROUND_DATABASE_URL's) was made by a newer version of the playground"
+    f" (its revision {FUTURE} is not one this version knows; the newest here is {head()}): run that"
+    " version, or restore the backup of the database taken before it was upgraded.\n"
+)
+
+
+def made_by_a_newer_playground(url: str) -> None:
+    """A database as a newer playground leaves it: the newest schema here, stamped with a later revision."""
+    db = Database(url)
+    with db.engine.connect() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": FUTURE})
+        conn.commit()
+    db.engine.dispose()
+
+
+def test_a_database_a_newer_playground_made_is_refused_and_left_as_it_is(empty_url):
+    made_by_a_newer_playground(empty_url)
+    with pytest.raises(NewerDatabase) as refused:
+        Database(empty_url)
+    assert f"Error: {refused.value}\n" == NEWER
+    assert Database(empty_url, migrate=False).revision() == FUTURE  # nothing touched
+
+
+def started(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    """A server or a command run as a host runs it, from the environment; it must stop by itself."""
+    done = subprocess.run(
+        args, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0, done
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def test_a_newer_database_stops_the_server_and_every_command_with_one_line(empty_url, tmp_path):
+    """`flask run`, gunicorn with `make production`'s 4 processes and the `flask` commands (with records
+    on, and the commands that open the database themselves): each stops with the one line, no traceback."""
+    made_by_a_newer_playground(empty_url)
+    bin_folder = Path(sys.executable).parent
+    flask = [str(bin_folder / "flask"), "--app", "server"]
+    settings = {
+        "PLAYGROUND_DATABASE_URL": empty_url,
+        "PLAYGROUND_INSTANCE_PATH": str(tmp_path),
+        "PLAYGROUND_OFFLINE": "0",
+    }
+    records_on = settings | {"PLAYGROUND_LEARNER_TOKEN_SECRET": "a course's secret, 32 bytes or more!!"}
+    for args in (
+        [*flask, "run", "--port", "0"],
+        [str(bin_folder / "gunicorn"), "--workers", "4", "--threads", "4", "--bind", "127.0.0.1:0"]
+        + ["--no-control-socket", "server:create_app()"],
+        [*flask, "db", "current"],
+        [*flask, "lti", "export-attempts"],
+    ):
+        done = started(args, records_on)
+        said = done.stderr.splitlines(keepends=True)
+        assert NEWER in said and set(said) - {NEWER} <= set(gunicorn_lines(said)), done.stderr
+    for args in (  # records off: these commands open the database themselves
+        [*flask, "db", "current"],
+        [*flask, "db", "upgrade"],
+        [*flask, "lti", "add-platform", "--issuer", "https://lms.example", "--client-id", "c"]
+        + ["--deployment-id", "d", "--auth-login-url", "https://lms.example/a"]
+        + ["--auth-token-url", "https://lms.example/t", "--key-set-url", "https://lms.example/k"],
+    ):
+        assert started(args, settings).stderr == NEWER, args
+    assert Database(empty_url, migrate=False).revision() == FUTURE
+
+
+def gunicorn_lines(lines: list[str]) -> list[str]:
+    """gunicorn's own log lines ([date] [pid] [LEVEL] ...): its start, the worker that failed to boot, its
+    stop."""
+    return [each for each in lines if re.match(r"\[[^]]+\] \[\d+\] \[[A-Z]+\] ", each)]
