@@ -10,12 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import insert, inspect, select, text
 
 from server import ROOT, create_app
-from server.db import Database, NewerDatabase, head
+from server.db import Database, NewerDatabase, alembic_config, head
 from server.db.tables import attempts, metadata, results
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
@@ -56,10 +57,10 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
     assert table_names(db) == set(metadata.tables) | {"alembic_version"}  # schema_migrations gone
     for table in ("registrations", "deployments", "once"):
         assert rows(empty_url, table, list(MAIN_ROWS[table][0])) == MAIN_ROWS[table]
-    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], "context_id", "teacher"])
-    assert launches == sorted(
-        ({**r, "context_id": None, "teacher": False} for r in MAIN_ROWS["launches"]), key=lambda r: r["id"]
-    )
+    added = ["context_id", "teacher", "learner", "activity_title"]
+    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], *added])
+    before = {"context_id": None, "teacher": False, "learner": True, "activity_title": None}
+    assert launches == sorted(({**r, **before} for r in MAIN_ROWS["launches"]), key=lambda r: r["id"])
     kept = [r for r in MAIN_ROWS["passbacks"] if r["jti"] in KEPT_PASSBACKS]  # 0002's clean-up, or main's
     status = None if version == 1 else 400
     assert rows(empty_url, "passbacks", [*MAIN_ROWS["passbacks"][0], "status"]) == [
@@ -78,6 +79,35 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
         attempt_id = conn.execute(insert(attempts).values(attempt)).inserted_primary_key[0]
         conn.execute(insert(results).values(attempt_id=attempt_id, expr="tanh", passed=True))
         assert conn.execute(select(results.c.passed)).scalar() is True
+
+
+def test_launches_before_0006_count_as_the_class_unless_a_teachers(empty_url):
+    """0006 adds whether a launch counts as the class: those made before it count as they were counted
+    then (a learner's did, a teacher's did not); their activity's title is unknown."""
+    db = Database(empty_url, migrate=False)
+    config = alembic_config()
+    with db.engine.connect() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005")
+        conn.commit()
+    launch = {"client_id": "c", "deployment_id": "d", "resource_link_id": "link", "course": "ML 101"}
+    launch |= {"created": 1.0, "context_id": "course-1"}
+    with db.engine.connect() as conn:
+        for launch_id, teacher in (("learner-launch", False), ("teacher-launch", True)):
+            values = {**launch, "id": launch_id, "issuer": "https://lms.example", "sub": launch_id}
+            row = values | {"teacher": teacher}  # the columns 0005 knows, not tables.py's
+            names = ", ".join(row)
+            conn.execute(text(f"INSERT INTO launches ({names}) VALUES (:{', :'.join(row)})"), row)
+        conn.commit()
+    db.engine.dispose()
+    upgraded = Database(empty_url)
+    assert upgraded.revision() == head() and differences(upgraded) == []
+    store = Store(upgraded)
+    assert (store.launch("learner-launch")["learner"], store.launch("teacher-launch")["learner"]) == (
+        True,
+        False,
+    )
+    assert store.launch("learner-launch")["activity_title"] is None
 
 
 def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):

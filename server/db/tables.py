@@ -70,6 +70,11 @@ launches = Table(
     # strict) and language; None: the server's PLAYGROUND_VERDICT, and the learner's own language.
     Column("rule", Text),
     Column("language", Text),
+    # Added for the class view: whether the launch counts as the class (server/classview/roles.py's
+    # learns: a Learner, no teacher; an Observer's is not), and the activity's title (the resource link's,
+    # None where the LMS sent none), which the class view shows.
+    Column("learner", Boolean, nullable=False, server_default=text("false")),
+    Column("activity_title", Text),
 )
 passbacks = Table(
     "passbacks",
