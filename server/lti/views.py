@@ -210,7 +210,7 @@ def launch() -> Response:
         }
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
-        return opened_by_teacher(data, message.get_client_id(), course)
+        return opened_by_teacher(data, message.get_client_id(), launch_id)
     if learner and "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
         from server.records import store
