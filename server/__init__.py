@@ -106,7 +106,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
         records.init_app(app)  # every Check of a named learner, judged (server/records/)
         retention.init_app(app)  # old records deleted at start and daily (after the database and queue)
-    except (headers.SettingError, SandboxUnavailable) as exc:
+    except (headers.SettingError, SandboxUnavailable, db.NewerDatabase) as exc:
         if test_config is not None:
             raise
         # Started from the environment (flask run, gunicorn): one line that says what to set, not a

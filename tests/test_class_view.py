@@ -25,8 +25,10 @@ from server.classview.kept import Roster
 from server.classview.token import teacher_token
 from server.db import Database
 from server.db.tables import attempts
+from server.lti.claims import RESOURCE_LINK
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
+from tests.support import servers
 from tests.support.class_records import source_sha256
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.lti import launch_form, login
@@ -368,3 +370,49 @@ def test_a_check_whose_code_was_not_kept_says_so_and_the_same_code_again_shows_i
     assert "Its code was not kept: past what the server keeps of one learner." in timeline
     assert timeline.count(html.escape(kept, quote=False)) == 2  # the first's code, shown for the second
     assert "The same code as the Check before." in timeline
+
+
+LONG_COURSE = "深層学習入門・誤差逆伝播法の演習" * 64  # 1,024 characters (the most a launch may give)
+LONG_ACTIVITY = "ニューロンの勾配を計算する" * 154  # 2,002 characters, each 3 bytes of UTF-8
+
+
+def test_long_non_latin_titles_stay_out_of_the_address_through_gunicorn(school, tmp_path):
+    """A course and an activity with long Japanese titles (1,024 and 2,002 characters; in a signed token
+    each character takes 8 bytes of the address): the class view's address and every link on it stay
+    short (the titles are looked up from the launch, not carried in the token), so `make production`'s
+    gunicorn (4 processes; a request line of 4,094 bytes at most) serves each page."""
+    school.platform.people["teacher-long"] = {
+        "roles": [INSTRUCTOR],
+        "course": ("course-1", LONG_COURSE),
+        "claims": {RESOURCE_LINK: {"id": "link-1", "title": LONG_ACTIVITY}},
+    }
+    session = requests.Session()
+    form = launch_form(session, login(session, school, school.tool_url, "teacher-long"))
+    answer = session.post(
+        school.tool_url + "lti/launch", data=form, verify=school.ca_file, allow_redirects=False
+    )
+    assert answer.status_code == 303, answer.text[-1500:]
+    where = urlsplit(answer.headers["Location"])
+    address = f"{where.path}?{where.query}"
+    env = {
+        "PLAYGROUND_VERIFY": "1",
+        "PLAYGROUND_LTI": "1",
+        "PLAYGROUND_DATABASE_URL": school.database_url,
+        "PLAYGROUND_LTI_KEY_FILE": str(Path(school.folder) / "lti-tool-key.pem"),
+        "PLAYGROUND_SIGNING_KEY_FILE": str(Path(school.folder) / "signing-key.pem"),
+        "PLAYGROUND_INSTANCE_PATH": str(tmp_path),
+        "PLAYGROUND_OFFLINE": "0",
+        "PLAYGROUND_QUEUE_WORKERS": "0",
+    }
+    with servers.gunicorn(workers=4, threads=4, env=env) as base:
+        page = requests.get(base.rstrip("/") + address, timeout=60)
+        assert page.status_code == 200, (page.status_code, len(address))
+        assert len(address) < 1000, len(address)  # whatever the titles
+        assert LONG_COURSE in page.text and LONG_ACTIVITY in page.text and shown(page, "opened") == "12"
+        links = {html.unescape(href) for href in re.findall(r'href="(/lti/class/[^"]*)"', page.text)}
+        assert len(links) >= 12 + 2  # every learner's timeline, the downloads, the class view itself
+        for link in sorted(links):
+            followed = requests.get(base.rstrip("/") + link, timeout=60)
+            assert followed.status_code == 200, (link, followed.status_code)
+            if "/learner/" in link:
+                assert LONG_ACTIVITY in followed.text

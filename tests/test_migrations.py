@@ -2,18 +2,21 @@
 Alembic) is brought up to date in place with nothing lost, a fresh one goes straight to the newest
 revision, and either way the schema is server/db/tables.py's, on SQLite and on a real PostgreSQL."""
 
+import os
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, insert, inspect, select
+from sqlalchemy import create_engine, insert, inspect, select, text
 
 from server import ROOT, create_app
-from server.db import Database, alembic_config, engine_url, head
+from server.db import Database, NewerDatabase, alembic_config, engine_url, head
 from server.db.tables import attempts, metadata, results, rosters
 from server.lti.store import Store
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
@@ -54,11 +57,16 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
     assert table_names(db) == set(metadata.tables) | {"alembic_version"}  # schema_migrations gone
     for table in ("registrations", "deployments", "once"):
         assert rows(empty_url, table, list(MAIN_ROWS[table][0])) == MAIN_ROWS[table]
-    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], "context_id", "teacher", "forgotten"])
-    assert launches == sorted(
-        ({**r, "context_id": None, "teacher": False, "forgotten": None} for r in MAIN_ROWS["launches"]),
-        key=lambda r: r["id"],
-    )
+    added = ["context_id", "teacher", "forgotten", "learner", "activity_title"]
+    launches = rows(empty_url, "launches", [*MAIN_ROWS["launches"][0], *added])
+    before = {
+        "context_id": None,
+        "teacher": False,
+        "forgotten": None,
+        "learner": True,
+        "activity_title": None,
+    }
+    assert launches == sorted(({**r, **before} for r in MAIN_ROWS["launches"]), key=lambda r: r["id"])
     kept = [r for r in MAIN_ROWS["passbacks"] if r["jti"] in KEPT_PASSBACKS]  # 0002's clean-up, or main's
     status = None if version == 1 else 400
     assert rows(empty_url, "passbacks", [*MAIN_ROWS["passbacks"][0], "status"]) == [
@@ -81,6 +89,35 @@ def test_a_database_main_made_is_brought_up_to_date_in_place_with_nothing_lost(e
         roster = {"issuer": "https://lms.example", "course": "context", "activity": "link"}  # and rosters
         conn.execute(insert(rosters).values(roster | {"members": "[]", "fetched": 1.0, "tried": 1.0}))
         assert conn.execute(select(rosters.c.claimed_until)).scalar() == 0  # no fetch under way
+
+
+def test_launches_before_0006_count_as_the_class_unless_a_teachers(empty_url):
+    """0006 adds whether a launch counts as the class: those made before it count as they were counted
+    then (a learner's did, a teacher's did not); their activity's title is unknown."""
+    db = Database(empty_url, migrate=False)
+    config = alembic_config()
+    with db.engine.connect() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005")
+        conn.commit()
+    launch = {"client_id": "c", "deployment_id": "d", "resource_link_id": "link", "course": "ML 101"}
+    launch |= {"created": 1.0, "context_id": "course-1"}
+    with db.engine.connect() as conn:
+        for launch_id, teacher in (("learner-launch", False), ("teacher-launch", True)):
+            values = {**launch, "id": launch_id, "issuer": "https://lms.example", "sub": launch_id}
+            row = values | {"teacher": teacher}  # the columns 0005 knows, not tables.py's
+            names = ", ".join(row)
+            conn.execute(text(f"INSERT INTO launches ({names}) VALUES (:{', :'.join(row)})"), row)
+        conn.commit()
+    db.engine.dispose()
+    upgraded = Database(empty_url)
+    assert upgraded.revision() == head() and differences(upgraded) == []
+    store = Store(upgraded)
+    assert (store.launch("learner-launch")["learner"], store.launch("teacher-launch")["learner"]) == (
+        True,
+        False,
+    )
+    assert store.launch("learner-launch")["activity_title"] is None
 
 
 def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):
@@ -155,3 +192,77 @@ def test_the_checks_recorded_before_their_bounds_are_kept_each_with_the_bytes_of
         attempt |= {"source_sha256": "x", "shape_sha256": "h", "rule": "seed", "state": "skipped"}
         conn.execute(insert(attempts).values(attempt))  # a row kept without its code
     db.engine.dispose()
+
+
+FUTURE = "0099_from_a_newer_playground"  # a revision no migration here makes
+NEWER = (
+    "Error: the database (PLAYGROUND_DATABASE_URL's) was made by a newer version of the playground"
+    f" (its revision {FUTURE} is not one this version knows; the newest here is {head()}): run that"
+    " version, or restore the backup of the database taken before it was upgraded.\n"
+)
+
+
+def made_by_a_newer_playground(url: str) -> None:
+    """A database as a newer playground leaves it: the newest schema here, stamped with a later revision."""
+    db = Database(url)
+    with db.engine.connect() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": FUTURE})
+        conn.commit()
+    db.engine.dispose()
+
+
+def test_a_database_a_newer_playground_made_is_refused_and_left_as_it_is(empty_url):
+    made_by_a_newer_playground(empty_url)
+    with pytest.raises(NewerDatabase) as refused:
+        Database(empty_url)
+    assert f"Error: {refused.value}\n" == NEWER
+    assert Database(empty_url, migrate=False).revision() == FUTURE  # nothing touched
+
+
+def started(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    """A server or a command run as a host runs it, from the environment; it must stop by itself."""
+    done = subprocess.run(
+        args, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0, done
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def test_a_newer_database_stops_the_server_and_every_command_with_one_line(empty_url, tmp_path):
+    """`flask run`, gunicorn with `make production`'s 4 processes and the `flask` commands (with records
+    on, and the commands that open the database themselves): each stops with the one line, no traceback."""
+    made_by_a_newer_playground(empty_url)
+    bin_folder = Path(sys.executable).parent
+    flask = [str(bin_folder / "flask"), "--app", "server"]
+    settings = {
+        "PLAYGROUND_DATABASE_URL": empty_url,
+        "PLAYGROUND_INSTANCE_PATH": str(tmp_path),
+        "PLAYGROUND_OFFLINE": "0",
+    }
+    records_on = settings | {"PLAYGROUND_LEARNER_TOKEN_SECRET": "a course's secret, 32 bytes or more!!"}
+    for args in (
+        [*flask, "run", "--port", "0"],
+        [str(bin_folder / "gunicorn"), "--workers", "4", "--threads", "4", "--bind", "127.0.0.1:0"]
+        + ["--no-control-socket", "server:create_app()"],
+        [*flask, "db", "current"],
+        [*flask, "lti", "export-attempts"],
+    ):
+        done = started(args, records_on)
+        said = done.stderr.splitlines(keepends=True)
+        assert NEWER in said and set(said) - {NEWER} <= set(gunicorn_lines(said)), done.stderr
+    for args in (  # records off: these commands open the database themselves
+        [*flask, "db", "current"],
+        [*flask, "db", "upgrade"],
+        [*flask, "lti", "add-platform", "--issuer", "https://lms.example", "--client-id", "c"]
+        + ["--deployment-id", "d", "--auth-login-url", "https://lms.example/a"]
+        + ["--auth-token-url", "https://lms.example/t", "--key-set-url", "https://lms.example/k"],
+    ):
+        assert started(args, settings).stderr == NEWER, args
+    assert Database(empty_url, migrate=False).revision() == FUTURE
+
+
+def gunicorn_lines(lines: list[str]) -> list[str]:
+    """gunicorn's own log lines ([date] [pid] [LEVEL] ...): its start, the worker that failed to boot, its
+    stop."""
+    return [each for each in lines if re.match(r"\[[^]]+\] \[\d+\] \[[A-Z]+\] ", each)]

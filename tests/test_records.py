@@ -312,3 +312,43 @@ def test_who_teaches_and_whose_name_a_launch_shares():
     assert shared_name({"given_name": "Ada", "family_name": "Lovelace"}) == "Ada Lovelace"
     assert shared_name({"family_name": "Lovelace"}) == "Lovelace"
     assert shared_name({"name": " ", "given_name": 7}) is None and shared_name({}) is None
+
+
+def test_an_observers_or_a_designers_launch_gets_the_exercise_and_is_not_counted_as_the_class(
+    tmp_path, database_url
+):
+    """Only a launch whose membership roles include Learner is the class: Canvas's Observer (Mentor), its
+    Designer (ContentDeveloper) and a launch with no course role get the exercise, and their Checks and
+    passes are theirs alone: nobody is counted as having opened it, nothing of theirs is recorded."""
+    lis = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+    with rig(tmp_path, database_url) as lms:
+        lms.tool, url = lms.start_tool(QUEUE_WORKERS=1)
+        lms.tool_url = url
+        app = lms.tools[0][1]
+        lms.register()
+        lms.platform.people |= {
+            "mia": {"roles": [f"{lis}#Mentor"], "name": "Mia Mentor"},
+            "dev": {"roles": [f"{lis}#ContentDeveloper"]},
+            "site": {"roles": ["http://purl.imsglobal.org/vocab/lis/v2/institution/person#Student"]},
+            "ada": {"roles": [f"{lis}#Learner", f"{lis}#Mentor"]},
+        }
+        try:
+            for who in ("mia", "dev", "site"):
+                session, launch = launched(lms, who)  # the exercise, with its launch token
+                answer = session.post(
+                    url + "record", json={"source": solutions.NO_SEED, "launch": launch}, verify=lms.ca_file
+                )
+                assert answer.status_code == 204, (who, answer.text)
+                passed = session.post(
+                    url + "verify", json={"source": solutions.CORRECT, "launch": launch}, verify=lms.ca_file
+                )
+                assert passed.status_code == 200 and passed.json()["report"]["passed"] is True, who
+            session, launch = launched(lms, "ada")
+            answer = session.post(
+                url + "record", json={"source": solutions.NO_SEED, "launch": launch}, verify=lms.ca_file
+            )
+            assert answer.status_code == 202, answer.text
+            assert [r["sub"] for r in judged(app)] == ["ada"]
+            assert [r["sub"] for r in rows(app, learners)] == ["ada"]
+        finally:
+            app.extensions["queue"].stop()

@@ -199,3 +199,38 @@ def test_the_command_without_records_says_which_settings_keep_them():
     done = app.test_cli_runner().invoke(args=["lti", "export-attempts"])
     assert done.exit_code == 1
     assert "no records here: they are kept with PLAYGROUND_LTI=1 or a learner token setting" in done.output
+
+
+def test_no_cell_of_the_learners_csv_reads_as_a_formula_pseudonym_and_sub_included(database):
+    """A pseudonym is URL-safe base64 (1 in 64 starts with `-`), a sub and a resource link's id are the
+    LMS's own text: every cell that would start a formula (=, +, -, @, tab, CR) gets a `'` in front."""
+    with database.connect() as conn:
+        opened(conn, "=1+2", learner="-Zk3v9QxWm0a", name="@SUM(A1)", activity="+link", when=T0)
+        opened(conn, "\tsub", learner="\rp", name="-Eve", activity="+link", when=T0 + 1)
+        opened(conn, "plain", learner="p-plain", name="Ann", activity="+link", when=T0 + 2)
+        checked(conn, "=1+2", "x", passed=False, mistake="syntax", activity="+link", when=T0 + 3)
+        rows = list(csv.DictReader(io.StringIO("".join(learners_csv(conn, ISSUER, "course-1", "+link")))))
+    said = [(r["activity"], r["learner"], r["sub"], r["name"]) for r in rows]
+    assert said == [
+        ("'+link", "'-Zk3v9QxWm0a", "'=1+2", "'@SUM(A1)"),
+        ("'+link", "'\rp", "'\tsub", "'-Eve"),
+        ("'+link", "p-plain", "plain", "Ann"),
+    ]
+    assert (rows[0]["checks"], rows[0]["last_mistake"]) == ("1", "syntax")
+
+
+def test_a_json_line_holds_no_character_a_line_reader_splits_on(database):
+    """U+2028, U+2029 and U+0085 (JavaScript's and Python's str.splitlines' line ends) in a source or a
+    name the LMS gave are escaped, as every other control character is: one Check, one line, whatever
+    reads it; and json.loads gives the text back as it was."""
+    source = "def backward(out):\n    pass  # \u2028a\u2029b\u0085c\x1c\n"
+    with database.connect() as conn:
+        opened(conn, "s\u2028ub", when=T0)
+        checked(conn, "s\u2028ub", source, passed=False, mistake="nothing", when=T0 + 1)
+        checked(conn, "s\u2028ub", solutions.CORRECT, passed=True, expressions=RIGHT, when=T0 + 2)
+        text = "".join(jsonl(attempt_rows(conn)))
+    assert len(text.splitlines()) == 2 and text.count("\n") == 2
+    assert not any(ch in text for ch in "\u2028\u2029\u0085\x1c")
+    first = json.loads(text.splitlines()[0])
+    assert (first["source"], first["sub"]) == (source, "s\u2028ub")
+    assert "ü" in "".join(jsonl([{"name": "ü"}]))  # other text stays UTF-8 as it is

@@ -4,7 +4,8 @@ A teacher's launch makes it; the class view's links and forms carry it (no cooki
 frame with third-party cookies blocked, and in a window of its own). It names the activity the class view
 shows, (issuer, course = the LTI context's id, activity = the resource link's id), and what the view needs
 besides (the client id and the roster's URL for NRPS, the launch's deployment, its language, the
-titles), and expires; before then it ends as soon as its LMS's registration (or that deployment) is
+teacher's launch, whose row holds the titles: never the titles themselves, which would make every address
+as long), and expires; before then it ends as soon as its LMS's registration (or that deployment) is
 removed: the class view checks them on every request (views.py's authorised).
 """
 
@@ -17,7 +18,7 @@ SCOPE = ("issuer", "course", "activity", "client_id")  # what every teacher's to
 
 
 def teacher_token(keys: ToolKeys, view: dict, lifetime_s: int) -> str:
-    """A signed token for the class view of view's activity (its SCOPE, and memberships, locale, titles)."""
+    """A signed token for the class view of view's activity (its SCOPE, and memberships, locale, launch)."""
     return keys.signed(view, AUDIENCE, lifetime_s)
 
 

@@ -41,8 +41,12 @@ NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response:
-    """A teacher's launch (server/lti/views.py): the class view of the launch's activity, not the exercise."""
+def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
+    """A teacher's launch (server/lti/views.py): the class view of the launch's activity, not the exercise.
+
+    Its token names the launch, whose row (server/lti/store.py) holds the course's and the activity's
+    titles: an LMS's titles can be long (a few thousand bytes of UTF-8), and the view's every address
+    carries the token, which a server takes in a request line of 4 KB at most (gunicorn's)."""
     context = data.get(CONTEXT) or {}
     nrps = data.get(NRPS)
     memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
@@ -56,8 +60,7 @@ def opened_by_teacher(data: dict, client_id: str, course_title: str) -> Response
         "deployment_id": data[DEPLOYMENT],  # checked, with the registration, on every request
         "memberships": memberships if isinstance(memberships, str) else None,
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
-        "course_title": course_title,
-        "activity_title": link.get("title") if isinstance(link.get("title"), str) else None,
+        "launch": launch_id,  # its titles (titles(): the launch's row, not the address)
         # what a pass means here: the teacher's choice (checked at launch), else the server's setting
         "rule": activity.chosen(data)[0] or current_app.config["VERDICT"],
     }
@@ -165,12 +168,21 @@ def roster_of(view: dict) -> kept.Roster | None:
     return kept.roster_of(view)
 
 
+def titles(view: dict) -> dict:
+    """The course's and the activity's titles, from the launch the token names (None: not known)."""
+    launch = state()["store"].launch(view["launch"]) if isinstance(view.get("launch"), str) else None
+    if launch is None or (launch["issuer"], launch["resource_link_id"]) != (view["issuer"], view["activity"]):
+        return {"course_title": None, "activity_title": None}
+    return {"course_title": launch["course"], "activity_title": launch["activity_title"]}
+
+
 def render(template: str, **values) -> Response:
     view = g.class_view
     return make_response(
         render_template(
             template,
             view=view,
+            **titles(view),
             token=request.values.get("t"),
             **said_once(),
             timeline_of=learner_link(request.values.get("t")),

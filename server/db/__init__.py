@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 from alembic import command
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -30,6 +31,21 @@ MIGRATION_LOCK = (
 # A database made before Alembic counted the LTI store's own migrations in schema_migrations (versions 1
 # and 2): the revisions that make the same schema.
 STORE_VERSIONS = {1: "0001", 2: "0002"}
+
+
+class NewerDatabase(click.ClickException):
+    """The database is at a revision no migration here makes: a newer playground made (or upgraded) it.
+
+    Said in one line, never as a traceback: create_app stops a server with it (flask run, gunicorn), and a
+    command that opens the database itself stops with it as click says any error (`Error: ...`).
+    """
+
+    def __init__(self, found: str) -> None:
+        super().__init__(
+            "the database (PLAYGROUND_DATABASE_URL's) was made by a newer version of the playground"
+            f" (its revision {found} is not one this version knows; the newest here is {head()}): run that"
+            " version, or restore the backup of the database taken before it was upgraded."
+        )
 
 
 def private(path: Path) -> None:
@@ -89,6 +105,8 @@ class Database:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock now: the others wait for it
             try:
                 config.attributes["connection"] = conn
+                if (found := MigrationContext.configure(conn).get_current_revision()) not in known():
+                    raise NewerDatabase(found)
                 before_alembic = revision_before_alembic(conn)
                 if before_alembic:
                     command.stamp(config, before_alembic)
@@ -138,6 +156,11 @@ def alembic_config() -> Config:
 def head() -> str | None:
     """The newest revision of the migrations."""
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def known() -> set[str | None]:
+    """The revisions the migrations here make (and None: a database with none yet)."""
+    return {None} | {each.revision for each in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
 
 
 def revision_before_alembic(conn: Connection) -> str | None:

@@ -5,7 +5,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from server.db import Database, database_url, head, revision_before_alembic
+from server.db import Database, NewerDatabase, database_url, head, known, revision_before_alembic
 
 db_command = AppGroup(
     "db", help="The playground's database (PLAYGROUND_DATABASE_URL): its schema's revision."
@@ -17,6 +17,8 @@ def current() -> None:
     """Print the revision the database is at, and the newest this code knows."""
     db = Database(database_url(current_app), migrate=False)
     found, newest = db.revision(), head()
+    if found not in known():
+        raise NewerDatabase(found)
     if found == newest:
         click.echo(f"The database is at {found}, the newest revision: up to date.")
         return

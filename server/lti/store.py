@@ -120,8 +120,8 @@ class Store:
 
     # Launches
     def add_launch(self, launch: dict) -> None:
-        """Remember a launch: who, where (with the LTI context's id, where the launch has one), whether a
-        teacher, and its grade service."""
+        """Remember a launch: who, where (with the LTI context's id, where the launch has one, and the
+        activity's title), whether a teacher or one of the class, and its grade service."""
         fields = (
             "id",
             "issuer",
@@ -136,6 +136,8 @@ class Store:
             "ags": json.dumps(launch["ags"]) if launch["ags"] else None,
             "context_id": launch.get("context_id"),
             "teacher": bool(launch.get("teacher", False)),
+            "learner": bool(launch.get("learner", False)),  # counted as the class (a Learner, no teacher)
+            "activity_title": launch.get("activity_title"),
             "rule": launch.get("rule"),  # the activity's verdict and language (server/lti/activity.py)
             "language": launch.get("language"),
         }

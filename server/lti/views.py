@@ -30,7 +30,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from engine.cases import VERDICTS
 from engine.words import N_
 from server.bounds import body_limit, keepable
-from server.classview.roles import teaches
+from server.classview.roles import learns, teaches
 from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
 from server.i18n import languages, name_of
@@ -187,6 +187,8 @@ def launch() -> Response:
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
     launch_id = uuid.uuid4().hex
     teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/classview/roles.py)
+    learner = learns(data.get(ROLES))  # the class: a Learner, no teacher (an Observer, a Designer: not)
+    link_title = data[RESOURCE_LINK].get("title")
     context_id = context.get("id") if text(context.get("id")) else None  # the course, as records name it
     tool["store"].add_launch(
         {
@@ -201,13 +203,15 @@ def launch() -> Response:
             "created": time.time(),
             "context_id": context_id,
             "teacher": teacher,
+            "learner": learner,
+            "activity_title": link_title if isinstance(link_title, str) else None,
             "rule": rule,
             "language": language,
         }
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
-        return opened_by_teacher(data, message.get_client_id(), course)
-    if "records" in current_app.extensions:  # the class view counts who opened it
+        return opened_by_teacher(data, message.get_client_id(), launch_id)
+    if learner and "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
         from server.records import store
 

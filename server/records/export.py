@@ -118,6 +118,9 @@ COLUMNS: dict[str, str] = {
     "last_mistake": "Their last Check's named mistake or error kind; empty when it passed or is not judged.",
 }
 UNSAFE_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
+# Line ends that JSON leaves raw inside a string (it escapes only those under U+0020), and that JavaScript
+# (U+2028, U+2029) and Python's str.splitlines (all three) split lines on: written as \\u escapes.
+LINE_ENDS = {ord(end): f"\\u{ord(end):04x}" for end in "\u0085\u2028\u2029"}
 
 
 def schema() -> dict:
@@ -196,9 +199,10 @@ def line(row, with_results: list) -> dict:
 
 
 def jsonl(rows: Iterable[dict]) -> Iterator[str]:
-    """JSON Lines: each row as one line of JSON (UTF-8 text as it is), ending in a newline."""
+    """JSON Lines: each row as one line of JSON (UTF-8 text as it is), ending in a newline. The line ends
+    that JSON leaves raw (LINE_ENDS) are escaped, so that any line reader reads one Check a line."""
     for row in rows:
-        yield json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+        yield json.dumps(row, ensure_ascii=False, separators=(",", ":")).translate(LINE_ENDS) + "\n"
 
 
 def learners_csv(conn: Connection, issuer: str, course: str, activity: str | None = None) -> Iterator[str]:
@@ -253,7 +257,6 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
     yield csv_line(list(COLUMNS))
     for row in conn.execute(query.execution_options(yield_per=BATCH)).mappings():
         said = {
-            "name": spreadsheet_safe(row["name"]),
             "opened": iso(row["opened"]),
             "last_opened": iso(row["last_opened"]),
             "passed": "true" if row["first"] is not None else "false",
@@ -262,13 +265,16 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
         yield csv_line([said[name] if name in said else row[name] for name in COLUMNS])
 
 
-def spreadsheet_safe(text: str | None) -> str | None:
-    """A text an LMS gave (a name), kept from being read as a formula by a spreadsheet (OWASP's advice)."""
-    return "'" + text if text and text.startswith(UNSAFE_START) else text
+def spreadsheet_safe(value: object) -> object:
+    """A cell kept from being read as a formula by a spreadsheet (OWASP's advice): a text starting with
+    one of UNSAFE_START gets a `'` in front. Every cell of the CSV goes through it (csv_line): the LMS's
+    ids and names, and the pseudonyms (URL-safe base64: 1 in 64 starts with `-`)."""
+    return "'" + value if isinstance(value, str) and value.startswith(UNSAFE_START) else value
 
 
 def csv_line(values: list) -> str:
-    """One CSV line (RFC 4180: quoted where needed, CRLF); None as an empty cell."""
+    """One CSV line (RFC 4180: quoted where needed, CRLF), every cell spreadsheet_safe; None as an empty
+    cell."""
     out = io.StringIO()
-    csv.writer(out).writerow(["" if value is None else value for value in values])
+    csv.writer(out).writerow(["" if value is None else spreadsheet_safe(value) for value in values])
     return out.getvalue()

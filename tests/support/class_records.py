@@ -31,8 +31,10 @@ def source_sha256(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def opened(conn, sub: str, *, course="course-1", activity="link-1", issuer=ISSUER, name=None, when=None):
-    """A learner who opened an activity (their pseudonym: "p-" + sub)."""
+def opened(
+    conn, sub: str, *, course="course-1", activity="link-1", issuer=ISSUER, name=None, when=None, learner=None
+):
+    """A learner who opened an activity (their pseudonym: learner, or "p-" + sub)."""
     when = time.time() if when is None else when
     conn.execute(
         insert(learners).values(
@@ -40,7 +42,7 @@ def opened(conn, sub: str, *, course="course-1", activity="link-1", issuer=ISSUE
             course=course,
             activity=activity,
             sub=sub,
-            learner=f"p-{sub}",
+            learner=learner or f"p-{sub}",
             name=name,
             opened=when,
             last_opened=when,
