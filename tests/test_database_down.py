@@ -11,6 +11,7 @@ import logging
 import sqlite3
 import time
 
+import jwt
 import pytest
 import requests
 from sqlalchemy import create_engine, select
@@ -111,12 +112,20 @@ def test_with_postgresql_stopped_each_route_says_try_again_and_after_its_restart
     assert recorded(lms.database_url, "learner-down")[0] == ("judged", True)
 
 
+SECRET = "a secret the course and the playground share, 32+ bytes"
+
+
+def learner_token(sub: str) -> str:
+    """A course page's learner token (server/learner.py), as the course signs it."""
+    return jwt.encode({"sub": sub, "exp": int(time.time()) + 600}, SECRET, "HS256")
+
+
 @pytest.fixture
 def sqlite_lms(tmp_path, monkeypatch):
     """The tool on SQLite, waiting at most half a second for a lock (30 s in production, see server/db)."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 500)
     with rig(tmp_path) as lms:
-        lms.tool, lms.tool_url = lms.start_tool()
+        lms.tool, lms.tool_url = lms.start_tool(LEARNER_TOKEN_SECRET=SECRET)  # and a course page's learners
         lms.register()
         yield lms
 
@@ -133,10 +142,14 @@ def test_a_sqlite_file_locked_by_another_process_gets_503_and_the_pass_judged_me
         answer = refused_for_now(verify(lms, session, token, solutions.CORRECT))  # judged, not recordable
         assert answer["error"] == "The server's database cannot be reached now."
         refused_for_now(post(lms, session, "record", {"source": solutions.TWICE, "launch": token}))
+        course_page = {"source": solutions.CORRECT, "learner": learner_token("course-learner")}
+        refused_for_now(post(lms, session, "verify", course_page))  # no grade to queue: its record only
     finally:
         locker.rollback()
         locker.close()
     assert recorded(lms.database_url, "learner-locked") == []
+    assert post(lms, session, "verify", course_page).status_code == 200  # sent again
+    assert recorded(lms.database_url, "course-learner") == [("judged", True)]
     answer = verify(lms, session, token, solutions.CORRECT)  # the page sends it again
     assert answer.status_code == 200 and answer.json()["report"]["passed"] is True
     assert lms.platform.wait_for_score("learner-locked")["scoreGiven"] == 1
