@@ -14,32 +14,15 @@ import time
 import jwt
 import pytest
 import requests
-from sqlalchemy import create_engine, select
 
 from server import db
-from server.db import engine_url, unreachable
-from server.db.tables import attempts
+from server.db import unreachable
 from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import launched, verify
-from tests.support.postgres import postgres_cluster
+from tests.support.recorded import recorded
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
-
-
-def recorded(url: str, sub: str) -> list[tuple[str, bool | None]]:
-    """The learner's recorded Checks: (state, passed) each, oldest first."""
-    engine = create_engine(engine_url(url))
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(attempts.c.state, attempts.c.passed)
-                .where(attempts.c.sub == sub)
-                .order_by(attempts.c.id)
-            )
-            return [tuple(row) for row in rows]
-    finally:
-        engine.dispose()
 
 
 def post(lms, session: requests.Session, path: str, body: dict, lang: str = "en") -> requests.Response:
@@ -63,21 +46,11 @@ def folded(at_least: int, timeout: float = 30) -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture
-def pg_lms(tmp_path, monkeypatch):
-    """The tool on a PostgreSQL server a test can stop and start again, with a registered LMS."""
-    monkeypatch.setattr(unreachable, "said", unreachable.Said())  # this test's outage: said anew
-    with postgres_cluster() as cluster, rig(tmp_path, database_url=cluster.url) as lms:
-        lms.cluster = cluster
-        lms.tool, lms.tool_url = lms.start_tool()
-        lms.register()
-        yield lms
-
-
 def test_with_postgresql_stopped_each_route_says_try_again_and_after_its_restart_the_pass_is_graded(
-    pg_lms, caplog
+    pg_lms, caplog, monkeypatch
 ):
     lms = pg_lms
+    monkeypatch.setattr(unreachable, "said", unreachable.Said())  # this test's outage: said anew
     session, token = launched(lms, "learner-down")
     caplog.clear()
     lms.cluster.stop()

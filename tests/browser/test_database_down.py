@@ -10,24 +10,14 @@ from playwright.sync_api import expect
 from tests.browser.checks import checked
 from tests.browser.pages import watched_page
 from tests.support import solutions
-from tests.support.lti import rig
-from tests.support.postgres import postgres_cluster
-from tests.test_database_down import recorded
+from tests.support.recorded import recorded
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def pg_lms(tmp_path):
-    with postgres_cluster() as cluster, rig(tmp_path, database_url=cluster.url) as lms:
-        lms.cluster = cluster
-        lms.tool, lms.tool_url = lms.start_tool()
-        lms.register()
-        yield lms
-
-
-@pytest.fixture
-def lti_page(full_chromium, pg_lms):
+def pg_lti_page(full_chromium, pg_lms):
+    """A page in a learner's Chromium (third-party cookies blocked) for the LMS on PostgreSQL."""
     context = full_chromium.new_context(ignore_https_errors=True)  # the tool's certificate is from a test CA
     origins = {f"127.0.0.1:{pg_lms.platform_server.port}", f"localhost:{pg_lms.tool.port}"}
     page, assert_clean = watched_page(context, origins)
@@ -37,9 +27,9 @@ def lti_page(full_chromium, pg_lms):
 
 
 def test_a_pass_while_postgresql_is_down_is_kept_said_and_recorded_and_graded_once_it_is_back(
-    lti_page, pg_lms
+    pg_lti_page, pg_lms
 ):
-    lms = pg_lms
+    lms, lti_page = pg_lms, pg_lti_page
     lti_page.goto(lms.platform.url + "course?user=learner-pg-down")
     tool = lti_page.frame_locator("#tool")
     expect(tool.locator("#check")).to_be_enabled(timeout=60_000)
