@@ -81,6 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         verify,
         wsgi,
     )
+    from server.db import unreachable
     from server.db.cli import db_command
     from server.records import retention
 
@@ -89,6 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
         i18n.init_app(app)  # the page's language: templates, the page's scripts, the grader (server/i18n.py)
         bounds.init_app(app)  # every route's body limit, odd JSON refused (server/bounds.py)
+        unreachable.init_app(app)  # a database that cannot be reached: a 503 (server/db/unreachable.py)
         app.register_blueprint(page.bp)
         app.register_blueprint(assets.bp)
         app.register_blueprint(embed.bp)

@@ -27,6 +27,7 @@ from huey.consumer import Consumer
 from huey.storage import SqliteStorage
 
 from server.db import database_url, private
+from server.db.unreachable import quiet_consumer
 
 POLL_S = 1.0  # an idle SQLite worker looks for work at least this often (PostgreSQL's are woken at once)
 STOP_S = 30.0  # at exit, a task under way has this long to end
@@ -103,6 +104,7 @@ class TaskQueue:
     def start(self, workers: int) -> None:
         """Take tasks in this process, with `workers` threads (none: another process takes them)."""
         if workers > 0 and self.consumer is None:
+            quiet_consumer()  # a database that cannot be reached: one line, not a traceback a second
             self.consumer = InProcess(
                 self.huey, workers=workers, worker_type="thread", max_delay=POLL_S, shutdown_timeout=STOP_S
             )
@@ -128,6 +130,7 @@ class TaskQueue:
     def work(self, workers: int) -> None:
         """Take tasks in the foreground until Ctrl-C or SIGTERM (which let a task under way end)."""
         self.stop()
+        quiet_consumer()
         consumer = self.huey.create_consumer(
             workers=workers, worker_type="thread", max_delay=POLL_S, shutdown_timeout=STOP_S
         )

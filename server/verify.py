@@ -25,6 +25,7 @@ from engine.errors import MAX_SOURCE, refusal
 from engine.judge import Judging
 from server import bounds, graphs, i18n, receipt, sandbox
 from server.assets import graded_cases
+from server.db.unreachable import UNREACHABLE
 from server.holds import Holds, Queue
 from server.keysets import key_sets
 from server.learner import MAX_SUB, Learners, LearnerTokenError
@@ -285,10 +286,6 @@ def verify() -> tuple[Response, int]:
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
         report, passes = judge_passes(cases, outcome, verdict)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
-    if "records" in current_app.extensions:  # records: this Check of a named learner, judged here
-        from server.records.judge import record_judged
-
-        record_judged(learner, source, cases, report, passes)
     claims = receipt.claims(
         url_for("page.index", _external=True),
         report,
@@ -297,10 +294,18 @@ def verify() -> tuple[Response, int]:
         launch["issuer"] if launch is not None else None,  # LTI: sub is this platform's user
     )
     body = {"report": report, "receipt": state["signer"].sign(claims)}
-    if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
-        from server.lti.grades import record_pass
+    try:
+        if "records" in current_app.extensions:  # records: this Check of a named learner, judged here
+            from server.records.judge import record_judged
 
-        body["grade"] = record_pass(launch, report, claims["jti"])
+            record_judged(learner, source, cases, report, passes)
+        if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
+            from server.lti.grades import record_pass
+
+            body["grade"] = record_pass(launch, report, claims["jti"])
+    except UNREACHABLE:  # not recorded, or its grade not queued: a 503 (server/db/unreachable.py), and
+        limits().refund("verify", who, window)  # the page sends it again, not counted twice
+        raise
     return jsonify(body), 200
 
 

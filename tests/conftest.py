@@ -11,7 +11,7 @@ from server import create_app, queue
 from server.reference import graded_cases
 from tests.support.lti import rig
 from tests.support.lti_registration import RegisteringRig
-from tests.support.postgres import postgres_server
+from tests.support.postgres import postgres_cluster, postgres_server
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -63,6 +63,17 @@ def client(app):
 @pytest.fixture(scope="session")
 def cases():
     return graded_cases()
+
+
+@pytest.fixture
+def pg_lms(tmp_path):
+    """A real LTI platform and the tool registered with it, on a PostgreSQL server a test can stop and
+    start again (pg_lms.cluster: a database restart), one for a test."""
+    with postgres_cluster() as cluster, rig(tmp_path, database_url=cluster.url) as made:
+        made.cluster = cluster
+        made.tool, made.tool_url = made.start_tool()
+        made.register()
+        yield made
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ MIGRATION_LOCK = (
 # A database made before Alembic counted the LTI store's own migrations in schema_migrations (versions 1
 # and 2): the revisions that make the same schema.
 STORE_VERSIONS = {1: "0001", 2: "0002"}
+BUSY_TIMEOUT_MS = 30_000  # how long a SQLite connection waits for another's write lock, then fails
 
 
 class NewerDatabase(click.ClickException):
@@ -180,7 +181,7 @@ def sqlite_settings(raw, _record) -> None:
     sync to the disk at checkpoints, not at each commit (a Check recorded in the last moments before the
     machine loses power may be lost; nothing is corrupted)."""
     cursor = raw.cursor()
-    cursor.execute("PRAGMA busy_timeout = 30000")
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.execute("PRAGMA journal_mode = WAL")
     cursor.execute("PRAGMA synchronous = NORMAL")  # WAL's advice: a commit writes, the checkpoint syncs

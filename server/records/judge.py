@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
+from server.db.unreachable import is_unreachable
 from server.records import of_the_class, pseudonym, quota, store
 from server.verify import Who, judge_passes, run_source
 
@@ -77,13 +78,17 @@ def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
 
 def record_judged(who: Who | None, source: str, cases: list[dict], report: dict, passes: list) -> None:
     """Record a Check /verify judged (its pass, or the server's refusal of it), with its verdict, when a
-    learner of the class made it. A database that fails is logged: the learner still gets their answer."""
+    learner of the class made it. A database that cannot be reached now raises (the request's 503: the
+    page sends the Check again, server/db/unreachable.py); any other failure is logged, and the learner
+    still gets their answer."""
     if not of_the_class(who):
         return
     verdict = verdict_of(cases, report, passes)
     try:
         keep_judged(who, source, report["rule"], verdict)
     except SQLAlchemyError as exc:
+        if is_unreachable(exc):
+            raise
         current_app.logger.error("a verified Check could not be recorded: %s", exc)
 
 

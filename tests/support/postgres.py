@@ -25,9 +25,43 @@ def server_bin() -> Path | None:
     return Path(text) if text and (Path(text) / "initdb").exists() else None
 
 
+class Cluster:
+    """A throwaway server's cluster: its URL, and stop() and start() again on the same data and socket (a
+    database restart, as a test sees it)."""
+
+    def __init__(self, bin_dir: Path, folder: Path, run_as: list[str]) -> None:
+        self.bin_dir, self.folder, self.run_as = bin_dir, folder, run_as
+        self.data, self.log = folder / "data", folder / "log"
+        self.url = f"postgresql://postgres@/postgres?host={folder}"
+
+    def run(self, *args: str) -> None:
+        done = subprocess.run([*self.run_as, *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{args[0]}: {done.stdout}{done.stderr}"
+
+    def start(self) -> None:
+        """Start the server; return once it accepts connections."""
+        options = f"-k {self.folder} -c listen_addresses='' -c fsync=off"
+        self.run(
+            str(self.bin_dir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.log),
+            "-w",
+            "start",
+        )
+
+    def stop(self) -> None:
+        """Stop the server at once (its connections cut, as a crash or `systemctl stop` does)."""
+        if (self.data / "postmaster.pid").exists():
+            self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+
 @contextlib.contextmanager
-def postgres_server() -> Iterator[str]:
-    """Start a server; yield a psycopg URL of its database; stop and remove it afterwards."""
+def postgres_cluster() -> Iterator[Cluster]:
+    """Start a server; yield its Cluster; stop and remove it afterwards."""
     bin_dir = server_bin()
     if bin_dir is None:
         pytest.skip("no PostgreSQL server programs (scripts/setup-postgres.sh)")
@@ -36,21 +70,23 @@ def postgres_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
         run_as = ["runuser", "-u", "postgres", "--"]
-    data, log = folder / "data", folder / "log"
-
-    def run(*args: str) -> None:
-        done = subprocess.run([*run_as, *args], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"{args[0]}: {done.stdout}{done.stderr}"
-
+    cluster = Cluster(bin_dir, folder, run_as)
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        options = f"-k {folder} -c listen_addresses='' -c fsync=off"
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(log), "-w", "start")
-        yield f"postgresql://postgres@/postgres?host={folder}"
+        cluster.run(
+            str(bin_dir / "initdb"), "-D", str(cluster.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"
+        )
+        cluster.start()
+        yield cluster
     finally:
-        if (data / "postmaster.pid").exists():
-            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str]:
+    """Start a server; yield a psycopg URL of its database; stop and remove it afterwards."""
+    with postgres_cluster() as cluster:
+        yield cluster.url
 
 
 def new_database(server_url: str) -> str:

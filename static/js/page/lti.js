@@ -67,6 +67,17 @@ async function ask(line, retry, polls = 0) {
       body: JSON.stringify({ launch: lti.launch, retry }),
     });
     grade = await response.json();
+    const retryAfter = Number(response.headers.get("Retry-After"));
+    if ([429, 503].includes(response.status) && retryAfter > 0 && grade.error) {
+      // the server cannot say now (its database unreachable, or asked too often): it says why, and
+      // the page asks again after the wait (a Retry asked for stays asked for)
+      const mine = ++asking;
+      line.hidden = false;
+      line.dataset.state = "waiting";
+      line.replaceChildren(grade.error);
+      setTimeout(() => mine === asking && ask(line, retry, polls), Math.min(retryAfter, 60) * 1000);
+      return;
+    }
     if (!response.ok) grade = { state: "pending", message: grade.error ?? t("Could not reach {course}.", { course: lti.course }) };
   } catch {
     grade = { state: "pending", message: t("Could not reach {course}.", { course: lti.course }) };

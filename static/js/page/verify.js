@@ -10,15 +10,18 @@ import { launchFields } from "./lti.js"; // LTI hook: a launched page sends its 
 const unavailable = (message) => ({ verified: null, receipt: null, message });
 
 // A pass the server could not take now (every sandbox busy, the learner's last verification still
-// running, over the limit: a 503 or 429 with Retry-After; or no network) is kept and sent again by
-// itself after `again` seconds: its line says it waits; Check and the editor work meanwhile.
+// running, over the limit: a 503 or 429 with Retry-After; its database unreachable, which says why
+// with `retry`; or no network) is kept and sent again by itself after `again` seconds: its line says
+// it waits (and why, when the server said); Check and the editor work meanwhile.
 const NO_NETWORK_AGAIN_S = 5;
 const MAX_AGAIN_S = 60;
-const waiting = (seconds) => ({
+const waiting = (seconds, why) => ({
   verified: null,
   receipt: null,
   again: Math.min(Math.max(seconds, 1), MAX_AGAIN_S),
-  message: t("Waiting for the server to verify your pass…"),
+  message: why
+    ? t("{why} Your pass is kept in this page and sent again by itself.", { why })
+    : t("Waiting for the server to verify your pass…"),
 });
 let kept = null; // the pass waiting to be sent again: a newer pass takes its place
 
@@ -44,7 +47,9 @@ export async function askServer(url, source) {
   }
   const answer = await response.json().catch(() => ({}));
   const retryAfter = Number(response.headers.get("Retry-After"));
-  if ([429, 503].includes(response.status) && retryAfter > 0) return waiting(retryAfter);
+  if ([429, 503].includes(response.status) && retryAfter > 0) {
+    return waiting(retryAfter, answer.retry && typeof answer.error === "string" ? answer.error : null);
+  }
   if (!response.ok || !answer.report) {
     const why = String(answer.error ?? `HTTP ${response.status}`).replace(/\.?$/, ".");
     return unavailable(t("The server could not verify this pass now: {why} It is not kept as a pass; Check again later.", { why }));
