@@ -62,6 +62,23 @@ def opened(
     )
 
 
+def last_source(conn: Connection, issuer: str, course: str, activity: str, sub: str) -> str | None:
+    """The code of this learner's latest Check in this activity (theirs only: scoped by the platform,
+    course, activity and sub a signed launch names), or None when they made none there."""
+    latest = (
+        select(attempts.c.source)
+        .where(
+            attempts.c.issuer == issuer,
+            attempts.c.course == course,
+            attempts.c.activity == activity,
+            attempts.c.sub == sub,
+        )
+        .order_by(attempts.c.time.desc(), attempts.c.id.desc())
+        .limit(1)
+    )
+    return conn.execute(latest).scalar()
+
+
 def add_attempt(
     conn: Connection,
     issuer: str,
