@@ -4,7 +4,8 @@ templates/index.html renders the starter in a <textarea> styled like the editor,
 as soon as the page is painted, before any bundle has run; the page's script upgrades it in place to
 CodeMirror (static/js/page/plain-editor.js, editor.js) and works on with the textarea where that never
 loads. Right after it, RESTORE (static/js/boot/restore-code.js), inline, puts the code this browser saved
-into it while the page is parsed: the learner's first key lands on their own code. READ_SNAPSHOT, in the
+into it while the page is parsed (in a launched page where it saved none, the learner's last Check that
+the server kept: config lti.lastCheck): the learner's first key lands on their own code. READ_SNAPSHOT, in the
 <head>, starts reading the kept snapshot meanwhile. The page's policy allows both scripts by their hashes
 (server/headers.py), as it does the runner frame's.
 """

@@ -211,20 +211,15 @@ def launch() -> Response:
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
         return opened_by_teacher(data, message.get_client_id(), launch_id)
+    last_check = None  # the code of this learner's last Check here, for a browser that kept none
     if learner and "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
         from server.records import store
 
+        where = (data["iss"], context_id or "", data[RESOURCE_LINK]["id"], data["sub"])
         with database().connect() as conn:
-            store.opened(
-                conn,
-                data["iss"],
-                context_id or "",
-                data[RESOURCE_LINK]["id"],
-                data["sub"],
-                tool["keys"].learner_id(data["iss"], data["sub"]),
-                shared_name(data),
-            )
+            store.opened(conn, *where, tool["keys"].learner_id(data["iss"], data["sub"]), shared_name(data))
+            last_check = store.last_source(conn, *where)
     config = page_config(rule)
     grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {
@@ -233,6 +228,8 @@ def launch() -> Response:
         "grades": grades,  # False: the course takes no grade from this link; the page says nothing of one
         "retry": url_for("lti_grades.retry"),
         "learner": tool["keys"].learner_id(data["iss"], data["sub"]),  # the page keys its storage by it
+        # the editor's code where this browser kept none of the learner's (boot/restore-code.js)
+        "lastCheck": last_check,
     }
     response = make_response(render_page(config))
     response.headers.update(page_headers(current_app.config))

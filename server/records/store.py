@@ -64,6 +64,31 @@ def opened(
     )
 
 
+def last_source(conn: Connection, issuer: str, course: str, activity: str, sub: str) -> str | None:
+    """The code of this learner's latest Check in this activity (theirs only: scoped by the platform,
+    course, activity and sub a signed launch names), or None when they made none there. A latest Check
+    whose code was not kept as the same as one kept before (server/records/quota.py) gives that code;
+    one not kept at all gives None: an older Check's code would not be their last."""
+    mine = (
+        attempts.c.issuer == issuer,
+        attempts.c.course == course,
+        attempts.c.activity == activity,
+        attempts.c.sub == sub,
+    )
+    latest = conn.execute(
+        select(attempts.c.source, attempts.c.source_sha256)
+        .where(*mine)
+        .order_by(attempts.c.time.desc(), attempts.c.id.desc())
+        .limit(1)
+    ).first()
+    if latest is None or latest.source is not None:
+        return None if latest is None else latest.source
+    same = select(attempts.c.source).where(
+        *mine, attempts.c.source_sha256 == latest.source_sha256, attempts.c.source.is_not(None)
+    )
+    return conn.execute(same.limit(1)).scalar()
+
+
 def add_attempt(
     conn: Connection,
     issuer: str,

@@ -1,5 +1,6 @@
 """LTI 1.3 in Chromium: a real platform (lti1p3platform) launches the playground in its course page's
-iframe, with third-party cookies blocked; a verified pass lands in the platform's gradebook."""
+iframe, with third-party cookies blocked; a verified pass lands in the platform's gradebook; a learner
+whose frame keeps no code gets their last Check's back from the server, and only theirs."""
 
 import re
 import ssl
@@ -17,6 +18,15 @@ from tests.support import solutions
 from tests.support.lti import Served
 
 COURSE = "Machine Learning 101"
+LAST_CHECK = (
+    "Your code from your last Check in this activity, brought back from the server: "
+    "this browser had none of yours saved."
+)
+LETZTE_PRUEFUNG = (
+    "Dein Code aus deiner letzten Prüfung in dieser Aktivität, vom Server zurückgeholt: "
+    "Dieser Browser hatte keinen Code von dir gespeichert."
+)
+STORAGE = "() => { try { localStorage.setItem('probe', '1'); return 'works'; } catch { return 'blocked'; } }"
 
 
 @pytest.fixture
@@ -161,3 +171,47 @@ def test_a_refusal_page_looks_like_the_playground(browser, lms, lang, look, shoo
     shoot(page, f"refused-{lang}-{look}")
     assert_clean()
     context.close()
+
+
+def test_a_learner_whose_frame_keeps_no_code_gets_their_last_checks_back_and_no_one_elses(
+    lti_page, lms, shoot
+):
+    """Storage blocked in the LMS's frame: the code of the learner's last Check comes back from the server
+    at their next launch, saying so; another learner gets the starter. Code saved in the browser wins."""
+    frame = launched_frame(lti_page, lms, "learner-f")
+    tool = lti_page.frame_locator("#tool")
+    assert frame.evaluate(STORAGE) == "blocked"  # the frame keeps nothing: without the server, code is lost
+    starter = frame.evaluate("window.playground.getCode()")
+    expect(tool.get_by_test_id("last-check")).to_have_count(0)  # no Check yet: the starter, said nothing of
+    mine = "# Fay's own code, checked\n" + solutions.NOT_REVERSED
+    with lti_page.expect_response(lambda r: r.url.endswith("/record")) as recorded:
+        assert checked(frame, mine)["passed"] is False
+    assert recorded.value.status == 202  # kept by the server
+
+    frame = launched_frame(lti_page, lms, "learner-f")  # her next launch: her code, and where it came from
+    assert frame.evaluate("window.playground.getCode()") == mine
+    expect(tool.get_by_test_id("last-check")).to_have_text(LAST_CHECK)
+    expect(tool.get_by_test_id("last-check")).to_be_visible()
+    assert serious_violations(frame) == []
+    tool.get_by_test_id("last-check").scroll_into_view_if_needed()
+    shoot(lti_page, "last-check")
+
+    frame = launched_frame(lti_page, lms, "learner-g")  # another learner of the class: the starter
+    assert frame.evaluate("window.playground.getCode()") == starter
+    expect(tool.get_by_test_id("last-check")).to_have_count(0)
+
+    lms.platform.people["learner-f"] = {"locale": "de"}
+    frame = launched_frame(lti_page, lms, "learner-f")  # in German, as her LMS speaks it
+    assert frame.evaluate("window.playground.getCode()") == mine
+    expect(tool.get_by_test_id("last-check")).to_have_text(LETZTE_PRUEFUNG)
+    tool.get_by_test_id("last-check").scroll_into_view_if_needed()
+    shoot(lti_page, "last-check-de")
+
+    page = launched_window(lti_page, lms, "learner-f")  # a window of its own: storage works, empty for her
+    assert page.evaluate("window.playground.getCode()") == mine
+    expect(page.get_by_test_id("last-check")).to_be_visible()
+    typed = "# typed, saved in this browser, never checked\n" + solutions.NOT_REVERSED
+    page.evaluate("(code) => window.playground.setCode(code)", typed)
+    page = launched_window(lti_page, lms, "learner-f")  # the code this browser saved wins
+    assert page.evaluate("window.playground.getCode()") == typed
+    expect(page.get_by_test_id("last-check")).to_be_hidden()

@@ -48,10 +48,15 @@ export function startPage({ config, runtime }) {
   // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
   // that has loaded; where it never does, the textarea stays the editor (plain-editor.js).
   const wrapEditors = setupWrap($("wrap"), $("code")); // "Wrap long lines", for every editor
-  const editor = plainEditor($("editor"), read(STORAGE_KEY), {
+  // The code saved in this browser; where there is none, in a launched page, the learner's last Check here
+  // that the server kept (boot/restore-code.js, which says so in #last-check: here, where it did not run).
+  const saved = read(STORAGE_KEY);
+  const lastCheck = saved === null ? (config.lti?.lastCheck ?? null) : null;
+  const editor = plainEditor($("editor"), saved ?? lastCheck, {
     onChange: (code) => (save(code), markStale(code)),
     onCheck: () => check(),
   });
+  if (lastCheck !== null && editor.getCode() === lastCheck) $("last-check").hidden = false;
   const codeMirror = import("./editor.js");
   codeMirror.then(
     (module) => {

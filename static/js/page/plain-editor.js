@@ -13,8 +13,8 @@ const INDENT = "    ";
 export function plainEditor(root, saved, { onChange, onCheck }) {
   const area = root.querySelector("textarea");
   const note = root.querySelector(".editor-note");
-  // The inline script (boot/restore-code.js) put the saved code in as the page was parsed; where it could
-  // not run, it goes in now, unless the learner has typed already.
+  // The inline script (boot/restore-code.js) put the saved code (or a launched learner's last Check) in as
+  // the page was parsed; where it could not run, it goes in now, unless the learner has typed already.
   if (saved !== null && area.value === area.defaultValue) area.value = saved;
   let upgraded = null; // CodeMirror's editor (editor.js), once it has taken the textarea's place
 
