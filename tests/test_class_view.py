@@ -196,8 +196,11 @@ def test_a_learners_timeline_and_one_click_back_to_the_class_and_to_the_exercise
     assert "+    queue, seen = deque([out]), {out}" in cem.text  # what changed from the Check before
     assert f"/lti/class/?t={token}" in cem.text  # back to the class, with the token
     exercise = re.search(r'href="([^"]*)" data-testid="to-exercise"', page.text)[1]
-    plain = requests.get(school.tool_url.rstrip("/") + exercise, verify=school.ca_file)
-    assert plain.status_code == 200 and LAUNCH_TOKEN.search(plain.text) is None  # their Checks: not recorded
+    tried = requests.get(school.tool_url.rstrip("/") + html.unescape(exercise), verify=school.ca_file)
+    assert tried.status_code == 200 and 'id="editor"' in tried.text
+    record = {"source": "x = 1", "launch": LAUNCH_TOKEN.search(tried.text)["token"]}
+    recorded = requests.post(school.tool_url + "record", json=record, verify=school.ca_file)
+    assert recorded.status_code == 204  # the teacher's Checks there: not recorded
 
 
 def test_deleting_asks_first_and_needs_the_token(school):

@@ -52,6 +52,7 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
     memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
     presentation = data.get(PRESENTATION)
     link = data[RESOURCE_LINK]
+    rule, language = activity.chosen(data)  # the teacher's choice for the activity (checked at launch)
     view = {
         "issuer": data["iss"],
         "course": str(context.get("id") or ""),
@@ -61,8 +62,9 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
         "memberships": memberships if isinstance(memberships, str) else None,
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
         "launch": launch_id,  # its titles (titles(): the launch's row, not the address)
-        # what a pass means here: the teacher's choice (checked at launch), else the server's setting
-        "rule": activity.chosen(data)[0] or current_app.config["VERDICT"],
+        # what a pass means here: the teacher's choice, else the server's setting
+        "rule": rule or current_app.config["VERDICT"],
+        "language": language,  # the activity's exercise's (exercise.py); None: not chosen
     }
     token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
     return private(redirect(url_for("classview.overview", t=token), 303))
@@ -319,5 +321,7 @@ def learners_csv() -> Response:
 
 def init_app(app) -> None:
     """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
+    from server.classview import exercise  # noqa: F401  (its route, on bp)
+
     kept.init_app(app)  # the roster's fetch, on the queue
     app.register_blueprint(bp)
