@@ -286,6 +286,27 @@ def test_the_downloads_hold_the_activitys_checks_and_learners_only(school):
     table = get(school, "lti/class/learners.csv", t=token)
     assert table.status_code == 200 and len(table.text.splitlines()) == 1 + 12
     assert get(school, "lti/class/checks.jsonl", t="forged").status_code == 403
+    # each named by the course and the activity (its id: the tests' LMS sends the link no title)
+    assert (
+        lines.headers["Content-Disposition"]
+        == 'attachment; filename="machine-learning-101-link-1-checks.jsonl"'
+    )
+    assert (
+        table.headers["Content-Disposition"]
+        == 'attachment; filename="machine-learning-101-link-1-learners.csv"'
+    )
+
+
+def test_a_downloads_name_keeps_a_titles_letters_for_browsers_that_read_them(school):
+    school.platform.people["lehrer-umlaut"] = {
+        "roles": [INSTRUCTOR],
+        "course": ("course-1", "Maschinelles Lernen für Anfänger/innen: Übung"),
+    }
+    lines = get(school, "lti/class/checks.jsonl", t=token_of(launch(school, "lehrer-umlaut")))
+    assert lines.headers["Content-Disposition"] == (
+        'attachment; filename="maschinelles-lernen-fur-anfanger-innen-link-1-checks.jsonl"; '
+        "filename*=UTF-8''maschinelles-lernen-f%C3%BCr-anf%C3%A4nger-innen-link-1-checks.jsonl"
+    )
 
 
 def test_the_roster_through_the_lms_names_and_roles_service(school):

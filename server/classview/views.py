@@ -1,7 +1,7 @@
-"""The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records,
-the records' downloads. Each is authorised by the teacher's token (token.py) its link or form carries,
-while the LMS's registration it names is still there, and shows only the (issuer, course, activity) that
-token names.
+"""The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records
+(the records' downloads: downloads.py; the exercise: exercise.py). Each is authorised by the teacher's
+token (token.py) its link or form carries, while the LMS's registration it names is still there, and
+shows only the (issuer, course, activity) that token names.
 """
 
 import datetime
@@ -19,7 +19,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
@@ -32,7 +31,6 @@ from server.headers import page_headers, response_headers
 from server.lti import activity, state
 from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
-from server.records import export
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
@@ -286,42 +284,9 @@ def delete(learner: str) -> Response:
     return redirect(url_for("classview.overview", t=request.values["t"], forgotten="1"), 303)
 
 
-def download(lines, name: str, mimetype: str) -> Response:
-    """A download of lines made while it is sent (never every row in memory)."""
-    response = Response(stream_with_context(lines), mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-@bp.get("/checks.jsonl")
-def checks_jsonl() -> Response:
-    """Every Check of the activity, one JSON object a line (docs/class-view.md names the fields)."""
-    issuer, course, activity = scope()
-
-    def lines():
-        with database().connect() as conn:
-            yield from export.jsonl(
-                export.attempt_rows(conn, issuer=issuer, course=course, activity=activity)
-            )
-
-    return download(lines(), "checks.jsonl", "application/jsonl")
-
-
-@bp.get("/learners.csv")
-def learners_csv() -> Response:
-    """The activity's learners, one a row."""
-    issuer, course, activity = scope()
-
-    def lines():
-        with database().connect() as conn:
-            yield from export.learners_csv(conn, issuer, course, activity)
-
-    return download(lines(), "learners.csv", "text/csv; charset=utf-8")
-
-
 def init_app(app) -> None:
     """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
-    from server.classview import exercise  # noqa: F401  (its route, on bp)
+    from server.classview import downloads, exercise  # noqa: F401  (their routes, on bp)
 
     kept.init_app(app)  # the roster's fetch, on the queue
     app.register_blueprint(bp)
