@@ -214,9 +214,12 @@ def test_deleting_asks_first_and_needs_the_token(school):
     assert refused.status_code == 403
 
 
-def test_the_class_view_in_german_when_the_lms_says_so(school):
+def test_the_class_view_in_german_when_the_lms_says_so_and_it_says_whose_language_it_is(school):
     page = launch(school, "lehrerin")
     assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
+    assert "Diese Ansicht ist in der Sprache, die Ihr LMS für Sie angibt" in page.text
+    page = launch(school, "teacher-1")  # their LMS sent no locale
+    assert "Your LMS gave no language for you: this view is in the server's or your browser's." in page.text
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from flask import (
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
+from server import i18n
 from server.classview import kept, mistakes, roles, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
@@ -225,6 +226,7 @@ def overview() -> Response:
         forgotten=request.args.get("forgotten") == "1",
         rule=rule,
         rule_words=gettext(activity.VERDICT_WORDS[rule]),
+        language_by=i18n.chosen()[1],  # "launch": the teacher's LMS's (authorised() set it)
     )
 
 
