@@ -196,8 +196,11 @@ def test_a_learners_timeline_and_one_click_back_to_the_class_and_to_the_exercise
     assert "+    queue, seen = deque([out]), {out}" in cem.text  # what changed from the Check before
     assert f"/lti/class/?t={token}" in cem.text  # back to the class, with the token
     exercise = re.search(r'href="([^"]*)" data-testid="to-exercise"', page.text)[1]
-    plain = requests.get(school.tool_url.rstrip("/") + exercise, verify=school.ca_file)
-    assert plain.status_code == 200 and LAUNCH_TOKEN.search(plain.text) is None  # their Checks: not recorded
+    tried = requests.get(school.tool_url.rstrip("/") + html.unescape(exercise), verify=school.ca_file)
+    assert tried.status_code == 200 and 'id="editor"' in tried.text
+    record = {"source": "x = 1", "launch": LAUNCH_TOKEN.search(tried.text)["token"]}
+    recorded = requests.post(school.tool_url + "record", json=record, verify=school.ca_file)
+    assert recorded.status_code == 204  # the teacher's Checks there: not recorded
 
 
 def test_deleting_asks_first_and_needs_the_token(school):
@@ -211,9 +214,12 @@ def test_deleting_asks_first_and_needs_the_token(school):
     assert refused.status_code == 403
 
 
-def test_the_class_view_in_german_when_the_lms_says_so(school):
+def test_the_class_view_in_german_when_the_lms_says_so_and_it_says_whose_language_it_is(school):
     page = launch(school, "lehrerin")
     assert '<html lang="de">' in page.text and "Klassenansicht" in page.text
+    assert "Diese Ansicht ist in der Sprache, die Ihr LMS für Sie angibt" in page.text
+    page = launch(school, "teacher-1")  # their LMS sent no locale
+    assert "Your LMS gave no language for you: this view is in the server's or your browser's." in page.text
 
 
 @pytest.fixture
@@ -283,6 +289,27 @@ def test_the_downloads_hold_the_activitys_checks_and_learners_only(school):
     table = get(school, "lti/class/learners.csv", t=token)
     assert table.status_code == 200 and len(table.text.splitlines()) == 1 + 12
     assert get(school, "lti/class/checks.jsonl", t="forged").status_code == 403
+    # each named by the course and the activity (its id: the tests' LMS sends the link no title)
+    assert (
+        lines.headers["Content-Disposition"]
+        == 'attachment; filename="machine-learning-101-link-1-checks.jsonl"'
+    )
+    assert (
+        table.headers["Content-Disposition"]
+        == 'attachment; filename="machine-learning-101-link-1-learners.csv"'
+    )
+
+
+def test_a_downloads_name_keeps_a_titles_letters_for_browsers_that_read_them(school):
+    school.platform.people["lehrer-umlaut"] = {
+        "roles": [INSTRUCTOR],
+        "course": ("course-1", "Maschinelles Lernen für Anfänger/innen: Übung"),
+    }
+    lines = get(school, "lti/class/checks.jsonl", t=token_of(launch(school, "lehrer-umlaut")))
+    assert lines.headers["Content-Disposition"] == (
+        'attachment; filename="maschinelles-lernen-fur-anfanger-innen-link-1-checks.jsonl"; '
+        "filename*=UTF-8''maschinelles-lernen-f%C3%BCr-anf%C3%A4nger-innen-link-1-checks.jsonl"
+    )
 
 
 def test_the_roster_through_the_lms_names_and_roles_service(school):

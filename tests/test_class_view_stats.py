@@ -3,6 +3,7 @@
 activity asked for: another course, another activity and another LMS's Checks are in the same tables."""
 
 import contextlib
+from collections import namedtuple
 
 import pytest
 
@@ -13,6 +14,7 @@ from tests.support.classes import DAY, START, Learner, build, counted_class, tim
 from tests.support.postgres import postgres_server
 
 ISSUER = "https://lms.example"
+Row = namedtuple("Row", "key a b")  # a row of the counts' query, as expression_rows reads it
 COURSE, ACTIVITY = "course-1", "link-1"
 
 
@@ -176,3 +178,11 @@ def test_the_teachers_docs_name_every_mistake_as_the_class_view_does():
     table = (ROOT / "docs/class-view.md").read_text().replace("`", "").lower()
     for name, about in mistakes.MISTAKES.values():
         assert f"| {name} | {about.rstrip('.')} |".lower() in table, name
+
+
+def test_the_random_graphs_verify_draws_are_order_graphs_after_the_exercises_own():
+    """Under strict, /verify's Checks hold results for "random" (the graphs it draws): graphs that tell
+    orders apart, listed after the page's own; not a lesson."""
+    rows = [Row(key, 1, 2) for key in ("random", "deep", "tangle", "neuron")]
+    shown = [(row["expr"], row["role"]) for row in stats.expression_rows(rows)]
+    assert shown == [("neuron", "seed"), ("tangle", "order"), ("deep", "lesson"), ("random", "drawn")]

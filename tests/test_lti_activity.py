@@ -2,6 +2,7 @@
 reach the page, /verify's receipt, the grade and the recorded Checks; without one, the server's setting;
 a custom value the server does not know is refused (server/lti/activity.py)."""
 
+import html
 import re
 import time
 
@@ -87,6 +88,32 @@ def test_strict_and_german_chosen_in_deep_linking_hold_from_the_launch_to_the_gr
     assert "<code>strict</code>" in shown
     _, view = launched_link(lms, "teacher-2", "link-1")  # an activity with no choice: the server's
     assert "<code>seed</code>" in re.search(r'<p data-testid="rule">(.*?)</p>', view.text, re.S)[1]
+
+
+def test_open_the_exercise_from_a_strict_german_activitys_class_view_is_strict_and_german(lms):
+    """The class view's Open the exercise is the exercise its learners get: the activity's verdict and
+    language, a pass judged by its verdict (a learner's code pasted there is judged as theirs was); the
+    teacher's Checks are not the class's, and their pass goes to no gradebook."""
+    link = added(lms, verdict="strict", language="de")
+    lms.platform.people["teacher-en"] = {"roles": [INSTRUCTOR], "locale": "en"}
+    session, view = launched_link(lms, "teacher-en", link)
+    assert "/lti/class/" in view.url and '<html lang="en"' in view.text  # the view: the teacher's LMS's
+    links = re.findall(r'<a href="([^"]*)"[^>]*>Open the exercise</a>', view.text)
+    assert len(links) == 2 and len(set(links)) == 1  # the top's and the lead's
+    page = session.get(lms.tool_url.rstrip("/") + html.unescape(links[0]), verify=lms.ca_file)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert '<html lang="de"' in page.text  # the activity's language
+    assert re.search(r'"verdict":\s*"strict"', page.text)  # its cases: the activity's verdict
+    token = LAUNCH_TOKEN.search(page.text)["token"]
+
+    answer = verify(lms, session, token, solutions.PRE_ORDER).json()  # passes under seed, not strict
+    assert answer["report"]["passed"] is False and answer["report"]["rule"] == "strict"
+    answer = verify(lms, session, token, solutions.CORRECT).json()
+    assert answer["report"]["passed"] is True and answer["report"]["rule"] == "strict"
+    assert answer["grade"]["state"] == "none"  # nothing queued for the LMS's gradebook
+    record = {"source": solutions.PRE_ORDER, "launch": token}
+    assert session.post(lms.tool_url + "record", json=record, verify=lms.ca_file).status_code == 204
+    assert table(lms, select(attempts).where(attempts.c.sub == "teacher-en")) == []
 
 
 def test_without_a_choice_the_servers_verdict_and_the_learners_language_hold(lms):

@@ -363,11 +363,12 @@ def mistakes(rows: list, shown: dict[str, list[dict]]) -> list[dict]:
 
 def expression_rows(rows: list) -> list[dict]:
     """Each expression's row, in the exercise's order (cases.py)."""
-    order = {name: k for k, name in enumerate(cases.SEED + cases.EXTRAS)}
+    drawn = "random"  # /verify's random graphs under strict (server/verify.py's value_sets): order graphs
+    order = {name: k for k, name in enumerate((*cases.SEED, *cases.EXTRAS, drawn))}
     found = [
         {
             "expr": row.key,
-            "role": cases.role(row.key) if row.key in order else "",
+            "role": "drawn" if row.key == drawn else cases.role(row.key) if row.key in order else "",
             "right": row.a,
             "of": row.b,
         }

@@ -1,7 +1,7 @@
-"""The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records,
-the records' downloads. Each is authorised by the teacher's token (token.py) its link or form carries,
-while the LMS's registration it names is still there, and shows only the (issuer, course, activity) that
-token names.
+"""The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records
+(the records' downloads: downloads.py; the exercise: exercise.py). Each is authorised by the teacher's
+token (token.py) its link or form carries, while the LMS's registration it names is still there, and
+shows only the (issuer, course, activity) that token names.
 """
 
 import datetime
@@ -19,12 +19,12 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
+from server import i18n
 from server.classview import kept, mistakes, roles, stats
 from server.classview.token import teacher_token, view_of
 from server.db import database
@@ -32,7 +32,6 @@ from server.headers import page_headers, response_headers
 from server.lti import activity, state
 from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK
 from server.lti.refusals import refuse
-from server.records import export
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
@@ -52,6 +51,7 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
     memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
     presentation = data.get(PRESENTATION)
     link = data[RESOURCE_LINK]
+    rule, language = activity.chosen(data)  # the teacher's choice for the activity (checked at launch)
     view = {
         "issuer": data["iss"],
         "course": str(context.get("id") or ""),
@@ -61,8 +61,9 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
         "memberships": memberships if isinstance(memberships, str) else None,
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
         "launch": launch_id,  # its titles (titles(): the launch's row, not the address)
-        # what a pass means here: the teacher's choice (checked at launch), else the server's setting
-        "rule": activity.chosen(data)[0] or current_app.config["VERDICT"],
+        # what a pass means here: the teacher's choice, else the server's setting
+        "rule": rule or current_app.config["VERDICT"],
+        "language": language,  # the activity's exercise's (exercise.py); None: not chosen
     }
     token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
     return private(redirect(url_for("classview.overview", t=token), 303))
@@ -225,6 +226,7 @@ def overview() -> Response:
         forgotten=request.args.get("forgotten") == "1",
         rule=rule,
         rule_words=gettext(activity.VERDICT_WORDS[rule]),
+        language_by=i18n.chosen()[1],  # "launch": the teacher's LMS's (authorised() set it)
     )
 
 
@@ -284,40 +286,9 @@ def delete(learner: str) -> Response:
     return redirect(url_for("classview.overview", t=request.values["t"], forgotten="1"), 303)
 
 
-def download(lines, name: str, mimetype: str) -> Response:
-    """A download of lines made while it is sent (never every row in memory)."""
-    response = Response(stream_with_context(lines), mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-@bp.get("/checks.jsonl")
-def checks_jsonl() -> Response:
-    """Every Check of the activity, one JSON object a line (docs/class-view.md names the fields)."""
-    issuer, course, activity = scope()
-
-    def lines():
-        with database().connect() as conn:
-            yield from export.jsonl(
-                export.attempt_rows(conn, issuer=issuer, course=course, activity=activity)
-            )
-
-    return download(lines(), "checks.jsonl", "application/jsonl")
-
-
-@bp.get("/learners.csv")
-def learners_csv() -> Response:
-    """The activity's learners, one a row."""
-    issuer, course, activity = scope()
-
-    def lines():
-        with database().connect() as conn:
-            yield from export.learners_csv(conn, issuer, course, activity)
-
-    return download(lines(), "learners.csv", "text/csv; charset=utf-8")
-
-
 def init_app(app) -> None:
     """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
+    from server.classview import downloads, exercise  # noqa: F401  (their routes, on bp)
+
     kept.init_app(app)  # the roster's fetch, on the queue
     app.register_blueprint(bp)

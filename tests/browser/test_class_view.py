@@ -99,11 +99,12 @@ def test_a_teacher_walks_the_class_view_with_the_keyboard_inside_the_lms(open_pa
     page.keyboard.press("Enter")
     expect(tool.get_by_test_id("opened")).to_have_text("30")
 
-    tab_to(page, frame, r"^/$")  # one click to the exercise: the plain page, nothing recorded
+    tab_to(page, frame, r"^/lti/class/exercise\?t=")  # one click to the exercise as the learners get it
     page.keyboard.press("Enter")
     expect(tool.locator("#check")).to_be_enabled(timeout=60_000)
-    exercise = next(f for f in page.frames if urlsplit(f.url).path == "/")
-    assert exercise.evaluate("JSON.parse(document.getElementById('config').textContent).lti") is None
+    exercise = next(f for f in page.frames if urlsplit(f.url).path == "/lti/class/exercise")
+    lti = exercise.evaluate("JSON.parse(document.getElementById('config').textContent).lti")
+    assert lti["grades"] is False and lti["lastCheck"] is None  # the teacher's own launch: no grade
 
 
 def test_in_german_on_a_phone_in_dark_mode_in_a_window_of_its_own(open_page, big_class, shoot):
