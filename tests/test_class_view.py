@@ -32,7 +32,7 @@ from tests.support import servers
 from tests.support.class_records import source_sha256
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.lti import launch_form, login
-from tests.support.lti_launches import LAUNCH_TOKEN, launched
+from tests.support.lti_launches import LAUNCH_TOKEN, launched, launched_link
 from tests.support.lti_platform import CLIENT_ID
 
 pytestmark = pytest.mark.slow  # a real LMS and the tool served over HTTPS
@@ -443,3 +443,109 @@ def test_long_non_latin_titles_stay_out_of_the_address_through_gunicorn(school, 
             assert followed.status_code == 200, (link, followed.status_code)
             if "/learner/" in link:
                 assert LONG_ACTIVITY in followed.text
+
+
+# Moodle 4.5, as observed: a non-editing teacher launches as plain Instructor (its default roles give them
+# mod/lti:manage) while its roster lists the same person as Learner.
+MOODLE_TUTOR = {
+    "roles": [INSTRUCTOR],
+    "name": "Theo Tutor",
+    "claims": {NRPS: {"context_memberships_url": ROSTER_URL}},
+}
+
+
+def moodle_roster(*extra: dict) -> Roster:
+    learner = [MEMBERSHIP + "#Learner"]
+    members = [
+        {"sub": "moodle-tutor", "name": "Theo Tutor", "roles": learner},  # Instructor at launch
+        {"sub": "teacher-nrps", "name": "Tina Teacher", "roles": [INSTRUCTOR]},
+        {"sub": "nina", "name": "Nina Neu", "roles": learner},
+        *extra,
+    ]
+    return Roster(members, fetched=START)
+
+
+def test_a_moodle_tutor_sees_the_class_with_names_and_code_but_cannot_delete(school, roster):
+    school.platform.people["moodle-tutor"] = MOODLE_TUTOR
+    roster.answer = moodle_roster()
+    page = launch(school, "moodle-tutor")
+    assert "/lti/class/" in page.url and shown(page, "opened") == "12"
+    assert "Ana Alves" in page.text  # names
+    token, ana = token_of(page), Learner("ana").learner
+    timeline = get(school, f"lti/class/learner/{ana}", t=token)
+    assert timeline.status_code == 200 and "def backward" in timeline.text  # code
+    assert 'data-testid="delete"' not in timeline.text and 'data-testid="no-delete"' in timeline.text
+    assert get(school, f"lti/class/learner/{ana}/delete", t=token).status_code == 403
+    refused = requests.post(
+        school.tool_url + f"lti/class/learner/{ana}/delete", data={"t": token}, verify=school.ca_file
+    )
+    assert refused.status_code == 403 and "tutor" in refused.text
+    assert get(school, f"lti/class/learner/{ana}", t=token).status_code == 200  # nothing deleted
+    # the course's teacher, whom the same roster lists as Instructor, may
+    teacher = token_of(launch(school, "teacher-nrps"))
+    assert 'data-testid="delete"' in get(school, f"lti/class/learner/{ana}", t=teacher).text
+    assert get(school, f"lti/class/learner/{ana}/delete", t=teacher).status_code == 200
+
+
+def test_a_canvas_teaching_assistant_sees_the_class_but_cannot_delete(school):
+    token, ana = token_of(launch(school, "ta-canvas")), Learner("ana").learner
+    timeline = get(school, f"lti/class/learner/{ana}", t=token)
+    assert timeline.status_code == 200 and 'data-testid="delete"' not in timeline.text
+    assert get(school, f"lti/class/learner/{ana}/delete", t=token).status_code == 403
+
+
+def test_a_member_who_launched_as_a_teacher_is_never_listed_as_not_having_opened_it(school, roster):
+    """Whatever the roster says: a tutor the roster calls a Learner, once they launched as Instructor (in
+    this activity or another of the course), is not listed; before, nothing tells them apart."""
+    school.platform.people["tutor-b"] = MOODLE_TUTOR | {"name": "Bea Tutor"}
+    school.platform.people["tutor-elsewhere"] = {"roles": [INSTRUCTOR]}  # course-1
+    assert launched_link(school, "tutor-elsewhere", "link-2")[1].status_code == 200  # another activity
+    learner = [MEMBERSHIP + "#Learner"]
+    roster.answer = Roster(
+        [
+            {"sub": "tutor-b", "name": "Bea Tutor", "roles": learner},
+            {"sub": "tutor-elsewhere", "name": "Ulla Other", "roles": ["Learner"]},
+            {"sub": "nina", "name": "Nina Neu", "roles": learner},
+        ],
+        fetched=START,
+    )
+    page = launch(school, "teacher-nrps")
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
+    assert "Nina Neu" in waiting and "Bea Tutor" in waiting and "Ulla Other" not in waiting
+    assert shown(page, "waiting-count") == "2"
+    tutor = launch(school, "tutor-b")  # the tutor opens it: a teacher's launch, never the class's
+    assert "/lti/class/" in tutor.url
+    page = launch(school, "teacher-nrps")
+    assert shown(page, "waiting-count") == "1" and "Bea Tutor" not in page.text
+
+
+def test_a_learner_whose_records_were_deleted_is_listed_apart_with_when(school, roster):
+    school.platform.people["lea"] = {"course": ("course-5", "Course five")}
+    school.platform.people["teacher-5"] = {
+        "roles": [INSTRUCTOR],
+        "course": ("course-5", "Course five"),
+        "claims": {NRPS: {"context_memberships_url": ROSTER_URL}},
+    }
+    launched(school, "lea")  # she opened it
+    learner = [MEMBERSHIP + "#Learner"]
+    roster.answer = Roster(
+        [
+            {"sub": "lea", "name": "Lea Lang", "roles": learner},
+            {"sub": "max", "name": "Max Maier", "roles": learner},
+        ],
+        fetched=START,
+    )
+    token = token_of(launch(school, "teacher-5"))
+    lea = tool_keys(school).learner_id(school.issuer, "lea")
+    answer = requests.post(
+        school.tool_url + f"lti/class/learner/{lea}/delete", data={"t": token}, verify=school.ca_file
+    )
+    assert answer.status_code == 200 and shown(answer, "opened") == "0"
+    assert shown(answer, "waiting-count") == "1"
+    waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', answer.text, re.S)[1]
+    assert "Max Maier" in waiting and "Lea Lang" not in waiting
+    deleted = re.search(r'<ul class="waiting" data-testid="deleted">(.*?)</ul>', answer.text, re.S)[1]
+    assert "Lea Lang" in deleted and "UTC" in deleted
+    launched(school, "lea")  # she opens it again: one of the class again, listed in neither
+    page = requests.get(answer.url, verify=school.ca_file)
+    assert shown(page, "opened") == "1" and 'data-testid="deleted"' not in page.text

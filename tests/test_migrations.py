@@ -266,3 +266,32 @@ def gunicorn_lines(lines: list[str]) -> list[str]:
     """gunicorn's own log lines ([date] [pid] [LEVEL] ...): its start, the worker that failed to boot, its
     stop."""
     return [each for each in lines if re.match(r"\[[^]]+\] \[\d+\] \[[A-Z]+\] ", each)]
+
+
+def test_0010_adds_the_note_of_whose_records_were_deleted_and_a_delete_writes_it(empty_url):
+    """A database at 0009 gains forgotten_learners (empty: a delete made before left no note); a delete
+    from here notes the learner's pseudonym and when, and nothing of a learner who had no records."""
+    from server.db.tables import forgotten_learners, learners
+    from server.records.retention import forgetting
+
+    db = Database(empty_url, migrate=False)
+    config = alembic_config()
+    with db.engine.connect() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0009_small")
+        conn.commit()
+    assert "forgotten_learners" not in table_names(db)
+    db.engine.dispose()
+    upgraded = Database(empty_url)
+    assert upgraded.revision() == head() and differences(upgraded) == []
+    with upgraded.connect() as conn:
+        assert conn.execute(select(forgotten_learners)).all() == []
+        row = {"issuer": "https://lms.example", "course": "course-1", "activity": "link", "sub": "s1"}
+        conn.execute(insert(learners).values(row | {"learner": "Pabc", "opened": 1.0, "last_opened": 1.0}))
+        forgetting(conn, "https://lms.example", "course-1", "Pabc")
+        forgetting(conn, "https://lms.example", "course-1", "Pnobody")
+        noted = conn.execute(select(forgotten_learners)).mappings().all()
+    assert [(n["issuer"], n["course"], n["learner"]) for n in noted] == [
+        ("https://lms.example", "course-1", "Pabc")
+    ]
+    assert time.time() - noted[0]["forgotten"] < 60

@@ -25,12 +25,12 @@ from flask_babel import format_date, format_decimal, format_number, get_locale, 
 
 from engine.words import N_
 from server import i18n
-from server.classview import kept, mistakes, roles, stats
+from server.classview import kept, mistakes, roles, stats, waiting
 from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
 from server.lti import activity, state
-from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK
+from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK, ROLES
 from server.lti.refusals import refuse
 from server.records.retention import forget_learner
 
@@ -65,6 +65,8 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
         "rule": rule or current_app.config["VERDICT"],
         "language": language,  # the activity's exercise's (exercise.py); None: not chosen
     }
+    if roles.assists(data.get(ROLES)):  # a teaching assistant: the class view, not Delete (roles.py)
+        view["tutor"] = True
     token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
     return private(redirect(url_for("classview.overview", t=token), 303))
 
@@ -166,15 +168,50 @@ def roster_of(view: dict) -> kept.Roster | None:
     waits on the LMS)."""
     if not view.get("memberships"):
         return None
-    return kept.roster_of(view)
+    if "roster" not in g:  # read once a request (the overview and who may delete)
+        g.roster = kept.roster_of(view)
+    return g.roster
+
+
+def launch_of(view: dict) -> dict | None:
+    """The teacher's launch the token names (its row: titles, sub), or None (not known, or not this one's)."""
+    if "launch_row" not in g:
+        launch = state()["store"].launch(view["launch"]) if isinstance(view.get("launch"), str) else None
+        mine = launch is not None and (launch["issuer"], launch["resource_link_id"]) == (
+            view["issuer"],
+            view["activity"],
+        )
+        g.launch_row = launch if mine else None
+    return g.launch_row
 
 
 def titles(view: dict) -> dict:
     """The course's and the activity's titles, from the launch the token names (None: not known)."""
-    launch = state()["store"].launch(view["launch"]) if isinstance(view.get("launch"), str) else None
-    if launch is None or (launch["issuer"], launch["resource_link_id"]) != (view["issuer"], view["activity"]):
+    launch = launch_of(view)
+    if launch is None:
         return {"course_title": None, "activity_title": None}
     return {"course_title": launch["course"], "activity_title": launch["activity_title"]}
+
+
+def may_delete(view: dict) -> bool:
+    """Whether this teacher may delete a learner's records: not a tutor (roles.py's tutors: a teaching
+    assistant at launch, or one the course's roster, as kept, lists without a teacher's role)."""
+    if view.get("tutor"):
+        return False
+    launch = launch_of(view)
+    found = roster_of(view)
+    return not roles.tutors(False, launch["sub"] if launch else None, found.members if found else [])
+
+
+def tutors_may_not_delete() -> Response:
+    return refuse(
+        403,
+        N_("Deleting records is for the course's teachers"),
+        N_(
+            "The LMS names you a tutor in this course, not one of its teachers: you see the class, and "
+            "its teachers can delete a learner's records."
+        ),
+    )
 
 
 def render(template: str, **values) -> Response:
@@ -187,6 +224,7 @@ def render(template: str, **values) -> Response:
             token=request.values.get("t"),
             **said_once(),
             timeline_of=learner_link(request.values.get("t")),
+            may_delete=may_delete(view),
             decimal=format_decimal,
             bucket=bucket,
             day=day,
@@ -207,11 +245,11 @@ def overview() -> Response:
         row["shown"] = row["name"] or names.get(row["sub"]) or row["learner"]
     opened = {row["sub"] for row in summary["learners"]}
     keys = state()["keys"]
-    waiting = sorted(
-        (m.get("name") or keys.learner_id(g.class_view["issuer"], m["sub"]))
-        for m in members
-        if roles.learns(m.get("roles")) and m["sub"] not in opened
-    )
+    issuer, course, _ = scope()
+    with database().connect() as conn:
+        not_opened, deleted = waiting.not_opened(
+            conn, issuer, course, members, opened, lambda sub: keys.learner_id(issuer, sub)
+        )
     highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
     rule = g.class_view.get("rule")
     rule = rule if rule in activity.VERDICT_WORDS else current_app.config["VERDICT"]
@@ -220,7 +258,8 @@ def overview() -> Response:
         "classview/overview.html",
         summary=summary,
         roster=found,
-        waiting=waiting,
+        waiting=not_opened,
+        deleted=deleted,
         highest=highest,
         busiest=busiest,
         forgotten=request.args.get("forgotten") == "1",
@@ -271,6 +310,8 @@ def timeline(learner: str) -> Response:
 def confirm_delete(learner: str) -> Response:
     """Ask before deleting a learner's records."""
     who = learner_of(learner)
+    if not may_delete(g.class_view):
+        return tutors_may_not_delete()
     who["shown"] = who["name"] or who["learner"]
     return render("classview/delete.html", who=who)
 
@@ -279,6 +320,8 @@ def confirm_delete(learner: str) -> Response:
 def delete(learner: str) -> Response:
     """Delete every record of the learner in the course (server/records/retention.py's forget_learner)."""
     learner_of(learner)
+    if not may_delete(g.class_view):
+        return tutors_may_not_delete()
     issuer, course, _ = scope()
     with database().connect() as conn:
         deleted = forget_learner(conn, issuer, course, learner)

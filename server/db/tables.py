@@ -185,3 +185,15 @@ rosters = Table(
     Column("tried", Float),  # when the last fetch ended, either way; None: none has yet
     Column("claimed_until", Float, nullable=False, server_default=text("0")),  # a fetch under way until
 )
+
+# Whose records a teacher (or `forget-learner`) deleted in a course, and when: the class view says so
+# rather than list them as not having opened it (server/classview/waiting.py). Their pseudonym only,
+# never the LMS's id; kept as long as a Check is (expire()).
+forgotten_learners = Table(
+    "forgotten_learners",
+    metadata,
+    Column("issuer", Text, primary_key=True),
+    Column("course", Text, primary_key=True),
+    Column("learner", Text, primary_key=True),  # the pseudonym
+    Column("forgotten", Float, nullable=False),  # when their records were deleted (Unix seconds)
+)

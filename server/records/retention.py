@@ -18,7 +18,8 @@ from flask import Flask
 from huey import crontab
 from sqlalchemy import Connection, and_, delete, exists, false, or_, select, update
 
-from server.db.tables import attempts, launches, learners, passbacks, results
+from server.db import upsert
+from server.db.tables import attempts, forgotten_learners, launches, learners, passbacks, results
 
 log = logging.getLogger(__name__)
 DAY_S = 86400
@@ -62,6 +63,9 @@ def expire(conn: Connection, keep_days: float, now: float | None = None) -> int:
         and_(learners.c.last_opened < before, ~any_attempt),
         or_(launches.c.created < before, launches.c.forgotten.is_not(None)),  # forgotten: its grade sent
     )
+    removed["forgotten_learners"] = conn.execute(
+        delete(forgotten_learners).where(forgotten_learners.c.forgotten < before)
+    ).rowcount
     if any(removed.values()):
         log.info("records older than %s days deleted: %s", keep_days, removed)
     return sum(removed.values())
@@ -76,7 +80,8 @@ def forgetting(conn: Connection, issuer: str, course: str, learner: str) -> dict
     written. A launch of theirs with a grade still to send (earned before the delete) is kept, marked
     forgotten, with that passback only: its page's token is refused from now on (no Check of theirs is
     recorded from a page opened before), and the launch goes once the grade is sent or given up
-    (server/lti/passback.py; expire() too). `kept`: how many."""
+    (server/lti/passback.py; expire() too). `kept`: how many. Where they had records, a note of their
+    pseudonym and when (forgotten_learners: the class view says so, not that they never opened it)."""
     of_learner = (learners.c.issuer == issuer, learners.c.course == course, learners.c.learner == learner)
     subs = list(
         conn.execute(select(learners.c.sub).distinct().where(*of_learner)).scalars()
@@ -90,6 +95,21 @@ def forgetting(conn: Connection, issuer: str, course: str, learner: str) -> dict
         theirs,
     )
     removed["learners"] = gone_learners
+    if gone_learners:
+        now = time.time()
+        note = upsert(conn, forgotten_learners).values(
+            issuer=issuer, course=course, learner=learner, forgotten=now
+        )
+        conn.execute(
+            note.on_conflict_do_update(
+                index_elements=[
+                    forgotten_learners.c.issuer,
+                    forgotten_learners.c.course,
+                    forgotten_learners.c.learner,
+                ],
+                set_={"forgotten": now},
+            )
+        )
     kept = select(launches.c.id).where(theirs)  # those with a grade still to send
     removed["passbacks"] += conn.execute(
         delete(passbacks).where(passbacks.c.launch_id.in_(kept), passbacks.c.state != "pending")

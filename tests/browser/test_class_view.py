@@ -15,6 +15,7 @@ from tests.browser.pages import FOCUSED, watched_page
 from tests.support.classes import build, real_looking_class
 
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+TEACHING_ASSISTANT = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +29,8 @@ def big_class(lms):
         {
             "teacher": {"roles": [INSTRUCTOR]},
             "lehrer": {"roles": [INSTRUCTOR], "locale": "de"},
+            "tutor": {"roles": [INSTRUCTOR, TEACHING_ASSISTANT]},  # Canvas's TA
+            "tutorin": {"roles": [INSTRUCTOR, TEACHING_ASSISTANT], "locale": "de"},
         }
     )
     return lms
@@ -138,3 +141,20 @@ def test_at_200_percent_zoom_nothing_needs_a_sideways_scroll(open_page, big_clas
     expect(page.get_by_test_id("opened")).to_have_text("30")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shoot(page, "zoom-200")
+
+
+@pytest.mark.parametrize(
+    ("user", "says"), [("tutor", "names you a tutor"), ("tutorin", "als Tutor oder Tutorin")]
+)
+def test_a_tutors_timeline_says_why_it_has_no_delete(open_page, big_class, shoot, user, says):
+    page = open_page(viewport={"width": 1280, "height": 1000})
+    frame = class_view_in_course(page, big_class, user)
+    tool = page.frame_locator("#tool")
+    expect(tool.get_by_test_id("opened")).to_have_text("30")
+    frame.locator("a[href*='/lti/class/learner/']").first.click()
+    expect(tool.get_by_test_id("timeline")).to_be_visible()
+    expect(tool.get_by_test_id("no-delete")).to_contain_text(says)
+    expect(tool.get_by_test_id("delete")).to_have_count(0)
+    assert_accessible(frame)
+    tool.get_by_test_id("no-delete").scroll_into_view_if_needed()
+    shoot(page, f"{user}-timeline")
