@@ -164,6 +164,23 @@ def known() -> set[str | None]:
     return {None} | {each.revision for each in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
 
 
+def newer(url: str) -> NewerDatabase | None:
+    """NewerDatabase when the database at url is at a revision no migration here makes; None for any
+    other, and for a SQLite file not made yet (this makes nothing): for a check before any app starts
+    (gunicorn.conf.py's, in gunicorn's master)."""
+    if (
+        not url.startswith(("postgresql://", "postgres://"))
+        and not Path(url.removeprefix("sqlite:///")).exists()
+    ):
+        return None
+    db = Database(url, migrate=False)
+    try:
+        found = db.revision()
+    finally:
+        db.engine.dispose()
+    return None if found in known() else NewerDatabase(found)
+
+
 def revision_before_alembic(conn: Connection) -> str | None:
     """For a database made before Alembic (the LTI store's schema_migrations, no alembic_version): the
     revision that makes the schema its last migration left ("" when it had none); None for any other."""
