@@ -207,7 +207,7 @@ def overview() -> Response:
     opened = {row["sub"] for row in summary["learners"]}
     keys = state()["keys"]
     waiting = sorted(
-        (m.get("name") or keys.learner_id(g.class_view["issuer"], m["sub"]))
+        (m.get("name") or keys.learner_id(g.class_view["issuer"], g.class_view["course"], m["sub"]))
         for m in members
         if roles.learns(m.get("roles")) and m["sub"] not in opened
     )
