@@ -66,7 +66,8 @@ FIELDS: dict[str, dict] = {
     "learner": described(
         TEXT,
         "The learner's pseudonym in this course (another in each other course), the one the class view"
-        " shows where the LMS shares no name (a Check is kept only beside its learner's row: deleted, a learner's Checks go with them).",
+        " shows where the LMS shares no name (a Check is kept only beside its learner's row: deleted, a"
+        " learner's Checks go with them).",
     ),
     "sub": described(TEXT, "The learner's id at the LMS (the launch's `sub`)."),
     "time": described(ISO_TIME, "When the server received the Check: ISO 8601, UTC, to the millisecond."),
