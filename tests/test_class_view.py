@@ -252,7 +252,7 @@ def test_the_roster_names_who_has_not_opened_it_and_names_those_the_launch_did_n
     assert roster.asked == [(school.issuer, "playground-client", ROSTER_URL, "link-1")]
     assert shown(page, "waiting-count") == "2"
     waiting = re.search(r'<ul class="waiting" data-testid="waiting">(.*?)</ul>', page.text, re.S)[1]
-    assert "Nina Neu" in waiting and tool_keys(school).learner_id(school.issuer, "pat") in waiting
+    assert "Nina Neu" in waiting and tool_keys(school).learner_id(school.issuer, "course-1", "pat") in waiting
     assert "Tina Teacher" not in page.text and "Ana Alves" not in waiting
     assert "Ben Brandt" in page.text and f">{Learner('ben').learner}<" not in page.text  # in links only
 
@@ -536,7 +536,7 @@ def test_a_learner_whose_records_were_deleted_is_listed_apart_with_when(school, 
         fetched=START,
     )
     token = token_of(launch(school, "teacher-5"))
-    lea = tool_keys(school).learner_id(school.issuer, "lea")
+    lea = tool_keys(school).learner_id(school.issuer, "course-5", "lea")
     answer = requests.post(
         school.tool_url + f"lti/class/learner/{lea}/delete", data={"t": token}, verify=school.ca_file
     )

@@ -113,7 +113,7 @@ def settled(lms, sub: str, timeout: float = 90) -> None:
 def test_after_a_delete_the_open_page_records_nothing_and_nothing_of_the_learner_is_left(school):
     lms = school
     session, token = launched(lms, "ada")
-    pseudonym = lms.app.extensions["lti"]["keys"].learner_id(lms.issuer, "ada")
+    pseudonym = lms.app.extensions["lti"]["keys"].learner_id(lms.issuer, "course-1", "ada")
     assert record(lms, session, token, solutions.NO_SEED).status_code == 202  # a Check that did not pass
     lms.platform.scores_refusal = 503  # the LMS cannot take her grade now: it waits to be sent
     passed = verify(lms, session, token, solutions.CORRECT)

@@ -2,6 +2,7 @@
 Alembic) is brought up to date in place with nothing lost, a fresh one goes straight to the newest
 revision, and either way the schema is server/db/tables.py's, on SQLite and on a real PostgreSQL."""
 
+import hmac
 import os
 import re
 import subprocess
@@ -16,9 +17,13 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, insert, inspect, select, text
 
 from server import ROOT, create_app
-from server.db import Database, NewerDatabase, alembic_config, engine_url, head
-from server.db.tables import attempts, metadata, results, rosters
+from server.classview.stats import timeline
+from server.db import Database, NewerDatabase, alembic_config, database, engine_url, head
+from server.db.tables import attempts, learners, metadata, results, rosters
 from server.lti.store import Store
+from server.lti.tool import ToolKeys
+from server.receipt import b64url
+from server.records.pseudonyms import remake_old
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
 from tests.support.postgres import new_database
 
@@ -192,6 +197,41 @@ def test_the_checks_recorded_before_their_bounds_are_kept_each_with_the_bytes_of
         attempt |= {"source_sha256": "x", "shape_sha256": "h", "rule": "seed", "state": "skipped"}
         conn.execute(insert(attempts).values(attempt))  # a row kept without its code
     db.engine.dispose()
+
+
+def test_pseudonyms_made_before_0010_are_remade_per_course_at_start_and_still_read_their_checks(
+    empty_url, tmp_path
+):
+    """0011_pseudo: a database at 0009 whose learner has the pseudonym that was one for every course of
+    the LMS (in two courses, and a Check in one): at the playground's start she has her pseudonym in each
+    course, two, by which the class view reads her Check; the old one is gone; a second start remakes none."""
+    at_revision(empty_url, "0009_small")
+    issuer, key_file = "https://lms.example", tmp_path / "lti-tool-key.pem"
+    keys = ToolKeys(key_file)  # the key the playground then starts with
+    old = b64url(hmac.digest(keys.secret("learner"), f"{issuer}\nada".encode(), "sha256")[:12])  # 0009's
+    now = time.time()  # recent: kept at start
+    engine = create_engine(engine_url(empty_url))
+    with engine.connect() as conn:
+        for course in ("course-1", "course-2"):
+            row = {"issuer": issuer, "course": course, "activity": "link-1", "sub": "ada", "learner": old}
+            row |= {"name": None, "opened": now, "last_opened": now}  # the columns 0009 knows
+            conn.execute(text(f"INSERT INTO learners ({', '.join(row)}) VALUES (:{', :'.join(row)})"), row)
+        attempt = {"issuer": issuer, "course": "course-1", "activity": "link-1", "sub": "ada", "time": now}
+        attempt |= {"source": "def backward(out): ...", "source_sha256": "s", "shape_sha256": "h"}
+        conn.execute(insert(attempts).values(attempt | {"rule": "seed", "state": "judged", "passed": True}))
+        conn.commit()
+    engine.dispose()
+    config = {"TESTING": True, "VERIFY": True, "LTI": True, "DATABASE_URL": empty_url, "QUEUE_WORKERS": 0}
+    config |= {"LTI_KEY_FILE": str(key_file), "SIGNING_KEY_FILE": str(tmp_path / "signing-key.pem")}
+    app = create_app(config)
+    with app.app_context(), database().connect() as conn:
+        kept = dict(conn.execute(select(learners.c.course, learners.c.learner)).all())
+        assert kept == {course: keys.learner_id(issuer, course, "ada") for course in ("course-1", "course-2")}
+        assert len(set(kept.values())) == 2 and old not in kept.values()
+        checks = timeline(conn, issuer, "course-1", "link-1", kept["course-1"])
+        assert [(c["time"], c["passed"]) for c in checks] == [(now, True)]
+        assert remake_old(conn) == 0  # what a second start finds
+    app.extensions["db"].engine.dispose()
 
 
 FUTURE = "0099_from_a_newer_playground"  # a revision no migration here makes

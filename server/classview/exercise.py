@@ -27,7 +27,7 @@ def teachers_lti(view: dict) -> dict | None:
         "course": launch["course"],
         "grades": False,  # a teacher's pass goes to no gradebook
         "retry": url_for("lti_grades.retry"),
-        "learner": tool["keys"].learner_id(launch["issuer"], launch["sub"]),  # their code kept apart
+        "learner": tool["keys"].storage_key(launch["issuer"], launch["sub"]),  # their code kept apart
         "lastCheck": None,
     }
 

@@ -248,7 +248,7 @@ def overview() -> Response:
     issuer, course, _ = scope()
     with database().connect() as conn:
         not_opened, deleted = waiting.not_opened(
-            conn, issuer, course, members, opened, lambda sub: keys.learner_id(issuer, sub)
+            conn, issuer, course, members, opened, lambda sub: keys.learner_id(issuer, course, sub)
         )
     highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
     rule = g.class_view.get("rule")

@@ -107,8 +107,8 @@ Index(
 
 # The class view's records (server/records/): who opened an activity, and every Check they made there.
 # A course is an LMS's context (issuer + context id; a course page's learner token: its issuer + course),
-# an activity its resource link. `learner` is the stable pseudonym the class view shows where the LMS
-# shares no name.
+# an activity its resource link. `learner` is the learner's pseudonym in the course, the one the class view
+# shows where the LMS shares no name (server/records/pseudonyms.py).
 learners = Table(
     "learners",
     metadata,
@@ -117,6 +117,9 @@ learners = Table(
     Column("activity", Text, primary_key=True),
     Column("sub", Text, primary_key=True),
     Column("learner", Text, nullable=False),  # the pseudonym
+    # whether `learner` is the pseudonym in this course; false: made before 0011_pseudo (one for every
+    # course of the LMS), remade at start
+    Column("per_course", Boolean, nullable=False, server_default=text("false")),
     Column("name", Text),  # only where the LMS shared it (the launch's name claims)
     Column("opened", Float, nullable=False),  # first launch (or first Check, from a course page)
     Column("last_opened", Float, nullable=False),

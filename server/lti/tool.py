@@ -28,6 +28,7 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 from server.lti.registered import takes_any_deployment
 from server.lti.store import Store
 from server.receipt import keep_private_key
+from server.records.pseudonyms import pseudonym_of
 
 HTTP_TIMEOUT_S = 10  # every request to a platform (tokens, scores), all made in the background
 LOGIN_LIFETIME_S = 600  # a login's nonce is kept this long: a launch comes seconds after its login
@@ -90,8 +91,17 @@ class ToolKeys:
             return None
         return body.get("p") if isinstance(body.get("p"), dict) else None
 
-    def learner_id(self, issuer: str, sub: str) -> str:
-        """An id for a platform's learner that names nothing (the page keys its storage by it)."""
+    def learner_id(self, issuer: str, course: str, sub: str) -> str:
+        """A learner's pseudonym in one course of a platform (course: its context id, as the records name
+        it; "" for a launch without one): it names nobody, and one learner's in two courses are two, so
+        exports of two courses cannot be joined on it."""
+        return pseudonym_of(self.secret("pseudonym"), issuer, course, sub)
+
+    def storage_key(self, issuer: str, sub: str) -> str:
+        """The key a launched learner's page keeps their code and progress under in their own browser: the
+        same in each course of the platform (as it was before pseudonyms were per course, so what a
+        browser kept is found again). Only the learner's page has it: never shown to a teacher, never
+        exported."""
         return b64url(hmac.digest(self.secret("learner"), f"{issuer}\n{sub}".encode(), "sha256")[:12])
 
     def jwks(self) -> dict:

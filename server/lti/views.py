@@ -218,7 +218,8 @@ def launch() -> Response:
 
         where = (data["iss"], context_id or "", data[RESOURCE_LINK]["id"], data["sub"])
         with database().connect() as conn:
-            store.opened(conn, *where, tool["keys"].learner_id(data["iss"], data["sub"]), shared_name(data))
+            learner_id = tool["keys"].learner_id(data["iss"], context_id or "", data["sub"])  # per course
+            store.opened(conn, *where, learner_id, shared_name(data))
             last_check = store.last_source(conn, *where)
     config = page_config(rule)
     grades = bool((data.get(AGS) or {}).get("lineitem"))
@@ -227,7 +228,7 @@ def launch() -> Response:
         "course": course,
         "grades": grades,  # False: the course takes no grade from this link; the page says nothing of one
         "retry": url_for("lti_grades.retry"),
-        "learner": tool["keys"].learner_id(data["iss"], data["sub"]),  # the page keys its storage by it
+        "learner": tool["keys"].storage_key(data["iss"], data["sub"]),  # the page keys its storage by it
         # the editor's code where this browser kept none of the learner's (boot/restore-code.js)
         "lastCheck": last_check,
     }

@@ -7,14 +7,10 @@ did not pass goes to `POST <prefix>/record` (views.py), which records it and que
 (judge.py, a task on the app's queue, server/queue.py); the rows: store.py. The database is server/db's.
 """
 
-import hashlib
-import hmac
-
-from cryptography.hazmat.primitives import serialization
-from flask import Flask, current_app
+from flask import Flask
 from huey import crontab
 
-from server.receipt import b64url
+from server.records.pseudonyms import remake_old
 
 DEFAULTS = {
     "RECORDS_QUEUED_PER_LEARNER": 3,  # a learner's Checks waiting for the judge, at most; more are skipped
@@ -43,20 +39,9 @@ def of_the_class(who) -> bool:
     return who is not None and (who.launch is None or bool(who.launch.get("learner")))
 
 
-def pseudonym(issuer: str, sub: str) -> str:
-    """A learner's stable pseudonym, never the sub: the LTI tool's learner id (server/lti/tool.py), or
-    without LTI the same made with the receipts' signing key."""
-    if "lti" in current_app.extensions:
-        return current_app.extensions["lti"]["keys"].learner_id(issuer, sub)
-    key = current_app.extensions["verify"]["signer"].key.private_bytes(
-        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
-    )
-    secret = hashlib.sha256(b"learner\n" + key).digest()
-    return b64url(hmac.digest(secret, f"{issuer}\n{sub}".encode(), "sha256")[:12])
-
-
 def init_app(app: Flask) -> None:
-    """With records on: the database, the queue and its judge task, `POST <prefix>/record`."""
+    """With records on: the database, the queue and its judge task, `POST <prefix>/record`; the
+    pseudonyms made before they were per course remade (server/records/pseudonyms.py)."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     if not wanted(app):
@@ -67,3 +52,9 @@ def init_app(app: Flask) -> None:
     app.extensions["records"] = {"judge": tasks.task()(judge.judge_attempt)}
     tasks.periodic(crontab(minute=f"*/{judge.SWEEP_MINUTES}"))(judge.sweep)
     app.register_blueprint(views.bp)
+    from server.db import database
+
+    with app.app_context(), database().connect() as conn:
+        remade = remake_old(conn)
+    if remade:
+        app.logger.info("%d pseudonyms made before they were per course were remade per course", remade)

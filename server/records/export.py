@@ -65,8 +65,9 @@ FIELDS: dict[str, dict] = {
     "activity": described(TEXT, "The activity: the LTI resource link's id (empty for a course page)."),
     "learner": described(
         TEXT,
-        "The learner's stable pseudonym, the one the class view shows where the LMS shares no name"
-        " (a Check is kept only beside its learner's row: deleted, a learner's Checks go with them).",
+        "The learner's pseudonym in this course (another in each other course), the one the class view"
+        " shows where the LMS shares no name (a Check is kept only beside its learner's row: deleted, a"
+        " learner's Checks go with them).",
     ),
     "sub": described(TEXT, "The learner's id at the LMS (the launch's `sub`)."),
     "time": described(ISO_TIME, "When the server received the Check: ISO 8601, UTC, to the millisecond."),
@@ -106,7 +107,7 @@ FIELDS: dict[str, dict] = {
 # One row of the learners' CSV: column -> what it holds.
 COLUMNS: dict[str, str] = {
     "activity": "The activity (the LTI resource link's id).",
-    "learner": "The learner's stable pseudonym.",
+    "learner": "The learner's pseudonym in this course (another in each other course).",
     "sub": "The learner's id at the LMS.",
     "name": "The learner's name, only where the LMS shared it; else empty.",
     "opened": "When they first opened the activity (ISO 8601, UTC).",

@@ -20,7 +20,8 @@ from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
 from server.db.unreachable import is_unreachable
-from server.records import of_the_class, pseudonym, quota, store
+from server.records import of_the_class, quota, store
+from server.records.pseudonyms import pseudonym
 from server.verify import Who, judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
@@ -95,9 +96,8 @@ def record_judged(who: Who | None, source: str, cases: list[dict], report: dict,
 def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
     with database().connect() as conn:
         if who.launch is None:
-            store.opened(
-                conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
-            )
+            learner = pseudonym(who.issuer, who.course, who.sub)  # in this course
+            store.opened(conn, who.issuer, who.course, who.activity, who.sub, learner, None)
         bounds = quota.Bounds.of(current_app.config)  # what the learner keeps: counted, never refused
         attempt_id = store.add_verified(
             conn, bounds, who.issuer, who.course, who.activity, who.sub, source, rule, verdict.passed

@@ -52,6 +52,7 @@ def opened(
         activity=activity,
         sub=sub,
         learner=learner,
+        per_course=True,
         name=name,
         opened=now,
         last_opened=now,
@@ -59,7 +60,7 @@ def opened(
     conn.execute(
         statement.on_conflict_do_update(
             index_elements=[learners.c.issuer, learners.c.course, learners.c.activity, learners.c.sub],
-            set_={"learner": learner, "name": name, "last_opened": now},
+            set_={"learner": learner, "per_course": True, "name": name, "last_opened": now},
         )
     )
 

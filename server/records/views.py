@@ -15,7 +15,8 @@ from engine.errors import refusal
 from server import bounds
 from server.db import database
 from server.limits import client, limits
-from server.records import of_the_class, pseudonym, quota, store
+from server.records import of_the_class, quota, store
+from server.records.pseudonyms import pseudonym
 from server.verify import TokenRefused, launch_over, learner_of, rule_of
 
 bp = Blueprint("records", __name__)
@@ -74,9 +75,8 @@ def record() -> tuple[Response, int]:
                 error = gettext("Asked too often; try again in a moment.")
             return answer(429, error=error, retry=wait)
         if who.launch is None:  # a course page's learner: known from their first Check
-            store.opened(
-                conn, who.issuer, who.course, who.activity, who.sub, pseudonym(who.issuer, who.sub), None
-            )
+            learner = pseudonym(who.issuer, who.course, who.sub)  # in this course
+            store.opened(conn, who.issuer, who.course, who.activity, who.sub, learner, None)
         state = "queued" if judged else "skipped"
         attempt_id = store.add_attempt(
             conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state, keep_code

@@ -82,6 +82,7 @@ def add_learner(
             activity=activity,
             sub=who.sub,
             learner=who.learner,
+            per_course=True,  # made as today's launch makes it: no start remakes it (pseudonyms.remake_old)
             name=who.name,
             opened=opened,
             last_opened=max([opened] + [c.time for c in who.checks]),

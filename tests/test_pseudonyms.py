@@ -1,0 +1,64 @@
+"""A learner's pseudonym is per course (issue 49): one learner launched into two courses of one LMS has two
+pseudonyms, one in each course's class view and rows (so two courses' exports cannot be joined on it), and
+the same one in two activities of a course. The page keeps what the learner's browser kept under the same
+key in every course, as before (storage is theirs alone). Pseudonyms made before: tests/test_migrations.py."""
+
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from server.db.tables import learners
+from tests.support.lti import rig
+from tests.support.lti_launches import launched_link
+
+pytestmark = pytest.mark.slow  # a real platform, the tool over HTTPS and its database: not in make test-fast
+
+CONFIG = re.compile(r'<script type="application/json" id="config">(?P<json>.*?)</script>', re.S)
+INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{16}")
+
+
+@pytest.fixture
+def lms(tmp_path):
+    """A platform and the tool registered with it, records on; a teacher in each of two courses."""
+    with rig(tmp_path) as made:
+        made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
+        made.register()
+        made.app = made.tools[0][1]
+        made.platform.people["tess"] = {"roles": [INSTRUCTOR]}  # course-1
+        made.platform.people["tom"] = {"roles": [INSTRUCTOR], "course": ("course-2", "Another course")}
+        yield made
+
+
+def launch(lms, user: str, course: str = "course-1", link: str = "link-1"):
+    """User's launch into link of course (its redirects followed: a teacher's to the class view)."""
+    person = lms.platform.people.get(user)
+    if person is None:  # a learner: into course
+        lms.platform.people[user] = {"course": (course, "Another course")}
+    _, answer = launched_link(lms, user, link)
+    if person is None:
+        lms.platform.people.pop(user)
+    assert answer.status_code == 200, answer.text
+    return answer
+
+
+def test_two_courses_on_one_lms_two_pseudonyms_for_one_learner(lms):
+    pages = [launch(lms, "ada"), launch(lms, "ada", link="link-2"), launch(lms, "ada", "course-2")]
+    with lms.app.extensions["db"].engine.connect() as conn:
+        kept = conn.execute(select(learners.c.course, learners.c.activity, learners.c.learner)).all()
+    pseudonyms = {(course, activity): learner for course, activity, learner in kept}
+    first, second = pseudonyms["course-1", "link-1"], pseudonyms["course-2", "link-1"]
+    assert first != second  # two courses: two pseudonyms
+    assert pseudonyms["course-1", "link-2"] == first  # two activities of one course: one
+    assert PSEUDONYM.fullmatch(first) and PSEUDONYM.fullmatch(second)
+
+    in_course_1, in_course_2 = launch(lms, "tess"), launch(lms, "tom")  # each course's class view
+    assert "/lti/class/" in in_course_1.url and "/lti/class/" in in_course_2.url
+    assert first in in_course_1.text and second not in in_course_1.text
+    assert second in in_course_2.text and first not in in_course_2.text
+
+    # What her browser kept is found again in each course: the page's storage key is one, and no pseudonym.
+    storage = {json.loads(CONFIG.search(page.text)["json"])["lti"]["learner"] for page in pages}
+    assert len(storage) == 1 and not storage & {first, second}
