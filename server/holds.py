@@ -9,7 +9,7 @@ server/sandbox_io.py's Slots), so gunicorn's processes of one deployment share t
   number) and waits its turn: first come, first served, at most `length` waiting, each for at most
   `wait_s` seconds, and at most `per_process` of them in one process, whose other threads stay free
   for pages and quick answers. A ticket whose file no process holds locked is a waiter that died: it
-  is dropped.
+  is dropped. Work that can wait (the judge's recorded Checks) takes a slot only while nobody waits.
 """
 
 import contextlib
@@ -133,6 +133,15 @@ class Queue:
         or the wait is over."""
         with contextlib.ExitStack() as held:
             yield self.turn(slots, held)
+
+    @contextlib.contextmanager
+    def spare(self, slots: Slots) -> Iterator[int | None]:
+        """A free slot for the block, for work that can wait (the judge's), only when no request waits in
+        the queue; None otherwise, at once."""
+        with contextlib.ExitStack() as held:
+            with self.books():
+                slot = None if self.waiting() else held.enter_context(slots.take())
+            yield slot
 
     def turn(self, slots: Slots, held: contextlib.ExitStack) -> int | None:
         """Wait for a slot, first come first served; held keeps it (and the ticket) until the block ends."""

@@ -6,7 +6,9 @@ keeps the server's verdict: passed (from the numbers only), the named mistake, a
 result. The mistake is the server's: the sandbox hands back each value set's _backward pass as data
 (engine/trace.py), and engine/diagnose.py names it here, outside the sandbox, once its shape is checked.
 A source judged before under the same rule is not run again (an endless loop costs its time limit
-once); a source another worker is judging now waits for that verdict.
+once); a source another worker is judging now waits for that verdict. Whose Check a free sandbox judges
+next is turns.py's: one sandbox per learner at a time, round robin across learners, endless loops in a
+lane of their own.
 """
 
 import time
@@ -20,11 +22,13 @@ from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
 from server.db.unreachable import is_unreachable
-from server.records import of_the_class, quota, store
+from server.queue import queue
+from server.records import of_the_class, quota, store, turns
 from server.records.pseudonyms import pseudonym
 from server.verify import Who, judge_passes, run_source
 
-BUSY_RETRY_S = 1  # every sandbox busy, or the same source being judged: look again after this long
+BUSY_RETRY_S = 1  # every sandbox busy, or no waiting Check's turn now: look again after this long
+FAULT_RETRY_S = 5  # a sandbox that could not start: its Check is taken again after this long
 SWEEP_MINUTES = 5  # a Check queued this long, with no worker on it, is queued again (its task was lost)
 SWEEP_AT_MOST = 200  # Checks queued again in one sweep (the oldest; the next sweep takes more)
 
@@ -120,24 +124,50 @@ def sweep() -> None:
 
 
 def judge_attempt(attempt_id: int) -> None:
-    """The task: judge one queued attempt (or reuse the verdict of its source), and keep the verdict."""
+    """The task queued with each recorded Check (attempt_id, for the log): judge the queued Checks in
+    their fair order (turns.py), one after another while a sandbox is free and one may be judged. Which
+    task judges which Check does not matter: a task ends only when no Check waits, so every Check that
+    waits has a task that will judge it (every sandbox busy with a judging task: each carries on when
+    done, so this one ends). A sandbox is taken only when no /verify request waits for one (a learner
+    waiting for their answer goes first); every sandbox busy otherwise, or every waiting Check waiting for
+    its learner's own, its source's verdict or the loops' lane: the task looks again after BUSY_RETRY_S."""
+    state = current_app.extensions["verify"]
+    loops = turns.loops_at_most(state["slots"].count)
+    while True:
+        with database().connect() as conn:
+            if not turns.waiting(conn):
+                return
+        if queue().stopping():  # the process is stopping: the task is kept for another
+            raise RetryTask(delay=BUSY_RETRY_S)
+        with state["queue"].spare(state["slots"]) as slot:
+            if slot is None:
+                with database().connect() as conn:
+                    if turns.judging(conn) >= state["slots"].count:  # each carries on when done
+                        return
+                raise RetryTask(delay=BUSY_RETRY_S)
+            with database().connect() as conn:
+                taken = turns.next_turn(conn, loops)
+            if taken is None:
+                raise RetryTask(delay=BUSY_RETRY_S)
+            judge_one(taken, slot)
+
+
+def judge_one(attempt_id: int, slot: int) -> None:
+    """Judge a Check this worker took, in slot (or give it the verdict of its source, judged before), and
+    keep the verdict."""
     with database().connect() as conn:
         row = store.attempt(conn, attempt_id)
-        if row is None or row.state != "queued":
+        if row is None or row.state != "queued":  # deleted meanwhile (retention, a learner forgotten)
             return
         if (before := store.verdict_before(conn, row)) is not None:
             store.judged(conn, attempt_id, *before)
             return
-        if not store.claim(conn, row):
-            raise RetryTask(delay=BUSY_RETRY_S)
-    state = current_app.extensions["verify"]
-    with state["slots"].take() as slot:
-        if slot is None:
-            raise RetryTask(delay=BUSY_RETRY_S)
-        cases, outcome, fault = run_source(row.source, row.rule, slot, None)
+    cases, outcome, fault = run_source(row.source, row.rule, slot, None)
     if fault:  # the server's, not the learner's code's: tried again later
         current_app.logger.error("a recorded Check could not be judged: %s", fault)
-        raise RetryTask(delay=5 * BUSY_RETRY_S)
+        with database().connect() as conn:
+            turns.let_go(conn, attempt_id, FAULT_RETRY_S)
+        raise RetryTask(delay=FAULT_RETRY_S)
     with current_app.test_request_context():  # the report's words (English: only kinds are kept)
         report, passes = judge_passes(cases, outcome, row.rule)
     verdict = verdict_of(cases, report, passes)

@@ -17,7 +17,7 @@ from server.db.tables import attempts, learners, results
 from server.records import quota
 from server.records.quota import size
 
-CLAIM_S = 120  # a worker judging a source keeps others off it this long (its sandbox's limit is seconds)
+CLAIM_S = 120  # a worker judging a Check keeps others off it this long (its sandbox's limit is seconds)
 
 
 def source_sha256(source: str) -> str:
@@ -225,34 +225,3 @@ def verdict_before(conn: Connection, row) -> tuple[bool, str | None, dict] | Non
         select(results.c.expr, results.c.passed, results.c.mistake).where(results.c.attempt_id == earlier.id)
     )
     return bool(earlier.passed), earlier.mistake, {r.expr: (bool(r.passed), r.mistake) for r in rows}
-
-
-def claim(conn: Connection, row) -> bool:
-    """Take an attempt's source for judging: False when another worker judges the same source under the
-    same rule now (its attempt waits, then reuses that verdict). While an attempt is queued, its `judged`
-    holds when a worker took it."""
-    now = time.time()
-    if conn.dialect.name == "postgresql":  # one claim of a source at a time (SQLite writes one at a time)
-        key = int(row.source_sha256[:15], 16)
-        conn.execute(select(func.pg_advisory_xact_lock(key)))
-    other = attempts.alias("other")
-    taken = conn.execute(
-        update(attempts)
-        .where(
-            attempts.c.id == row.id,
-            attempts.c.state == "queued",
-            ~select(other.c.id)
-            .where(
-                and_(
-                    other.c.source_sha256 == row.source_sha256,
-                    other.c.rule == row.rule,
-                    other.c.state == "queued",
-                    other.c.id != row.id,
-                    other.c.judged > now - CLAIM_S,
-                )
-            )
-            .exists(),
-        )
-        .values(judged=now)
-    ).rowcount
-    return taken == 1
