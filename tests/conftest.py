@@ -86,6 +86,17 @@ def lms(tmp_path_factory):
         yield made
 
 
+@pytest.fixture
+def quiet_lms(tmp_path):
+    """A real LTI platform and the tool registered with it, records on and nobody judging (QUEUE_WORKERS=0:
+    what a launch and a Check leave is kept as it is), one for a test; the tool's app: quiet_lms.app."""
+    with rig(tmp_path) as made:
+        made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
+        made.register()
+        made.app = made.tools[0][1]
+        yield made
+
+
 @pytest.fixture(scope="module")
 def dyn_lms(tmp_path_factory):
     """A real LTI platform that registers the tool by LTI Dynamic Registration (its app: dyn_lms.app),

@@ -12,7 +12,6 @@ from sqlalchemy import select
 from server.db import database
 from server.db.tables import attempts
 from server.records import store
-from tests.support.lti import rig
 from tests.support.lti_launches import LAUNCH_TOKEN, launched_link
 
 pytestmark = pytest.mark.slow  # a real platform, the tool over HTTPS and its database: not in make test-fast
@@ -24,13 +23,9 @@ HOSTILE = "def backward(out):\n    out.grad = 1  # </script><script>alert(1)</sc
 
 
 @pytest.fixture
-def lms(tmp_path):
+def lms(quiet_lms):
     """A platform and the tool registered with it, records on, nobody judging (what is kept is the code)."""
-    with rig(tmp_path) as made:
-        made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
-        made.register()
-        made.app = made.tools[0][1]
-        yield made
+    return quiet_lms
 
 
 def launch(lms, user: str, link: str = "link-1"):

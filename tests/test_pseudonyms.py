@@ -10,7 +10,6 @@ import pytest
 from sqlalchemy import select
 
 from server.db.tables import learners
-from tests.support.lti import rig
 from tests.support.lti_launches import launched_link
 
 pytestmark = pytest.mark.slow  # a real platform, the tool over HTTPS and its database: not in make test-fast
@@ -21,15 +20,11 @@ PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 @pytest.fixture
-def lms(tmp_path):
+def lms(quiet_lms):
     """A platform and the tool registered with it, records on; a teacher in each of two courses."""
-    with rig(tmp_path) as made:
-        made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
-        made.register()
-        made.app = made.tools[0][1]
-        made.platform.people["tess"] = {"roles": [INSTRUCTOR]}  # course-1
-        made.platform.people["tom"] = {"roles": [INSTRUCTOR], "course": ("course-2", "Another course")}
-        yield made
+    quiet_lms.platform.people["tess"] = {"roles": [INSTRUCTOR]}  # course-1
+    quiet_lms.platform.people["tom"] = {"roles": [INSTRUCTOR], "course": ("course-2", "Another course")}
+    return quiet_lms
 
 
 def launch(lms, user: str, course: str = "course-1", link: str = "link-1"):
