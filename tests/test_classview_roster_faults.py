@@ -61,7 +61,7 @@ def overview_once_fetched(base: str, t: str, verify, wanted: str) -> requests.Re
 
 
 @pytest.fixture(scope="module")
-def school(lms):
+def odd_school(lms):
     database = Database(lms.database_url)
     with database.connect() as conn:
         for n in range(20):
@@ -71,12 +71,12 @@ def school(lms):
 
 
 @pytest.fixture
-def course(school):
-    platform = school.platform
+def odd_course(odd_school):
+    platform = odd_school.platform
     platform.members = [{"user_id": "nina", "roles": [LEARNER], "name": "Nina Neu"}]
     platform.members_page_size = 10
     platform.members_requests.clear()
-    yield school
+    yield odd_school
     platform.members_body = platform.members_link = platform.members_refusal = None
 
 
@@ -100,31 +100,31 @@ ODD_ANSWERS = [
 
 
 @pytest.mark.parametrize("n, answer", list(enumerate(ODD_ANSWERS)))
-def test_an_odd_roster_answer_gives_the_whole_view_and_one_line(course, n, answer):
-    course.platform.members_body = answer
-    t = token(course, f"link-odd-{n}")
-    page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-error")
+def test_an_odd_roster_answer_gives_the_whole_view_and_one_line(odd_course, n, answer):
+    odd_course.platform.members_body = answer
+    t = token(odd_course, f"link-odd-{n}")
+    page = overview_once_fetched(odd_course.tool_url, t, odd_course.ca_file, "roster-error")
     assert roster_line(page).startswith("The course's list of members could not be read from the LMS")
     assert "the LMS answered" not in roster_line(page)  # the answer was read, and refused
     assert re.search(r'data-testid="opened">1<', page.text)  # the rest of the view
     assert "Nina" not in page.text
     timeline = requests.get(
-        course.tool_url + f"lti/class/learner/{Learner('ana').learner}",
+        odd_course.tool_url + f"lti/class/learner/{Learner('ana').learner}",
         params={"t": t},
-        verify=course.ca_file,
+        verify=odd_course.ca_file,
         timeout=10,
     )
     assert timeline.status_code == 200 and timeline.text.count('data-testid="verdict"') == 1
 
 
-def test_a_good_answer_is_shown_with_when_it_was_fetched(course):
-    t = token(course, "link-odd-19")
-    page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-fetched")
+def test_a_good_answer_is_shown_with_when_it_was_fetched(odd_course):
+    t = token(odd_course, "link-odd-19")
+    page = overview_once_fetched(odd_course.tool_url, t, odd_course.ca_file, "roster-fetched")
     assert "Nina Neu" in page.text and "UTC" in roster_line(page)
 
 
-def test_a_link_to_another_host_is_not_followed(course):
-    platform = course.platform
+def test_a_link_to_another_host_is_not_followed(odd_course):
+    platform = odd_course.platform
     platform.members_page_size = 1
     platform.members = [{"user_id": s, "roles": [LEARNER]} for s in ("nina", "noah")]
     port = platform.url.rsplit(":", 1)[1].rstrip("/")
@@ -138,22 +138,22 @@ def test_a_link_to_another_host_is_not_followed(course):
     ):
         platform.members_link = link
         platform.members_requests.clear()
-        t = token(course, f"link-odd-{15 + n}")
-        page = overview_once_fetched(course.tool_url, t, course.ca_file, "roster-error")
+        t = token(odd_course, f"link-odd-{15 + n}")
+        page = overview_once_fetched(odd_course.tool_url, t, odd_course.ca_file, "roster-error")
         assert "another host" in roster_line(page), link
         assert [r.get("page", "1") for r in platform.members_requests] == ["1"]  # not the second page
 
 
-def test_an_lms_at_a_private_address_is_not_asked_unless_the_host_allows_it(course, monkeypatch):
+def test_an_lms_at_a_private_address_is_not_asked_unless_the_host_allows_it(odd_course, monkeypatch):
     """The tests' LMS is on loopback: with LTI_PRIVATE_ADDRESSES off, the tool never asks it."""
-    app = course.tools[-1][1]
+    app = odd_course.tools[-1][1]
     monkeypatch.setitem(app.config, "LTI_PRIVATE_ADDRESSES", False)
     with app.app_context(), pytest.raises(rosters.RosterError, match="a private address"):
-        rosters.fetch(course.issuer, CLIENT_ID, course.platform.url + "memberships", "link-1")
-    assert course.platform.members_requests == []
+        rosters.fetch(odd_course.issuer, CLIENT_ID, odd_course.platform.url + "memberships", "link-1")
+    assert odd_course.platform.members_requests == []
     monkeypatch.setitem(app.config, "LTI_PRIVATE_ADDRESSES", True)
     with app.app_context():
-        assert rosters.fetch(course.issuer, CLIENT_ID, course.platform.url + "memberships", "link-1")
+        assert rosters.fetch(odd_course.issuer, CLIENT_ID, odd_course.platform.url + "memberships", "link-1")
 
 
 def test_a_slow_lms_holds_neither_the_class_views_nor_the_server(tmp_path, database_url):

@@ -33,7 +33,7 @@ INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 
 
 @pytest.fixture
-def school(tmp_path, database_url):
+def graded_lms(tmp_path, database_url):
     """An LMS, the tool registered with it (its grades tried again a second after a failed try), a
     teacher; the tool's database on SQLite or PostgreSQL."""
     with rig(tmp_path, database_url) as lms:
@@ -110,8 +110,8 @@ def settled(lms, sub: str, timeout: float = 90) -> None:
         time.sleep(0.05)
 
 
-def test_after_a_delete_the_open_page_records_nothing_and_nothing_of_the_learner_is_left(school):
-    lms = school
+def test_after_a_delete_the_open_page_records_nothing_and_nothing_of_the_learner_is_left(graded_lms):
+    lms = graded_lms
     session, token = launched(lms, "ada")
     pseudonym = lms.app.extensions["lti"]["keys"].learner_id(lms.issuer, "course-1", "ada")
     assert record(lms, session, token, solutions.NO_SEED).status_code == 202  # a Check that did not pass
@@ -171,8 +171,8 @@ def test_after_a_delete_the_open_page_records_nothing_and_nothing_of_the_learner
     }
 
 
-def test_a_removed_registration_ends_its_class_view_and_launch_tokens_at_once(school):
-    lms = school
+def test_a_removed_registration_ends_its_class_view_and_launch_tokens_at_once(graded_lms):
+    lms = graded_lms
     session, token = launched(lms, "bea")
     assert record(lms, session, token, solutions.NO_SEED).status_code == 202
     teacher = class_view(lms)

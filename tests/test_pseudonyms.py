@@ -20,28 +20,32 @@ PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 @pytest.fixture
-def lms(quiet_lms):
+def two_courses(quiet_lms):
     """A platform and the tool registered with it, records on; a teacher in each of two courses."""
     quiet_lms.platform.people["tess"] = {"roles": [INSTRUCTOR]}  # course-1
     quiet_lms.platform.people["tom"] = {"roles": [INSTRUCTOR], "course": ("course-2", "Another course")}
     return quiet_lms
 
 
-def launch(lms, user: str, course: str = "course-1", link: str = "link-1"):
+def launch(two_courses, user: str, course: str = "course-1", link: str = "link-1"):
     """User's launch into link of course (its redirects followed: a teacher's to the class view)."""
-    person = lms.platform.people.get(user)
+    person = two_courses.platform.people.get(user)
     if person is None:  # a learner: into course
-        lms.platform.people[user] = {"course": (course, "Another course")}
-    _, answer = launched_link(lms, user, link)
+        two_courses.platform.people[user] = {"course": (course, "Another course")}
+    _, answer = launched_link(two_courses, user, link)
     if person is None:
-        lms.platform.people.pop(user)
+        two_courses.platform.people.pop(user)
     assert answer.status_code == 200, answer.text
     return answer
 
 
-def test_two_courses_on_one_lms_two_pseudonyms_for_one_learner(lms):
-    pages = [launch(lms, "ada"), launch(lms, "ada", link="link-2"), launch(lms, "ada", "course-2")]
-    with lms.app.extensions["db"].engine.connect() as conn:
+def test_two_courses_on_one_lms_two_pseudonyms_for_one_learner(two_courses):
+    pages = [
+        launch(two_courses, "ada"),
+        launch(two_courses, "ada", link="link-2"),
+        launch(two_courses, "ada", "course-2"),
+    ]
+    with two_courses.app.extensions["db"].engine.connect() as conn:
         kept = conn.execute(select(learners.c.course, learners.c.activity, learners.c.learner)).all()
     pseudonyms = {(course, activity): learner for course, activity, learner in kept}
     first, second = pseudonyms["course-1", "link-1"], pseudonyms["course-2", "link-1"]
@@ -49,7 +53,10 @@ def test_two_courses_on_one_lms_two_pseudonyms_for_one_learner(lms):
     assert pseudonyms["course-1", "link-2"] == first  # two activities of one course: one
     assert PSEUDONYM.fullmatch(first) and PSEUDONYM.fullmatch(second)
 
-    in_course_1, in_course_2 = launch(lms, "tess"), launch(lms, "tom")  # each course's class view
+    in_course_1, in_course_2 = (
+        launch(two_courses, "tess"),
+        launch(two_courses, "tom"),
+    )  # each course's class view
     assert "/lti/class/" in in_course_1.url and "/lti/class/" in in_course_2.url
     assert first in in_course_1.text and second not in in_course_1.text
     assert second in in_course_2.text and first not in in_course_2.text

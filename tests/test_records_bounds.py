@@ -40,7 +40,7 @@ def big(n: int) -> str:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql")])
-def database(request, tmp_path):
+def bounds_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
     return new_database(request.getfixturevalue("postgres"))
@@ -97,17 +97,17 @@ def refused_politely(answers: list[requests.Response]) -> list[requests.Response
     return refused
 
 
-def test_one_token_flooding_four_processes_keeps_no_more_than_a_window_allows(tmp_path, database):
+def test_one_token_flooding_four_processes_keeps_no_more_than_a_window_allows(tmp_path, bounds_url):
     """88 Checks of ~396 kB from one token within seconds, against 4 processes: what is kept is within the
     window's bounds (RECORD_RATE_LIMIT Checks, RECORD_RATE_BYTES bytes), counted across the processes;
     every other gets a 429 that says when to come back."""
     sources = [big(n) for n in range(POSTS)]
     assert min(len(s.encode()) for s in sources) > 395_000
-    with servers.gunicorn(workers=4, threads=4, env=production(tmp_path, database)) as base:
+    with servers.gunicorn(workers=4, threads=4, env=production(tmp_path, bounds_url)) as base:
         start = time.monotonic()
         answers = flood(base, sources)
         took = time.monotonic() - start
-    rows = kept(database)
+    rows = kept(bounds_url)
     refused = refused_politely(answers)
     assert took < DEFAULTS["RECORD_RATE_WINDOW_S"], took  # all of it within one window
     assert len(rows) == POSTS - len(refused) <= DEFAULTS["RECORD_RATE_LIMIT"]
@@ -115,16 +115,16 @@ def test_one_token_flooding_four_processes_keeps_no_more_than_a_window_allows(tm
     assert refused  # the server said no to the rest
 
 
-def test_over_a_learners_bounds_in_all_rows_are_kept_without_their_code_then_refused(tmp_path, database):
+def test_over_a_learners_bounds_in_all_rows_are_kept_without_their_code_then_refused(tmp_path, bounds_url):
     """With the window wide (a long flood, as over hours), the bounds in all hold: the code kept stops at
     RECORD_BYTES_KEPT (later Checks keep their row, skipped, without their code), the rows at
     RECORDS_KEPT; then a 429 until the oldest expires."""
     bounds = {"RECORD_RATE_LIMIT": 1000, "RECORD_RATE_BYTES": 10**9}
     bounds |= {"RECORDS_KEPT": 40, "RECORD_BYTES_KEPT": 4_000_000}  # ten such Checks' code
     sources = [big(n) for n in range(POSTS)]
-    with servers.gunicorn(workers=4, threads=4, env=production(tmp_path, database, **bounds)) as base:
+    with servers.gunicorn(workers=4, threads=4, env=production(tmp_path, bounds_url, **bounds)) as base:
         answers = flood(base, sources)
-    rows = kept(database)
+    rows = kept(bounds_url)
     refused = refused_politely(answers)
     assert len(rows) == POSTS - len(refused) == 40
     assert 3_500_000 < size(rows) <= 4_000_000, size(rows)

@@ -67,6 +67,7 @@ def load_preset(page, preset_id):
 @pytest.mark.parametrize("preset", list(PRESET))
 def test_each_preset_runs_from_the_run_button_and_draws(scratch_page, preset):
     page = scratch_page
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)  # whatever an earlier test left
     load_preset(page, preset)
     fresh_runtime_ready(page)
     page.click("#run")
@@ -87,6 +88,8 @@ def test_each_preset_runs_from_the_run_button_and_draws(scratch_page, preset):
 
 def test_a_drawing_before_backward_shows_zeros_and_after_it_the_grads(scratch_page):
     page = scratch_page
+    # the right backward, whatever an earlier test of the module left (a share link's code, say)
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     result = run(page, PRESET["before-after"]["code"])
     assert [d["line"] for d in result["drawings"]] == [5, 7]
     before, after = drawn_grads(page, 0), drawn_grads(page, 1)
