@@ -139,8 +139,8 @@ lint: $(VENV)/.test-installed
 # test at a time, whose runaway code spins one core at most.
 TEST_PROCESSES ?= 3
 test: setup lint
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal -m "not alone"
-	$(BIN)/pytest -n 2 --dist load -m alone
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal -m "not alone" --durations=30
+	$(BIN)/pytest -n 2 --dist load -m alone --durations=10
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
 # process (about half a minute).

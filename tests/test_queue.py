@@ -81,6 +81,14 @@ def test_two_instances_sharing_postgresql_both_take_work_and_no_task_runs_twice(
             servers.gunicorn(workers=2, env=env(postgres, "first"), app=APP),
             servers.gunicorn(workers=2, env=env(postgres, "second"), app=APP),
         ):
+            # each instance's consumer is up (a gunicorn answers once one worker has booted; on a busy
+            # machine the other instance's may boot seconds later): a warm-up task taken by each
+            warm = tmp_path / "warm"
+            deadline = time.monotonic() + 60
+            while {name for _, _, name in notes(warm)} != {"first", "second"}:
+                assert time.monotonic() < deadline, notes(warm)
+                enqueue_notes(app, warm, ["warm"])
+                time.sleep(0.2)
             now = [f"now-{n}" for n in range(60)]
             later = [f"later-{n}" for n in range(40)]  # from the schedule, which each consumer reads too
             enqueue_notes(app, path, now, pause_s=0.05)

@@ -71,6 +71,9 @@ class Rig:
             "LTI_RETRY_S": 0.2,
             "FRAME_ANCESTORS": f"'self' {self.issuer}",
             "LTI_PRIVATE_ADDRESSES": True,  # the tests' LMS is on loopback
+            # a module's tests share one tool and launch from one address, many a minute: the limit of
+            # launches per address is test_lti_abuse's to test (it sets its own)
+            "LTI_RATE_LIMIT": 1000,
             "OFFLINE": False,
             **extra,
         }
