@@ -122,6 +122,9 @@ def test_strangers_with_endless_loops_do_not_starve_a_class(tmp_path):
     assert len(timeouts) >= 3  # the strangers were served too, in their turn
 
 
+# Alone (make test runs it away from the rest): its four loops must arrive within one loop's 2 s limit, or
+# the first is over and the next one takes its place (seen on a fresh clone's run, on a busy machine).
+@pytest.mark.alone
 def test_one_address_against_four_processes_without_redis_holds_one_sandbox(tmp_path):
     """`make production`'s shape (gunicorn, 4 processes, no Redis): one address sending four endless
     loops at once gets one sandbox (the others: still running), and an honest pass from elsewhere is
