@@ -137,10 +137,13 @@ lint: $(VENV)/.test-installed
 # the cores to the others. Then those marked alone, away from the rest (they check what happens within a
 # time limit, which a machine busy with other tests blurs), in two processes, one per core: each runs one
 # test at a time, whose runaway code spins one core at most.
+# Last, by itself, what keeps both cores busy for minutes (marked spins: a class of 30 with six endless
+# loops): beside those marked alone it blurred their time limits.
 TEST_PROCESSES ?= 3
 test: setup lint
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal -m "not alone" --durations=30
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal -m "not alone and not spins" --durations=30
 	$(BIN)/pytest -n 2 --dist load -m alone --durations=10
+	$(BIN)/pytest -m spins --durations=2
 
 # The unit tests only: the engine, the grader and the server in CPython, no browser, sandbox or server
 # process (about half a minute).

@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, select
 from server.db.tables import attempts
 from tests.support import servers, solutions
 
-pytestmark = [pytest.mark.slow, pytest.mark.alone]  # real processes; how far behind is a time
+pytestmark = [pytest.mark.slow, pytest.mark.spins]  # real processes; how far behind is a time
 
 SECRET = "a course's secret, shared with the playground, 32 bytes or more"
 CHECKS = 10  # each of the 24's Checks: nine wrong or right recorded, then their pass to /verify
