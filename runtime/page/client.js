@@ -7,26 +7,23 @@
 //             stopping  the task was stopped (Stop, the time limit): Python is being interrupted or ended
 //             dead      no runtime could load: load() again (Retry) tries afresh
 //
-// MOVES (below) lists which state may follow which, and set() holds the client to it. The pool of
-// runtimes waiting for the next tasks is pool.js's.
+// MOVES (below) lists which state may follow which, and set() holds the client to it. The first runtime
+// and the snapshot the others start from are first-runtime.js's; the runtimes waiting for the next tasks
+// are pool.js's; the task under way, its time limit and how Stop ends it, task.js's.
 //
 // Workers run in the runner frame (frame.js, runner/runner.js): a sandboxed iframe whose opaque origin
 // learner code can write nothing the page or a later visit reads. The page fetches the runtime's files
-// and hands them over. The first worker loads Pyodide, imports the grader, takes a snapshot of its memory
-// and is ended (on a returning visit, the snapshot this browser kept is used: stored-snapshot.js).
-// Every task then runs in a worker that has never run learner code, restored from that snapshot while
-// the learner reads the last report, and ended when the task is over: nothing one Check does reaches
-// the next, and runaway code is ended by ending its worker. Where the frame is cross-origin isolated,
-// Stop first interrupts Python, so the report names the line it ran. Every message to the frame is one
-// of runtime/protocol.js's.
+// and hands them over. Every task runs in a worker that has never run learner code, restored from a
+// snapshot while the learner reads the last report, and ended when the task is over: nothing one Check
+// does reaches the next, and runaway code is ended by ending its worker. Every message to the frame is
+// one of runtime/protocol.js's.
 
+import { FirstRuntime } from "./first-runtime.js";
 import { Pool } from "./pool.js";
 import { Reports } from "./reports.js";
-import { stopMessage } from "./stop-message.js";
-import { StoredSnapshot } from "./stored-snapshot.js";
-import { Workers, newId } from "./workers.js";
+import { Task } from "./task.js";
+import { Workers } from "./workers.js";
 
-const REPORT_MS = 10_000; // the longest wait for a report once Python has left the learner's code
 const PREPARE_AFTER_MS = 200; // a task running longer shares the machine with the next one's runtime
 
 // The client's states, and the states each may go to; set() refuses any other move. busy and stopping
@@ -53,9 +50,10 @@ export class RuntimeClient extends EventTarget {
     const progress = (received, expected) => this.dispatchEvent(new CustomEvent("progress", { detail: { received, expected } }));
     this.workers = new Workers(config, limits, progress, { words, names }, openFrame); // the runner frame and its workers
     this.reports = new Reports(config.report, words);
-    this.kept = new StoredSnapshot({ names, storage }); // the snapshot this browser keeps
+    const spawn = (options) => this.spawn(options);
+    this.first = new FirstRuntime({ workers: this.workers, kept: { names, storage }, snapshotKey: config.snapshotKey, spawn });
     this.pool = new Pool({
-      spawn: (options) => this.spawn(options),
+      spawn,
       end: (worker) => this.workers.end(worker),
       fresh: (fresh, worker) => this.freshIs(fresh, worker),
       failed: (err) => this.fail(err),
@@ -64,10 +62,8 @@ export class RuntimeClient extends EventTarget {
     this.detail = null; // why it is dead
     this.loading = false; // whether the first runtime (or Retry's) is loading
     this.failure = null; // why the next task's runtime could not load, until Retry
-    this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
     this.fresh = "loading"; // whether the next task's runtime is ready to start at once
     this.wasm = null; // "shared": the next runtime instantiated the frame's compiled wasm; "compiled": its own
-    this.snapshot = null; // a Blob of the snapshot every task's runtime starts from
     this.task = null; // the task under way
     this.loaded = new Promise((resolve) => (this.firstLoaded = resolve)); // the first time a task can run
   }
@@ -91,8 +87,8 @@ export class RuntimeClient extends EventTarget {
   }
 
   status() {
-    const { state, detail, fresh, wasm, startedFrom: start, stopMode: stop } = this;
-    return { state, detail, fresh, wasm, start, stop };
+    const { state, detail, fresh, wasm, stopMode: stop } = this;
+    return { state, detail, fresh, wasm, start: this.first.startedFrom, stop };
   }
 
   // The state once a task is over: dead if the runtime a task needs could not load, else loading until
@@ -117,7 +113,7 @@ export class RuntimeClient extends EventTarget {
     else this.set("loading");
     this.loading = true;
     this.failure = null;
-    this.ready = this.pool.fill(this.first()).then(
+    this.ready = this.pool.fill(this.first.load()).then(
       () => {
         this.loading = false;
         if (!this.task) this.set("ready");
@@ -132,43 +128,14 @@ export class RuntimeClient extends EventTarget {
     return this.ready;
   }
 
-  // The first runtime. Every task runs in a runtime restored from a snapshot that no learner code has
-  // touched: the one this browser kept for this build (checked against its digest), or one taken now by
-  // a runtime started in full, which then is ended without running anything else.
-  async first() {
-    if (this.snapshot) return this.spawn().then((worker) => ((this.startedFrom = "memory"), worker)); // a Retry
-    this.workers.open().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
-    const key = this.kept.key(this.config.snapshotKey);
-    this.snapshot = await this.kept.read(key);
-    if (this.snapshot) {
-      try {
-        const worker = await this.spawn();
-        this.startedFrom = "stored";
-        return worker;
-      } catch (err) {
-        console.info(`The snapshot kept in this browser did not restore (${err.message}); starting in full.`);
-        this.snapshot = null;
-        await this.kept.forget();
-      }
-    }
-    const boot = await this.spawn({ makeSnapshot: true });
-    this.workers.end(boot);
-    if (boot.made) {
-      this.snapshot = new Blob([boot.made]);
-      if (key) this.kept.keep(key, boot.made); // not awaited
-    }
-    const worker = await this.spawn(); // from the snapshot (in full, where none could be taken)
-    this.startedFrom = "full";
-    return worker;
-  }
-
   // Start a runtime in a new worker; resolves to its record once it can run a task. makeSnapshot: start
-  // in full and take the snapshot (worker.made); otherwise start from this.snapshot, or in full without
-  // one. spare: prepared beside the next one, its readiness not reported (the pool reports it once next).
+  // in full and take the snapshot (worker.made); otherwise start from the snapshot (first-runtime.js), or
+  // in full without one. spare: prepared beside the next one, its readiness not reported (the pool
+  // reports it once next).
   async spawn({ makeSnapshot = false, spare = false } = {}) {
     if (!spare) this.freshIs("loading");
     try {
-      const worker = await this.workers.start({ snapshot: makeSnapshot ? null : this.snapshot, makeSnapshot });
+      const worker = await this.workers.start({ snapshot: makeSnapshot ? null : this.first.snapshot, makeSnapshot });
       if (!worker.ended && !spare) this.freshIs("ready", worker);
       return worker;
     } catch (err) {
@@ -204,22 +171,7 @@ export class RuntimeClient extends EventTarget {
     if (!task || task.reason) return;
     task.reason = reason;
     this.set("stopping");
-    if (!task.worker) return task.cancel(); // still waiting for a runtime: the code never runs
-    const { worker } = task;
-    this.workers.interrupt(worker);
-    if (!this.workers.isolated) return this.workers.end(worker);
-    // Ended after a grace period, unless Python has left the learner's code (its report is being
-    // written, or on its way): then it has up to REPORT_MS. An interrupt taken but not yet out of the
-    // learner's code gets a second grace (a busy machine); code that catches it is ended after that.
-    const graceMs = this.config.stopGraceMs;
-    const grace = async (waited) => {
-      const state = await this.workers.state(worker, graceMs); // null: the frame did not answer, and is gone
-      if (worker.ended) return;
-      const more = state && (state.finishing ? waited < REPORT_MS : state.taken && waited < 2 * graceMs);
-      if (more) task.killTimer = setTimeout(() => grace(waited + graceMs), graceMs);
-      else this.workers.end(worker);
-    };
-    task.killTimer = setTimeout(() => grace(graceMs), graceMs);
+    task.stop();
   }
 
   // A task, one at a time: a Check or Run asked while another is under way is refused (rejects, its
@@ -236,26 +188,20 @@ export class RuntimeClient extends EventTarget {
   // Take the fresh runtime, ask it, render its answer into a report (or Run result).
   async perform(kind, ask, { waiting, running }) {
     const { t } = this.words;
-    const started = performance.now();
-    const failed = (errorKind, message, more = {}) => this.reports.failed(errorKind, message, { task: kind, started, ...more });
-    const task = { kind, reason: null, worker: null, output: "", killTimer: null, failed };
-    task.cancelled = new Promise((resolve) => (task.cancel = resolve));
+    const task = new Task(kind, this);
     this.set("busy"); // MOVES refuses it while a task is under way
     this.task = task;
     try {
       const next = this.pool.next;
       if (this.pool.waiting) waiting?.();
       task.worker = await Promise.race([next, task.cancelled]);
-      if (!task.worker) {
-        const said = kind === "run" ? t("You stopped the Run before Python was ready: your code did not run.") : t("You stopped the Check before Python was ready: your code did not run.");
-        return failed("timeout", said);
-      }
+      if (!task.worker) return task.neverRan();
       running?.();
       this.freshIs("loading"); // this task has taken the fresh runtime: the next one waits for its own
       // The next task's runtime loads once this one is over, or beside it when it runs long.
       const early = setTimeout(() => this.pool.prepare(), PREPARE_AFTER_MS);
       try {
-        return await this.answer(task, ask);
+        return await task.answer(ask, () => this.stop("timeout"));
       } finally {
         if (this.pool.next === next) {
           clearTimeout(early);
@@ -263,52 +209,11 @@ export class RuntimeClient extends EventTarget {
         }
       }
     } catch (err) {
-      return failed("crash", t("{error} Your code is still in the editor; press Retry to load Python again.", { error: err.message }));
+      return task.failed("crash", t("{error} Your code is still in the editor; press Retry to load Python again.", { error: err.message }));
     } finally {
-      clearTimeout(task.killTimer);
-      if (task.worker) this.workers.end(task.worker);
+      task.end();
       this.task = null;
       this.set(this.after(), this.failure);
-    }
-  }
-
-  // Ask the task's runtime and wait for its answer within the time limit; a stopped task's answer says so.
-  async answer(task, ask) {
-    const { failed, worker } = task;
-    const { words } = this;
-    const { t } = words;
-    const limit = setTimeout(() => this.stop("timeout"), this.config.timeLimitMs);
-    const timeLimitMs = this.config.timeLimitMs;
-    const cap = this.config.outputChars; // what the page keeps of the output, capped here too, whatever path it came by
-    try {
-      const id = newId();
-      const answered = this.workers.wait(worker, id, (data) => (task.output = (task.output + String(data.text)).slice(0, cap)));
-      ask(worker, id);
-      const { json, taken } = await answered;
-      const report = JSON.parse(json);
-      if (!this.reports.isResult(task.kind, report)) throw new Error(t("the worker sent something that is not a report"));
-      if (task.reason && taken) {
-        // Stopped, and Python took the interrupt: whatever the report says, the code did not finish.
-        const interrupted = report.error?.message.startsWith("KeyboardInterrupt");
-        const line = interrupted ? report.error.line : null;
-        const how = interrupted ? "interrupted" : "finished";
-        const printed = report.output.cut_chars > 0;
-        const message = stopMessage({ reason: task.reason, timeLimitMs, line, how, printed }, words);
-        return failed("timeout", message, { line, output: report.output });
-      }
-      return report; // it finished before any interrupt reached it
-    } catch (err) {
-      const output = { ...this.reports.shape.failed.output, text: task.output };
-      if (task.reason) {
-        const state = worker.lastState; // as the last grace period found it
-        const how = !this.workers.isolated ? "ended" : !state ? "died" : state.finishing ? "slow" : state.taken ? "caught" : "busy";
-        const printed = task.output.length >= cap;
-        const message = stopMessage({ reason: task.reason, timeLimitMs, line: null, how, printed }, words);
-        return failed("timeout", message, { output });
-      }
-      return failed("crash", this.reports.crashMessage(err), { line: err.line ?? null, output });
-    } finally {
-      clearTimeout(limit);
     }
   }
 }

@@ -6,7 +6,7 @@
 // worker over a private port of its own, with runtime/protocol.js's messages only. Workers only ever talk
 // to the runner; it passes their messages on as they are, both ways (toRunner.to, fromRunner.from), and
 // answers their reads itself. A worker's port is out of its learner code's reach (worker.js), and the page
-// checks what it takes (client.js, workers.js). Where the frame is cross-origin isolated it shares two
+// checks what it takes (workers.js, task.js). Where the frame is cross-origin isolated it shares two
 // words with each worker: the interrupt (the page's Stop and time limit) and the phase of its task.
 
 import { FROM_WORKER, PHASE, SIGINT, TO_RUNNER, answerRead, isReadBuffer, send } from "../protocol.js";
