@@ -198,7 +198,7 @@ TIMELINE = """() => {
     const key = match && (match[1] || match[2]);
     if (key) at[key] = Math.min(at[key] ?? Infinity, entry.responseEnd);
   }
-  // the runtime's own marks (runtime/stored-snapshot.js, client.js): the first of each
+  // the runtime's own marks (runtime/page/client.js, stored-snapshot.js, workers.js): the first of each
   for (const mark of performance.getEntriesByType("mark")) {
     if (mark.name.startsWith("runtime: ")) at[mark.name.slice(9)] ??= mark.startTime;
   }

@@ -1,7 +1,7 @@
 // Not bundled: server/first_paint.py puts this script inline in the page's <head>, and the page's policy
 // allows it by its hash. It starts reading the snapshot this browser kept for the page's build while the
 // page is parsed: main.js runs only once it is, and reading from Cache Storage takes a returning visit
-// 0.3-0.5 s. It only reads: runtime/stored-snapshot.js takes the bytes and checks them against their
+// 0.3-0.5 s. It only reads: runtime/page/stored-snapshot.js takes the bytes and checks them against their
 // digest before anything uses them. Nothing is read where nothing was kept (a first visit).
 try {
   const { cache, key, digest, name } = document.currentScript.dataset;

@@ -1,6 +1,6 @@
 """Checks back to back (a script grading many submissions, a learner pressing twice): each in a new runtime.
 
-Runtimes prepared beside the next one when Checks come quickly (runtime/page/client.js, prepare) are
+Runtimes prepared beside the next one when Checks come quickly (runtime/page/pool.js, prepare) are
 restored from the same snapshot as every other, and each is used once: a counter that learner code keeps
 at module level, in the runtime's own modules and globals, is 1 in every Check.
 """

@@ -18,7 +18,7 @@ export function showLoad(runtime) {
   let shown = null; // the state last shown
 
   const view = {
-    // The runtime's status (runtime/client.js): its state in data-state and in words, how Stop works
+    // The runtime's status (runtime/page/client.js): its state in data-state and in words, how Stop works
     // (data-stop), where it started from (data-start), whether the next task's runtime is ready at once
     // (data-fresh) and whether it shares the runner frame's compiled WebAssembly (data-wasm).
     show({ state, detail, fresh, wasm, start, stop }) {
