@@ -24,7 +24,7 @@ metadata = MetaData()
 # SQLite's rowid for a key it counts itself; PostgreSQL's bigint (a course's Checks may pass 2**31 in all).
 ID = BigInteger().with_variant(Integer(), "sqlite")
 
-# The LTI tool's state (server/lti/store.py): platforms, one-time values, launches, grade passbacks.
+# The LTI tool's state (server/lti/store/): platforms, one-time values, launches, grade passbacks.
 registrations = Table(
     "registrations",
     metadata,
