@@ -8,7 +8,7 @@ from collections import namedtuple
 import pytest
 
 from server import ROOT
-from server.classview import mistakes, stats
+from server.classview import figures, mistakes, stats
 from server.db import Database
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.postgres import postgres_server
@@ -166,10 +166,10 @@ def test_another_course_counts_its_own(conn):
 
 
 def test_median():
-    assert stats.median({}) is None
-    assert stats.median({4: 1}) == 4
-    assert stats.median({1: 1, 2: 1}) == 1.5
-    assert stats.median({1: 2, 9: 1}) == 1
+    assert figures.median({}) is None
+    assert figures.median({4: 1}) == 4
+    assert figures.median({1: 1, 2: 1}) == 1.5
+    assert figures.median({1: 2, 9: 1}) == 1
 
 
 def test_the_teachers_docs_name_every_mistake_as_the_class_view_does():
@@ -184,5 +184,5 @@ def test_the_random_graphs_verify_draws_are_order_graphs_after_the_exercises_own
     """Under strict, /verify's Checks hold results for "random" (the graphs it draws): graphs that tell
     orders apart, listed after the page's own; not a lesson."""
     rows = [Row(key, 1, 2) for key in ("random", "deep", "tangle", "neuron")]
-    shown = [(row["expr"], row["role"]) for row in stats.expression_rows(rows)]
+    shown = [(row["expr"], row["role"]) for row in figures.expression_rows(rows)]
     assert shown == [("neuron", "seed"), ("tangle", "order"), ("deep", "lesson"), ("random", "drawn")]

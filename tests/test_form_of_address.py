@@ -23,6 +23,7 @@ TEACHERS = (
     "server/lti/registration",  # registration.py, registration_token.py
     "server/lti/reach.py",
     "server/lti/openid.py",
+    "server/lti/tool_registration.py",
     "server/lti/activity.py",
 )
 # server/lti/views.py speaks to learners (a launch's refusals) and to teachers: these functions' words,

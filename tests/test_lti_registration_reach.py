@@ -24,8 +24,9 @@ import pytest
 import requests
 import trustme
 
-from server.lti.openid import RegistrationError, check_configuration, fetch_configuration, post_registration
+from server.lti.openid import RegistrationError, check_configuration, fetch_configuration
 from server.lti.registration_token import token_key
+from server.lti.tool_registration import post_registration
 from tests.support.lti import Served
 from tests.support.lti_launches import refusal_title
 from tests.support.lti_registration import REFUSAL_WORDS, RegisteringRig

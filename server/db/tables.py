@@ -24,7 +24,7 @@ metadata = MetaData()
 # SQLite's rowid for a key it counts itself; PostgreSQL's bigint (a course's Checks may pass 2**31 in all).
 ID = BigInteger().with_variant(Integer(), "sqlite")
 
-# The LTI tool's state (server/lti/store.py): platforms, one-time values, launches, grade passbacks.
+# The LTI tool's state (server/lti/store/): platforms, one-time values, launches, grade passbacks.
 registrations = Table(
     "registrations",
     metadata,
@@ -149,9 +149,9 @@ Index("attempts_queued", attempts.c.state, attempts.c.time)
 Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
 # What one learner keeps, per window and in all (server/records/quota.py), counted from the index alone.
 Index("attempts_of_learner", attempts.c.issuer, attempts.c.sub, attempts.c.time, attempts.c.source_bytes)
-# What the class view counts (server/classview/stats.py), in each learner's order: every column its windows
-# and groups read, so they read this index alone, never the rows (with their sources); a learner's Checks
-# in order (the timeline, the export) by its first five columns.
+# What the class view counts (server/classview/stats.py, in_order.py), in each learner's order: every
+# column its windows and groups read, so they read this index alone, never the rows (with their sources);
+# a learner's Checks in order (the timeline, the export) by its first five columns.
 Index(
     "attempts_counted",
     attempts.c.issuer,

@@ -1,7 +1,7 @@
 """LTI 1.3: the playground as a tool an LMS launches, with verified passes sent to its gradebook (AGS).
 
 On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is sent). State lives in
-the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store.py);
+the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store/);
 the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
 oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py

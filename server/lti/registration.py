@@ -3,15 +3,15 @@
 `flask --app server lti registration-url` makes a one-time token (server/lti/registration_token.py) and
 prints `<tool>lti/register?token=...`. The LMS opens that URL in its
 window with its `openid_configuration` and `registration_token` added; the tool checks the token, reads
-and checks the platform's configuration (server/lti/openid.py), posts its own registration there, stores
-the client and deployment ids it gets back and answers a page that says what was registered, whose
-button tells the LMS's window it is done (`org.imsglobal.lti.close`). Every refusal is a page that says
-why, and stores no registration. The token is claimed, by one request only (a compare-and-swap of its
-record: of two LMSs opening the URL at once, one registers and the other is told it was used), by the
-first platform whose configuration checked out, just before the registration is posted; once the
-registration was sent to the LMS the token is used up, whatever the LMS answers. A registration that
-never reached the LMS leaves the token bound to that platform, to try again; a refusal before the
-claim leaves it as it was.
+and checks the platform's configuration (server/lti/openid.py), posts its own registration there
+(server/lti/tool_registration.py), stores the client and deployment ids it gets back and answers a page
+that says what was registered, whose button tells the LMS's window it is done
+(`org.imsglobal.lti.close`). Every refusal is a page that says why, and stores no registration. The
+token is claimed, by one request only (a compare-and-swap of its record: of two LMSs opening the URL at
+once, one registers and the other is told it was used), by the first platform whose configuration
+checked out, just before the registration is posted; once the registration was sent to the LMS the
+token is used up, whatever the LMS answers. A registration that never reached the LMS leaves the token
+bound to that platform, to try again; a refusal before the claim leaves it as it was.
 """
 
 import base64
@@ -33,15 +33,14 @@ from server.lti.openid import (
     GRADE_SCOPES,
     ROSTER_SCOPE,
     RegistrationError,
-    ToolRegistration,
     check_configuration,
     fetch_configuration,
-    post_registration,
 )
 from server.lti.refusals import refuse
 from server.lti.registered import registered_with_other_keys
 from server.lti.registration_token import claim, held_token, keep, token_key
 from server.lti.store import Store
+from server.lti.tool_registration import ToolRegistration, post_registration
 
 REGISTRATION_TOKEN = re.compile(r"[\x21-\x7e]{1,4096}")  # the platform's bearer token: printable ASCII
 TOOL_NAME = "Backprop playground"

@@ -1,0 +1,80 @@
+"""The class view's overview figures, made in Python from the grouped rows server/classview/in_order.py
+counted: each mistake's row, each expression's, the distribution of the Checks to the first pass (its
+median and buckets).
+"""
+
+from engine import cases
+
+# The distribution of attempts to the first pass: one bar per count up to 5, then ranges.
+BUCKETS = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 10), (11, 20), (21, None))
+
+
+def mistakes(rows: list, shown: dict[str, list[dict]]) -> list[dict]:
+    """Each mistake made, the most met first: learners who met it, still on it, the Checks it took to get
+    past it (median, and how many got past), examples. rows: windowed's part "mistake"."""
+    met: dict[str, int] = {}
+    still: dict[str, int] = {}
+    past: dict[str, dict[int, int]] = {}
+    for row in rows:
+        met[row.key] = met.get(row.key, 0) + row.b
+        still[row.key] = still.get(row.key, 0) + row.c
+        if row.a is not None:
+            past.setdefault(row.key, {})[row.a] = row.b
+    return [
+        {
+            "mistake": mistake,
+            "met": met[mistake],
+            "still": still[mistake],
+            "past": sum(past.get(mistake, {}).values()),
+            "median": median(past.get(mistake, {})),
+            "examples": shown.get(mistake, []),
+        }
+        for mistake in sorted(met, key=lambda mistake: (-met[mistake], mistake))
+    ]
+
+
+def expression_rows(rows: list) -> list[dict]:
+    """Each expression's row, in the exercise's order (cases.py)."""
+    drawn = "random"  # /verify's random graphs under strict (server/verify.py's value_sets): order graphs
+    order = {name: k for k, name in enumerate((*cases.SEED, *cases.EXTRAS, drawn))}
+    found = [
+        {
+            "expr": row.key,
+            "role": "drawn" if row.key == drawn else cases.role(row.key) if row.key in order else "",
+            "right": row.a,
+            "of": row.b,
+        }
+        for row in rows
+    ]
+    return sorted(found, key=lambda row: (order.get(row["expr"], len(order)), row["expr"]))
+
+
+def distribution(histogram: dict[int, int]) -> dict:
+    """Checks to the first pass: the median, each count's learners, the buckets."""
+    return {"median": median(histogram), "histogram": histogram, "buckets": buckets(histogram)}
+
+
+def median(histogram: dict[int, int]) -> float | None:
+    """The median of values given as value -> how many times (None for none)."""
+    total = sum(histogram.values())
+    if not total:
+        return None
+    middle, seen, found = ((total - 1) // 2, total // 2), 0, []
+    for value in sorted(histogram):
+        for index in middle:
+            if seen <= index < seen + histogram[value]:
+                found.append(value)
+        seen += histogram[value]
+    return sum(found) / 2
+
+
+def buckets(histogram: dict[int, int]) -> list[dict]:
+    """The distribution in BUCKETS: each with its lowest and highest value (None: no limit) and count."""
+    return [
+        {
+            "low": low,
+            "high": high,
+            "learners": sum(n for v, n in histogram.items() if v >= low and (high is None or v <= high)),
+        }
+        for low, high in BUCKETS
+    ]
