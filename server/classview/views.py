@@ -25,11 +25,11 @@ from flask_babel import format_date, format_decimal, format_number, get_locale, 
 
 from engine.words import N_
 from server import i18n
-from server.classview import kept, mistakes, roles, stats, waiting
+from server.classview import kept, mistakes, stats, waiting
 from server.classview.token import teacher_token, view_of
 from server.db import database
 from server.headers import page_headers, response_headers
-from server.lti import activity, state
+from server.lti import activity, roles, state
 from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK, ROLES
 from server.lti.refusals import refuse
 from server.records.retention import forget_learner
@@ -65,7 +65,7 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
         "rule": rule or current_app.config["VERDICT"],
         "language": language,  # the activity's exercise's (exercise.py); None: not chosen
     }
-    if roles.assists(data.get(ROLES)):  # a teaching assistant: the class view, not Delete (roles.py)
+    if roles.assists(data.get(ROLES)):  # a teaching assistant: the class view, not Delete (lti/roles.py)
         view["tutor"] = True
     token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
     return private(redirect(url_for("classview.overview", t=token), 303))
@@ -194,8 +194,8 @@ def titles(view: dict) -> dict:
 
 
 def may_delete(view: dict) -> bool:
-    """Whether this teacher may delete a learner's records: not a tutor (roles.py's tutors: a teaching
-    assistant at launch, or one the course's roster, as kept, lists without a teacher's role)."""
+    """Whether this teacher may delete a learner's records: not a tutor (server/lti/roles.py's tutors: a
+    teaching assistant at launch, or one the course's roster, as kept, lists without a teacher's role)."""
     if view.get("tutor"):
         return False
     launch = launch_of(view)

@@ -30,7 +30,6 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from engine.cases import VERDICTS
 from engine.words import N_
 from server.bounds import body_limit, keepable
-from server.classview.roles import learns, teaches
 from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
 from server.i18n import languages, name_of
@@ -53,6 +52,7 @@ from server.lti.claims import (
 )
 from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
+from server.lti.roles import learns, teaches
 from server.lti.tool import TimeoutSession, registration_of
 from server.page import page_config, render_page
 
@@ -186,7 +186,7 @@ def launch() -> Response:
     registration = tool["store"].registration(data["iss"], message.get_client_id()) or {}
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
     launch_id = uuid.uuid4().hex
-    teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/classview/roles.py)
+    teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/lti/roles.py)
     learner = learns(data.get(ROLES))  # the class: a Learner, no teacher (an Observer, a Designer: not)
     link_title = data[RESOURCE_LINK].get("title")
     context_id = context.get("id") if text(context.get("id")) else None  # the course, as records name it
