@@ -30,7 +30,6 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from engine.cases import VERDICTS
 from engine.words import N_
 from server.bounds import body_limit, keepable
-from server.classview.views import opened_by_teacher
 from server.headers import page_headers, response_headers
 from server.i18n import languages, name_of
 from server.lti import activity, state
@@ -210,7 +209,7 @@ def launch() -> Response:
         }
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
-        return opened_by_teacher(data, message.get_client_id(), launch_id)
+        return tool["teacher_launch"](data, message.get_client_id(), launch_id)
     last_check = None  # the code of this learner's last Check here, for a browser that kept none
     if learner and "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
