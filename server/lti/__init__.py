@@ -4,8 +4,10 @@ On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is 
 the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store.py);
 the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
-oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py
-(sent by tasks on the app's queue, server/queue.py).
+oidc.py, Deep Linking in deep_linking.py, who the roles make a teacher in roles.py), a launched page's
+grade in grades.py, the teacher's command in cli.py, passback in passback.py (sent by tasks on the app's
+queue, server/queue.py). A teacher's launch opens the class view (server/classview/), which registers
+itself here (on_teacher_launch): nothing in server/lti/ imports it.
 """
 
 from collections.abc import Callable
