@@ -65,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server import (
         assets,
         bounds,
+        classview,
         db,
         embed,
         export,
@@ -106,6 +107,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             db.init_app(app)  # where records can exist: the database, migrated at start (server/db)
             queue.init_app(app)  # the work done after requests: Huey, in the database (server/queue.py)
         lti.init_app(app)  # LTI 1.3 launch and grade passback when PLAYGROUND_LTI=1 (server/lti/)
+        classview.init_app(app)  # the class view a teacher's launch opens, with LTI on (server/classview/)
         records.init_app(app)  # every Check of a named learner, judged (server/records/)
         retention.init_app(app)  # old records deleted at start and daily (after the database and queue)
     except (headers.SettingError, SandboxUnavailable, db.NewerDatabase) as exc:

@@ -39,12 +39,14 @@ ENGINE_SPEAKERS = [
     "report.py",
     "scratch.py",
 ]
-# The server's modules that answer a learner: the LTI launch's refusals and grade line, /verify's refusals
-# and errors, the page's config, a refused frame. Their logs are for whoever hosts it, in English; so are
+# The server's modules that answer a learner: the LTI launch's refusals (and Deep Linking's, which a teacher
+# gets from the launch) and grade line, /verify's refusals and errors, the page's config, a refused frame.
+# Their logs are for whoever hosts it, in English; so are
 # (HOSTING) the reasons a check of the LMS's launch gives, inside a translated sentence, what /verify says
 # to a script that posts no JSON (the page always does), and why the server does not start.
 SERVER_SPEAKERS = [
     "server/lti/views.py",
+    "server/lti/deep_linking.py",
     "server/lti/refusals.py",
     "server/lti/oidc.py",
     "server/lti/grades.py",

@@ -5,7 +5,6 @@ Registration's page and its refusals speak to a teacher or an administrator, as 
 "du" imperative ("Erstelle", "Starte"), in the German of a message those pages say fails here.
 """
 
-import ast
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -19,6 +18,7 @@ TEACHERS = (
     "templates/classview/",
     "server/classview/",
     "templates/lti-deep-link.html",
+    "server/lti/deep_linking.py",  # the Deep Linking pages' refusals
     "templates/lti-registered.html",
     "server/lti/registration",  # registration.py, registration_token.py
     "server/lti/reach.py",
@@ -26,32 +26,18 @@ TEACHERS = (
     "server/lti/tool_registration.py",
     "server/lti/activity.py",
 )
-# server/lti/views.py speaks to learners (a launch's refusals) and to teachers: these functions' words,
-# the Deep Linking pages' refusals, are the teacher's.
-TEACHERS_IN_VIEWS = ("deep_link", "deep_link_chosen")
-
-
-def messages_of_functions(path: Path, names: tuple[str, ...]) -> set[str]:
-    """The string literals in the named functions of a module (their N_() and gettext() messages)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in names:
-            found |= {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) is str}
-    return found
 
 
 def teachers_messages() -> list[tuple[str, str]]:
     """(msgid, German) of every message a teacher's or administrator's page says."""
     catalogue = read_po(PO.open("rb"))
-    in_views = messages_of_functions(ROOT / "server/lti/views.py", TEACHERS_IN_VIEWS)
     said = []
     for message in catalogue:
         if not message.id:
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
-        if any(path.startswith(TEACHERS) for path, _ in message.locations) or set(ids) & in_views:
+        if any(path.startswith(TEACHERS) for path, _ in message.locations):
             said += [(ids[0], string) for string in strings]
     return said
 

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import func, select, update
 
 from engine.report import MISTAKES
-from server.classview.roles import teaches
 from server.db.tables import attempts, learners, results
 from server.lti.claims import shared_name
+from server.lti.roles import teaches
 from server.records import judge as judge_module
 from server.records.store import shape
 from tests.support import solutions

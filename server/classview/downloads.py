@@ -7,7 +7,8 @@ from urllib.parse import quote
 
 from flask import Response, g, stream_with_context
 
-from server.classview.views import bp, scope, titles
+from server.classview.pages import scope, titles
+from server.classview.views import bp
 from server.db import database
 from server.records import export
 

@@ -43,4 +43,4 @@ def exercise() -> Response:
         config["lti"] = lti
     response = make_response(render_page(config))
     response.headers.update(page_headers(current_app.config))
-    return response  # never kept, no referrer: the class view's (views.py's private)
+    return response  # never kept, no referrer: the class view's (pages.py's private)

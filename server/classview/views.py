@@ -1,74 +1,31 @@
 """The class view's pages: the overview of one activity, a learner's timeline, deleting a learner's records
-(the records' downloads: downloads.py; the exercise: exercise.py). Each is authorised by the teacher's
-token (token.py) its link or form carries, while the LMS's registration it names is still there, and
-shows only the (issuer, course, activity) that token names.
+(the records' downloads: downloads.py; the exercise: exercise.py; what every page is given and sent with:
+pages.py). Each is authorised by the teacher's token (token.py) its link or form carries, while the LMS's
+registration it names is still there, and shows only the (issuer, course, activity) that token names.
 """
 
-import datetime
-import functools
-import re
-from collections.abc import Callable
-
-from babel import dates
-from flask import (
-    Blueprint,
-    Response,
-    current_app,
-    g,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
-from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
+from flask import Blueprint, Response, current_app, g, redirect, request, url_for
+from flask_babel import gettext
 
 from engine.words import N_
 from server import i18n
-from server.classview import kept, mistakes, roles, stats, waiting
-from server.classview.token import teacher_token, view_of
+from server.classview import stats, waiting
+from server.classview.pages import (
+    PSEUDONYM,
+    may_delete,
+    private,
+    render,
+    roster_of,
+    scope,
+    tutors_may_not_delete,
+)
+from server.classview.token import view_of
 from server.db import database
-from server.headers import page_headers, response_headers
 from server.lti import activity, state
-from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK, ROLES
 from server.lti.refusals import refuse
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
-
-NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
-PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
-    """A teacher's launch (server/lti/views.py): the class view of the launch's activity, not the exercise.
-
-    Its token names the launch, whose row (server/lti/store.py) holds the course's and the activity's
-    titles: an LMS's titles can be long (a few thousand bytes of UTF-8), and the view's every address
-    carries the token, which a server takes in a request line of 4 KB at most (gunicorn's)."""
-    context = data.get(CONTEXT) or {}
-    nrps = data.get(NRPS)
-    memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
-    presentation = data.get(PRESENTATION)
-    link = data[RESOURCE_LINK]
-    rule, language = activity.chosen(data)  # the teacher's choice for the activity (checked at launch)
-    view = {
-        "issuer": data["iss"],
-        "course": str(context.get("id") or ""),
-        "activity": link["id"],
-        "client_id": client_id,
-        "deployment_id": data[DEPLOYMENT],  # checked, with the registration, on every request
-        "memberships": memberships if isinstance(memberships, str) else None,
-        "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
-        "launch": launch_id,  # its titles (titles(): the launch's row, not the address)
-        # what a pass means here: the teacher's choice, else the server's setting
-        "rule": rule or current_app.config["VERDICT"],
-        "language": language,  # the activity's exercise's (exercise.py); None: not chosen
-    }
-    if roles.assists(data.get(ROLES)):  # a teaching assistant: the class view, not Delete (roles.py)
-        view["tutor"] = True
-    token = teacher_token(state()["keys"], view, int(current_app.config["LTI_TEACHER_TOKEN_S"]))
-    return private(redirect(url_for("classview.overview", t=token), 303))
 
 
 @bp.before_request
@@ -96,141 +53,7 @@ def authorised() -> Response | None:
     return None
 
 
-@bp.after_request
-def private(response: Response) -> Response:
-    """No page of the class view is kept by a browser or a proxy; its forms post back here only."""
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers.update(page_headers(current_app.config))  # framed by a course as the exercise is
-    policy = response.headers.get("Content-Security-Policy")
-    if policy is None:
-        policy = response_headers(current_app.config)["Content-Security-Policy"]
-    response.headers["Content-Security-Policy"] = re.sub(r"form-action[^;]*", "form-action 'self'", policy)
-    return response
-
-
-def scope() -> tuple[str, str, str]:
-    view = g.class_view
-    return view["issuer"], view["course"], view["activity"]
-
-
-def said_once() -> dict:
-    """The page's formatters for what it says many times (a row per learner), made once a request: the
-    teacher's language and time zone looked up once, each mistake's words and each count said once."""
-    if "said" not in g:
-        locale, zone = get_locale(), get_timezone()
-
-        def when(seconds: float | None) -> str:
-            if seconds is None:
-                return ""
-            moment = datetime.datetime.fromtimestamp(seconds, datetime.UTC)  # a date and time in UTC
-            return dates.format_datetime(moment, "short", tzinfo=zone, locale=locale) + " UTC"
-
-        g.said = {
-            "when": when,
-            "title": functools.cache(mistakes.title),
-            "about": functools.cache(mistakes.about),
-            "format_number": functools.cache(format_number),
-        }
-    return g.said
-
-
-def learner_link(token: str | None) -> Callable[[str], str]:
-    """The link to a learner's timeline (with the teacher's token): url_for's, its path built once a page
-    for the pseudonyms a path holds as they are (PSEUDONYM), url_for itself for any other."""
-    marker = "PSEUDONYM"
-    prefix, _, suffix = url_for("classview.timeline", learner=marker, t=token).partition(marker)
-
-    def link(learner: str) -> str:
-        if PSEUDONYM.fullmatch(learner):
-            return prefix + learner + suffix
-        return url_for("classview.timeline", learner=learner, t=token)
-
-    return link
-
-
-def bucket(counts: dict) -> str:
-    """A bar's label in the distribution of Checks to the first pass: 3, 6-10, 21 or more."""
-    if counts["high"] is None:
-        return gettext("%(low)s or more", low=counts["low"])
-    if counts["low"] == counts["high"]:
-        return str(counts["low"])
-    return f"{counts['low']}–{counts['high']}"
-
-
-def day(iso: str) -> str:
-    """A day (2026-12-01) as the teacher's language writes it, with its weekday."""
-    return format_date(datetime.date.fromisoformat(iso), "EEE d MMM y")
-
-
-def roster_of(view: dict) -> kept.Roster | None:
-    """The course's members from the LMS (NRPS) as last read, when the launch offered them (kept.py: never
-    waits on the LMS)."""
-    if not view.get("memberships"):
-        return None
-    if "roster" not in g:  # read once a request (the overview and who may delete)
-        g.roster = kept.roster_of(view)
-    return g.roster
-
-
-def launch_of(view: dict) -> dict | None:
-    """The teacher's launch the token names (its row: titles, sub), or None (not known, or not this one's)."""
-    if "launch_row" not in g:
-        launch = state()["store"].launch(view["launch"]) if isinstance(view.get("launch"), str) else None
-        mine = launch is not None and (launch["issuer"], launch["resource_link_id"]) == (
-            view["issuer"],
-            view["activity"],
-        )
-        g.launch_row = launch if mine else None
-    return g.launch_row
-
-
-def titles(view: dict) -> dict:
-    """The course's and the activity's titles, from the launch the token names (None: not known)."""
-    launch = launch_of(view)
-    if launch is None:
-        return {"course_title": None, "activity_title": None}
-    return {"course_title": launch["course"], "activity_title": launch["activity_title"]}
-
-
-def may_delete(view: dict) -> bool:
-    """Whether this teacher may delete a learner's records: not a tutor (roles.py's tutors: a teaching
-    assistant at launch, or one the course's roster, as kept, lists without a teacher's role)."""
-    if view.get("tutor"):
-        return False
-    launch = launch_of(view)
-    found = roster_of(view)
-    return not roles.tutors(False, launch["sub"] if launch else None, found.members if found else [])
-
-
-def tutors_may_not_delete() -> Response:
-    return refuse(
-        403,
-        N_("Deleting records is for the course's teachers"),
-        N_(
-            "The LMS names you a tutor in this course, not one of its teachers: you see the class, and "
-            "its teachers can delete a learner's records."
-        ),
-    )
-
-
-def render(template: str, **values) -> Response:
-    view = g.class_view
-    return make_response(
-        render_template(
-            template,
-            view=view,
-            **titles(view),
-            token=request.values.get("t"),
-            **said_once(),
-            timeline_of=learner_link(request.values.get("t")),
-            may_delete=may_delete(view),
-            decimal=format_decimal,
-            bucket=bucket,
-            day=day,
-            **values,
-        )
-    )
+bp.after_request(private)  # no page of the class view is kept by a browser or a proxy
 
 
 @bp.get("/")
@@ -327,11 +150,3 @@ def delete(learner: str) -> Response:
         deleted = forget_learner(conn, issuer, course, learner)
     current_app.logger.info("class view: deleted %s records of a learner of %s %s", deleted, issuer, course)
     return redirect(url_for("classview.overview", t=request.values["t"], forgotten="1"), 303)
-
-
-def init_app(app) -> None:
-    """The class view's pages, under the LTI endpoints (LTI on: create_app has opened the database)."""
-    from server.classview import downloads, exercise  # noqa: F401  (their routes, on bp)
-
-    kept.init_app(app)  # the roster's fetch, on the queue
-    app.register_blueprint(bp)

@@ -2,16 +2,17 @@
 
 A member is listed when the roster names them a Learner (and no teacher), they have not opened it, and no
 launch of theirs in this course was a teacher's: Moodle's roster lists a non-editing teacher as Learner
-while their launch is an Instructor's (roles.py), and their own launch is the better word. A learner whose
-records were deleted here is not listed as not having opened it: they are listed apart, with when.
+while their launch is an Instructor's (server/lti/roles.py), and their own launch is the better word. A
+learner whose records were deleted here is not listed as not having opened it: they are listed apart, with
+when.
 """
 
 from collections.abc import Callable, Iterable
 
 from sqlalchemy import Connection, select, true
 
-from server.classview import roles
 from server.db.tables import forgotten_learners, launches
+from server.lti import roles
 
 
 def teachers_launched(conn: Connection, issuer: str, course: str, subs: Iterable[str]) -> set[str]:

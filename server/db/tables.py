@@ -73,7 +73,7 @@ launches = Table(
     # Added with "delete means deleted": when its learner's records were deleted (None: never). Such a
     # launch's token is refused; it is kept only while a grade earned before the delete is still to send.
     Column("forgotten", Float),
-    # Added for the class view: whether the launch counts as the class (server/classview/roles.py's
+    # Added for the class view: whether the launch counts as the class (server/lti/roles.py's
     # learns: a Learner, no teacher; an Observer's is not), and the activity's title (the resource link's,
     # None where the LMS sent none), which the class view shows.
     Column("learner", Boolean, nullable=False, server_default=text("false")),

@@ -4,13 +4,16 @@ On with PLAYGROUND_LTI=1 (and PLAYGROUND_VERIFY=1: only the server's verdict is 
 the playground's database (server/db, opened by create_app; the LTI statements in server/lti/store/);
 the tool's RSA key in the instance folder. The login and launch
 endpoints are in server/lti/views.py (their refusal pages in refusals.py, pylti1p3's login and launch in
-oidc.py), a launched page's grade in grades.py, the teacher's command in cli.py, passback in passback.py
-(sent by tasks on the app's queue, server/queue.py).
+oidc.py, Deep Linking in deep_linking.py, who the roles make a teacher in roles.py), a launched page's
+grade in grades.py, the teacher's command in cli.py, passback in passback.py (sent by tasks on the app's
+queue, server/queue.py). A teacher's launch opens the class view (server/classview/), which registers
+itself here (on_teacher_launch): nothing in server/lti/ imports it.
 """
 
+from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 
 from server import db
 from server.headers import SettingError
@@ -50,7 +53,8 @@ def open_state(app: Flask) -> dict:
 
 
 def state() -> dict:
-    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks."""
+    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks, and what a
+    teacher's launch opens (teacher_launch: the class view's, on_teacher_launch)."""
     return current_app.extensions["lti"]
 
 
@@ -66,7 +70,6 @@ def init_app(app: Flask) -> None:
             "PLAYGROUND_LTI=1 needs PLAYGROUND_VERIFY=1 too (only a pass the server verified is graded): "
             "set both, or neither"
         )
-    from server.classview import views as classview
     from server.lti import grades, registration, views
 
     parts = open_state(app)
@@ -75,4 +78,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)
     registration.init_app(app)  # the registration URL's endpoint (LTI Dynamic Registration)
-    classview.init_app(app)  # the class view a teacher's launch opens (server/classview/)
+
+
+def on_teacher_launch(app: Flask, opens: Callable[[dict, str, str], Response]) -> None:
+    """Answer a teacher's launch with opens(the launch's data, its client id, the launch's id): the class
+    view registers itself here (server/classview/), so the launch never imports it."""
+    app.extensions["lti"]["teacher_launch"] = opens

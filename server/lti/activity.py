@@ -1,11 +1,11 @@
 """The teacher's choice for one activity: its verdict and language, from Deep Linking to each launch.
 
-The Deep Linking page (server/lti/views.py's deep_link) offers the server's verdicts (engine/cases.py's
-VERDICTS) and its languages (server/i18n.py), or the learner's own; the teacher's choice goes into the
-Deep Linking item's custom parameters (`verdict`, `language`), which the LMS sends back in every launch
-of the activity (the custom claim). A launch keeps them (launches.rule, launches.language): the page,
-/verify's receipt, the grade and the recorded Checks follow them, and so does the exercise a teacher's
-class view opens (server/classview/exercise.py). Without them, the server's
+The Deep Linking page (server/lti/deep_linking.py's deep_link) offers the server's verdicts
+(engine/cases.py's VERDICTS) and its languages (server/i18n.py), or the learner's own; the teacher's choice
+goes into the Deep Linking item's custom parameters (`verdict`, `language`), which the LMS sends back in
+every launch of the activity (the custom claim). A launch keeps them (launches.rule, launches.language):
+the page, /verify's receipt, the grade and the recorded Checks follow them, and so does the exercise a
+teacher's class view opens (server/classview/exercise.py). Without them, the server's
 PLAYGROUND_VERDICT and the learner's own language hold.
 
 A custom value the server does not know (a teacher's typo in the LMS's activity settings, a language

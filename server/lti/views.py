@@ -1,10 +1,10 @@
 """The LTI 1.3 launch's endpoints: OIDC login, launch (the page, or Deep Linking), the tool's JWKS.
 
 A refused login or launch gets a page from server/lti/refusals.py; a launched page's grade is
-server/lti/grades.py's.
+server/lti/grades.py's; Deep Linking's offer and the teacher's choice, server/lti/deep_linking.py's; a
+teacher's launch opens what the class view registered (on_teacher_launch, server/lti/__init__.py).
 """
 
-import re
 import time
 import uuid
 
@@ -20,25 +20,17 @@ from flask import (
     url_for,
 )
 from flask_babel import format_number, gettext
-from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskRequest
-from pylti1p3.deep_link import DeepLink
-from pylti1p3.deep_link_resource import DeepLinkResource
+from pylti1p3.contrib.flask import FlaskRequest
 from pylti1p3.exception import LtiException, OIDCException
-from pylti1p3.lineitem import LineItem
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import VERDICTS
 from engine.words import N_
 from server.bounds import body_limit, keepable
-from server.classview.roles import learns, teaches
-from server.classview.views import opened_by_teacher
-from server.headers import page_headers, response_headers
-from server.i18n import languages, name_of
+from server.headers import page_headers
 from server.lti import activity, state
 from server.lti.claims import (
     AGS,
     CONTEXT,
-    DEEP_LINKING,
     DEPLOYMENT,
     MESSAGE_TYPE,
     PRESENTATION,
@@ -49,19 +41,18 @@ from server.lti.claims import (
     may_deep_link,
     shared_name,
     text,
-    web_origin,
 )
+from server.lti.deep_linking import deep_link, deep_link_chosen
 from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
-from server.lti.tool import TimeoutSession, registration_of
+from server.lti.roles import learns, teaches
+from server.lti.tool import TimeoutSession
 from server.page import page_config, render_page
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "lti_deployment_id", "client_id")
 MAX_PARAM = 2048  # characters of one login parameter (Canvas's lti_message_hint, a JWT, is ~600)
-# The activity's title, in the language of the teacher's Deep Linking launch (the LMS keeps it as given).
-EXERCISE_TITLE = N_("Backprop playground: write backward(out)")
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -186,7 +177,7 @@ def launch() -> Response:
     registration = tool["store"].registration(data["iss"], message.get_client_id()) or {}
     course = context.get("title") or context.get("label") or registration.get("title") or data["iss"]
     launch_id = uuid.uuid4().hex
-    teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/classview/roles.py)
+    teacher = teaches(data.get(ROLES))  # Instructor, TA, Administrator (server/lti/roles.py)
     learner = learns(data.get(ROLES))  # the class: a Learner, no teacher (an Observer, a Designer: not)
     link_title = data[RESOURCE_LINK].get("title")
     context_id = context.get("id") if text(context.get("id")) else None  # the course, as records name it
@@ -210,7 +201,7 @@ def launch() -> Response:
         }
     )
     if teacher:  # a teacher: the class view (server/classview/), one click from the exercise
-        return opened_by_teacher(data, message.get_client_id(), launch_id)
+        return tool["teacher_launch"](data, message.get_client_id(), launch_id)
     last_check = None  # the code of this learner's last Check here, for a browser that kept none
     if learner and "records" in current_app.extensions:  # the class view counts who opened it
         from server.db import database
@@ -238,91 +229,8 @@ def launch() -> Response:
     return response
 
 
-def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
-    """Offer the exercise to a teacher adding an activity: the verdicts and languages to choose from, in a
-    plain form that posts the choice back here (deep_link_chosen signs the LMS's response with it)."""
-    title = gettext(EXERCISE_TITLE)
-    token = activity.offer(
-        state()["keys"],
-        {
-            "issuer": data["iss"],
-            "client_id": message.get_client_id(),
-            "deployment_id": data[DEPLOYMENT],
-            "settings": data[DEEP_LINKING],
-            "locale": g.get("launch_locale"),
-        },
-    )
-    page = render_template(
-        "lti-deep-link.html",
-        title=title,
-        token=token,
-        verdicts=[(rule, gettext(words)) for rule, words in activity.VERDICT_WORDS.items()],
-        verdict=current_app.config["VERDICT"],
-        languages=[(code, name_of(code)) for code in languages()],
-        learners_own=activity.LEARNERS_OWN,
-    )
-    return deep_link_page(page, "'self'")
-
-
-@bp.post("/deep-link")
-def deep_link_chosen() -> Response:
-    """Sign the Deep Linking response with the teacher's choice; a page that sends it to the LMS."""
-    if refused := too_many():
-        return refused
-    offer = activity.offered(state()["keys"], request.form.get("offer") or "")
-    if offer is None:
-        return refuse(
-            403,
-            N_("This choice did not come from the playground's page"),
-            N_("Its offer is altered or over an hour old. Add the exercise from the course again."),
-        )
-    g.launch_locale = offer.get("locale")  # the teacher's LMS language, as on the page they chose on
-    rule, language = request.form.get("verdict"), request.form.get("language")
-    if rule not in VERDICTS or (language != activity.LEARNERS_OWN and language not in languages()):
-        return refuse(
-            400,
-            N_("This choice is not one the page offers"),
-            N_("Choose a verdict and a language on the page, then add the exercise again."),
-        )
-    tool = state()
-    row = tool["store"].registration(offer["issuer"], offer["client_id"])
-    if row is None:
-        return refuse(
-            403,
-            N_("This course's platform is not registered here"),
-            N_("Its registration was removed since the page opened. Ask the playground's administrator."),
-        )
-    title = gettext(EXERCISE_TITLE)  # in the teacher's language: the LMS shows it to the course as given
-    resource = (
-        DeepLinkResource()
-        .set_url(url_for("lti.launch", _external=True))
-        .set_title(title)
-        .set_lineitem(LineItem().set_label(title).set_score_maximum(1).set_resource_id("backward"))
-        .set_custom_params(activity.custom_params(rule, language))
-    )
-    settings = offer["settings"]
-    link = DeepLink(registration_of(row, tool["keys"]), offer["deployment_id"], settings)
-    return_url = settings["deep_link_return_url"]  # an http(s) URL with a plain host (claims.py)
-    page = render_template(
-        "lti-deep-link.html",
-        title=title,
-        return_url=return_url,
-        response_jwt=link.get_response_jwt([resource]),
-        verdict=rule,
-        verdict_words=gettext(activity.VERDICT_WORDS[rule]),
-        language=name_of(language) if language else None,
-    )
-    return deep_link_page(page, web_origin(return_url))
-
-
-def deep_link_page(page: str, form_action: str | None) -> Response:
-    """A Deep Linking page whose form goes to form_action, and only there (the tool, or the LMS)."""
-    response = make_response(page)
-    policy = response_headers(current_app.config)["Content-Security-Policy"]
-    policy = re.sub(r"form-action[^;]*", f"form-action {form_action}", policy)
-    response.headers["Content-Security-Policy"] = policy
-    response.headers["Cache-Control"] = "no-store"
-    return response
+# the teacher's choice of verdict and language, posted from the page deep_link offers (deep_linking.py)
+bp.add_url_rule("/deep-link", "deep_link_chosen", deep_link_chosen, methods=["POST"])
 
 
 @bp.get("/jwks.json")

@@ -34,7 +34,7 @@ def wanted(app: Flask) -> bool:
 
 def of_the_class(who) -> bool:
     """Whether a named learner's Checks are the class's: a course page's learner (a learner token), or a
-    launch whose roles made it one of the class (a Learner: server/classview/roles.py's learns). A
+    launch whose roles made it one of the class (a Learner: server/lti/roles.py's learns). A
     teacher's, an Observer's (Mentor) or a Designer's launch gets the exercise and is not counted."""
     return who is not None and (who.launch is None or bool(who.launch.get("learner")))
 

@@ -1,4 +1,6 @@
-"""Who gets the class view: a launch by one of the course's teachers, by its membership roles only.
+"""A launch's course roles: who is a teacher (the class view), a learner (the class), a tutor (no Delete).
+
+Who gets the class view: a launch by one of the course's teachers, by its membership roles only.
 
 An LMS's institution and system roles (an administrator of the whole site, say) say nothing of this course:
 they are not read. LTI 1.3 lets a context role come by its short name too ("Instructor"). Canvas sends a
