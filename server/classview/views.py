@@ -24,14 +24,15 @@ from flask import (
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
 
 from engine.words import N_
-from server import i18n
 from server.classview import kept, mistakes, roles, stats, waiting
 from server.classview.token import teacher_token, view_of
 from server.db import database
-from server.headers import page_headers, response_headers
+from server.http.headers import response_headers
 from server.lti import activity, state
 from server.lti.claims import CONTEXT, DEPLOYMENT, PRESENTATION, RESOURCE_LINK, ROLES
 from server.lti.refusals import refuse
+from server.page import i18n
+from server.page.policy import page_headers
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
@@ -92,7 +93,7 @@ def authorised() -> Response | None:
             )
         )
     g.class_view = view
-    g.launch_locale = view.get("locale")  # server/i18n.py: the teacher's LMS language
+    g.launch_locale = view.get("locale")  # server/page/i18n.py: the teacher's LMS language
     return None
 
 

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, jsonify
 
 from engine.cases import LEAVES, ROLES, VERDICTS
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, FINDINGS, KINDS, MISTAKES
-from server.names import NAMES
+from server.page.names import NAMES
 from server.records import export
 
 bp = Blueprint("schema", __name__)

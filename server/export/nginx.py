@@ -1,14 +1,15 @@
 """The nginx configuration for a static export, written beside its files by `flask export`.
 
-It sends what the app itself sends (server/headers.py, server/static.py), with this export's settings
-filled in: the policy (with frame-ancestors, which a <meta> tag cannot carry), the isolation headers,
+It sends what the app itself sends (server/http/headers.py, server/page/static.py), with this export's
+settings filled in: the policy (with frame-ancestors, which a <meta> tag cannot carry), the isolation headers,
 who may embed the page, and the caching. The tests read it back and compare, file by file, with the
 app's own answers (tests/test_nginx.py), and the browser tests serve exports with these headers.
 """
 
 from collections.abc import Mapping
 
-from server.headers import content_security_policy, embeddable, response_headers
+from server.http.headers import response_headers
+from server.page.policy import content_security_policy, embeddable
 
 FILE = "nginx.conf"
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -9,14 +9,14 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 
 from runtime.server import is_variant, lazy_stdlib
-from server.assets import engine_archive
-from server.embed import embed_script
-from server.headers import content_security_policy
-from server.nginx import FILE as NGINX_FILE
-from server.nginx import nginx_conf
-from server.offline import service_worker_script
-from server.page import page_config, render_page
-from server.static import page_url, served_dirs
+from server.export.nginx import FILE as NGINX_FILE
+from server.export.nginx import nginx_conf
+from server.page.assets import engine_archive
+from server.page.embed import embed_script
+from server.page.offline import service_worker_script
+from server.page.page import page_config, render_page
+from server.page.policy import content_security_policy
+from server.page.static import page_url, served_dirs
 
 
 def export_site(

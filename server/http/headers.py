@@ -1,4 +1,5 @@
-"""Response headers on every response: cross-origin isolation and the security headers.
+"""Response headers on every response: cross-origin isolation and the security headers (the page's
+policy among them: server/page/policy.py), and the settings that go into them, checked at start-up.
 
 They are added by a WSGI middleware around everything, WhiteNoise's static files included (it
 answers before Flask, so Flask's after_request would not see those), and its 304s and 404s too.
@@ -7,40 +8,7 @@ answers before Flask, so Flask's after_request would not see those), and its 304
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
-from runtime.server import bootstrap_hash
-from server.first_paint import first_paint_hashes
-
-# What the page needs, found by running it in Chromium with the policy on (tests/browser/test_hosting.py):
-# - script-src 'wasm-unsafe-eval': Pyodide compiles its WebAssembly (WebAssembly.instantiateStreaming).
-# - style-src 'unsafe-inline': CodeMirror mounts its styles as <style> elements in the document.
-#   A nonce (EditorView.cspNonce) would make every page different, so no ETag, no 304 and no
-#   static export; with scripts locked to this origin, inline styles cannot run code.
-# - script-src <hash> blob:, worker-src 'self' (sw.js) blob: the runner frame (runtime/server.py): its
-#   one inline script, allowed by its hash, imports the runner from a blob: URL, and its workers start
-#   from blob: URLs: an opaque origin can load neither from this server's cache nor its service worker.
-# - script-src <hash> <hash>: the page's two inline scripts, which put the saved code in the editor's
-#   textarea before the first paint and start reading the kept snapshot (server/first_paint.py).
-# Everything else (bundles, Pyodide, the engine archive, the favicon) comes from 'self'.
-POLICY = (
-    "default-src 'self'",
-    f"script-src 'self' 'wasm-unsafe-eval' {bootstrap_hash()} {first_paint_hashes()} blob:",
-    "worker-src 'self' blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-)
-
-
-def content_security_policy(frame_ancestors: str | None) -> str:
-    """The page's policy; frame_ancestors None for a <meta> tag, where the directive is ignored."""
-    directives = [*POLICY, f"frame-ancestors {frame_ancestors}"] if frame_ancestors else list(POLICY)
-    return "; ".join(directives)
-
-
-def embeddable(config: Mapping) -> bool:
-    """Whether pages of other origins may frame the page (PLAYGROUND_FRAME_ANCESTORS)."""
-    return config["FRAME_ANCESTORS"].strip() not in ("'self'", "'none'")
+from server.page.policy import content_security_policy
 
 
 def response_headers(config: Mapping) -> dict[str, str]:
@@ -57,13 +25,6 @@ def response_headers(config: Mapping) -> dict[str, str]:
         headers["Cross-Origin-Embedder-Policy"] = "require-corp"
         headers["Cross-Origin-Resource-Policy"] = "same-origin"
     return headers
-
-
-def page_headers(config: Mapping) -> dict[str, str]:
-    """Extra headers for the page: a course page that requires CORP may embed it when allowed to."""
-    if config["CROSS_ORIGIN_ISOLATION"] and embeddable(config):
-        return {"Cross-Origin-Resource-Policy": "cross-origin"}
-    return {}
 
 
 class SettingError(ValueError):

@@ -8,7 +8,7 @@ process of every instance that names the same Redis counts together.
 Redis gets connect and read timeouts (TIMEOUT_S); when it fails or does not answer, this process counts
 in its own memory for DOWN_S seconds before it asks Redis again (the log says so), so a Redis that is
 down or stopped makes the limits per process for a while, never a 500 or a held request thread. The
-one-at-a-time hold is then the instance's (server/holds.py's files), as it always is without Redis.
+one-at-a-time hold is then the instance's (server/sandbox/holds.py's files), as it always is without Redis.
 
 A client is the address a request comes from, as PROXY_FIX gives it (the one the trusted proxy saw,
 whatever a client puts before it in X-Forwarded-For), an IPv6 address by its /64 network: one host
@@ -30,7 +30,7 @@ from limits.errors import StorageError
 from limits.storage import Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from server.holds import Holds
+from server.sandbox.holds import Holds
 
 PREFIX = "backprop-playground"
 TIMEOUT_S = 1.0  # Redis's connect and read timeouts

@@ -7,8 +7,8 @@ from urllib.parse import quote
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from server.headers import AddHeaders, response_headers
-from server.static import serve_files
+from server.http.headers import AddHeaders, response_headers
+from server.page.static import serve_files
 
 
 def take_prefix(app: Flask) -> None:

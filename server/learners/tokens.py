@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import jwt
 
-from server.keysets import KeySetError, KeySets
+from server.keys.keysets import KeySetError, KeySets
 
 ASYMMETRIC = ["RS256", "ES256", "EdDSA"]
 MIN_SECRET = 32  # bytes: RFC 7518 asks an HS256 key to be at least as long as the hash
@@ -36,7 +36,8 @@ class Learners:
             raise ValueError(f"PLAYGROUND_LEARNER_TOKEN_SECRET must be at least {MIN_SECRET} bytes")
         self.secret = secret
         self.jwks_url = jwks_url
-        self.key_sets = key_sets or KeySets()  # fetched rarely, briefly, one at a time (server/keysets.py)
+        # fetched rarely, briefly, one at a time (server/keys/keysets.py)
+        self.key_sets = key_sets or KeySets()
         self.issuer = issuer
         self.audience = audience
 

@@ -29,11 +29,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.cases import VERDICTS
 from engine.words import N_
-from server.bounds import body_limit, keepable
 from server.classview.roles import learns, teaches
 from server.classview.views import opened_by_teacher
-from server.headers import page_headers, response_headers
-from server.i18n import languages, name_of
+from server.http.bounds import body_limit, keepable
+from server.http.headers import response_headers
 from server.lti import activity, state
 from server.lti.claims import (
     AGS,
@@ -54,7 +53,9 @@ from server.lti.claims import (
 from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
 from server.lti.tool import TimeoutSession, registration_of
-from server.page import page_config, render_page
+from server.page.i18n import languages, name_of
+from server.page.page import page_config, render_page
+from server.page.policy import page_headers
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
@@ -66,7 +67,8 @@ EXERCISE_TITLE = N_("Backprop playground: write backward(out)")
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(_: RequestEntityTooLarge) -> Response:
-    """Refuse a login or launch over its body limit (server/bounds.py) with a page, as any other refusal."""
+    """Refuse a login or launch over its body limit (server/http/bounds.py) with a page, as any other
+    refusal."""
     return refuse(
         413,
         N_("This request is not one an LMS sends"),
@@ -149,7 +151,7 @@ def launch() -> Response:
         presentation = data.get(PRESENTATION)
         g.launch_locale = (
             presentation.get("locale") if isinstance(presentation, dict) else None
-        )  # server/i18n.py
+        )  # server/page/i18n.py
     except ClaimError as exc:
         return refuse(400, N_("The launch could not be read"), UNREADABLE, reason=str(exc))
     if message.is_deep_link_launch():

@@ -1,4 +1,5 @@
-"""Serve what the worker loads: the engine archive, built from engine/ (the cases are in the config)."""
+"""Serve what the worker loads: the engine archive, built from engine/ (the cases are in the config: their
+expected gradients, server/exercise/value_sets.py's graded_cases)."""
 
 import hashlib
 import io
@@ -8,7 +9,7 @@ from functools import cache
 from flask import Blueprint, Response, abort, request
 
 from server import ROOT
-from server.static import IMMUTABLE
+from server.page.static import IMMUTABLE
 
 bp = Blueprint("assets", __name__)
 
@@ -35,14 +36,6 @@ def revalidated(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()
     return response.make_conditional(request)
-
-
-@cache
-def graded_cases(verdict: str = "seed") -> list[dict]:
-    """Compute the expected gradients once per verdict rule, with the reference backward."""
-    from server.reference import graded_cases as compute
-
-    return compute(verdict)
 
 
 @bp.get("/engine-<digest>.zip")

@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, render_template, request
 
-from server.assets import revalidated
-from server.headers import content_security_policy
-from server.names import NAMES
+from server.page.assets import revalidated
+from server.page.names import NAMES
+from server.page.policy import content_security_policy
 
 bp = Blueprint("embed", __name__)
 

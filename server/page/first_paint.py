@@ -7,7 +7,7 @@ loads. Right after it, RESTORE (static/js/boot/restore-code.js), inline, puts th
 into it while the page is parsed (in a launched page where it saved none, the learner's last Check that
 the server kept: config lti.lastCheck): the learner's first key lands on their own code. READ_SNAPSHOT, in the
 <head>, starts reading the kept snapshot meanwhile. The page's policy allows both scripts by their hashes
-(server/headers.py), as it does the runner frame's.
+(server/http/headers.py), as it does the runner frame's.
 """
 
 import base64

@@ -24,7 +24,7 @@ from flask_babel import Babel, format_number
 
 from engine import words
 from server import ROOT
-from server.plural import plural_tree
+from server.page.plural import plural_tree
 
 TRANSLATIONS = ROOT / "translations"
 SOURCE = "en"  # the language the msgids are written in
@@ -114,8 +114,8 @@ def _catalogue(lang: str, folders: tuple[str, ...]) -> dict:
 
 def catalogue(lang: str | None = None) -> dict:
     """The messages of a language as the page and the engine read them: {"language", "messages" (msgid ->
-    msgstr, or a list of plural forms), "plural" (the Plural-Forms rule, as server/plural.py's plural_tree
-    parses it), "numbers" (decimal, group)}."""
+    msgstr, or a list of plural forms), "plural" (the Plural-Forms rule, as server/page/plural.py's
+    plural_tree parses it), "numbers" (decimal, group)}."""
     lang = lang or select_locale()
     return _catalogue(lang, tuple(directories(current_app)))
 

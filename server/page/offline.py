@@ -19,14 +19,14 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, render_template
 
 from runtime.server import is_variant, lazy_stdlib
-from server.assets import engine_archive, engine_digest, revalidated
-from server.names import NAMES
-from server.page import page_config, render_page
-from server.static import page_url, served_dirs
+from server.page.assets import engine_archive, engine_digest, revalidated
+from server.page.names import NAMES
+from server.page.page import page_config, render_page
+from server.page.static import page_url, served_dirs
 
 bp = Blueprint("offline", __name__)
 
-# Cache Storage names (server/names.py): the worker's caches are "<files prefix><build> <page URL>"; the
+# Cache Storage names (server/page/names.py): the worker's caches are "<files prefix><build> <page URL>"; the
 # snapshot's is runtime/page/stored-snapshot.js's, removed with the worker when offline use is switched off.
 CACHE_PREFIX = NAMES["caches"]["files"]
 SNAPSHOT_CACHE = NAMES["caches"]["snapshot"]

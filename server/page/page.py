@@ -16,13 +16,16 @@ from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
-from server import ROOT, comments, i18n, presets
-from server.assets import engine_archive, engine_digest, graded_cases, revalidated
-from server.embed import frame_refused, parent_origins, refused_framer
-from server.first_paint import READ_SNAPSHOT, RESTORE
-from server.headers import page_headers
-from server.names import NAMES
-from server.static import page_url, pyodide_url, static_size, static_url
+from server import ROOT
+from server.exercise import comments, presets
+from server.exercise.value_sets import graded_cases
+from server.page import i18n
+from server.page.assets import engine_archive, engine_digest, revalidated
+from server.page.embed import frame_refused, parent_origins, refused_framer
+from server.page.first_paint import READ_SNAPSHOT, RESTORE
+from server.page.names import NAMES
+from server.page.policy import page_headers
+from server.page.static import page_url, pyodide_url, static_size, static_url
 
 bp = Blueprint("page", __name__)
 
@@ -40,7 +43,7 @@ def read(path: str) -> str:
 
 def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
-    from server import reference
+    from server.exercise import reference
 
     return comments.said(inspect.getsource(reference.backward), gettext)
 
@@ -57,7 +60,8 @@ def page_config(verdict: str | None = None) -> dict:
     verdict = verdict or current_app.config["VERDICT"]
     cases = graded_cases(verdict)
     config = {
-        "starter": comments.said(read("server/starter.py"), gettext),  # its comments in the page's language
+        # its comments in the page's language
+        "starter": comments.said(read("server/exercise/starter.py"), gettext),
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": verdict,  # the rule the cases' extra flags follow (and /verify)
@@ -96,7 +100,8 @@ def page_config(verdict: str | None = None) -> dict:
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
         "record": record_url(),  # None: the page records no Check (server/records/)
         "language": i18n.choice(),  # the page's language, what chose it, the others it speaks
-        "catalogue": i18n.catalogue(),  # its messages, for the page's scripts and the grader (server/i18n.py)
+        # its messages, for the page's scripts and the grader (server/page/i18n.py)
+        "catalogue": i18n.catalogue(),
     }
     config["snapshotKey"] = snapshot_key(config)  # names the snapshot a browser keeps of this build
     return config
@@ -125,7 +130,8 @@ def expressions(cases: list[dict]) -> list[dict]:
 
 
 def verify_url() -> str | None:
-    """Where the page sends a pass to be verified (server/verify.py), or None: off, or a static export."""
+    """Where the page sends a pass to be verified (server/verify/views.py), or None: off, or a static
+    export."""
     if not current_app.config["VERIFY"] or g.get("relative_urls"):
         return None
     return page_url("verify.verify")
@@ -140,7 +146,7 @@ def record_url() -> str | None:
 
 
 def service_worker_url() -> str | None:
-    """The service worker's URL (server/offline.py), or None when offline use is switched off."""
+    """The service worker's URL (server/page/offline.py), or None when offline use is switched off."""
     return page_url("offline.service_worker") if current_app.config["OFFLINE"] else None
 
 

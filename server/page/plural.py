@@ -1,7 +1,7 @@
 """A catalogue's Plural-Forms rule, parsed on the server into the tree the page and the engine evaluate.
 
 A C plural expression ("(n != 1)", "(n==1 ? 0 : n%10>=2 && ... ? 1 : 2)") is parsed, never evaluated
-as code. The tree is JSON, in the catalogue the page and the engine get (server/i18n.py): each evaluates
+as code. The tree is JSON, in the catalogue the page and the engine get (server/page/i18n.py): each evaluates
 it (engine/words.py's plural_index, static/js/shared/i18n.js's pluralIndex), and this is the one parser,
 which neither the browser nor the sandbox needs.
 """

@@ -98,7 +98,7 @@ def init_app(app: Flask) -> None:
 
 
 def serve_files(wsgi_app: Callable) -> WhiteNoise:
-    """Wrap a WSGI app with WhiteNoise serving static/build/ (server/wsgi.py applies it)."""
+    """Wrap a WSGI app with WhiteNoise serving static/build/ (server/http/wsgi.py applies it)."""
     # allow_all_origins: a runner frame (an opaque origin) that cannot share memory reads the stdlib's lazy
     # archives itself, with a CORS request (worker/lazy_stdlib.py).
     files = WhiteNoise(wsgi_app, allow_all_origins=True, add_headers_function=immutable)

@@ -1,7 +1,7 @@
 """One instance's holds and its queue for the sandboxes, in files every one of its processes sees.
 
 Both live in the folder of the instance's slot lock files (VERIFY_SLOTS_DIR, else instance/sandbox-slots:
-server/sandbox_io.py's Slots), so gunicorn's processes of one deployment share them without Redis:
+server/sandbox/sandbox_io.py's Slots), so gunicorn's processes of one deployment share them without Redis:
 
 - Holds: one place per client (a learner, or an anonymous address): a locked file named by a hash of
   the client. The kernel lets go of a lock when its process ends, so a killed worker holds nothing.
@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from server.sandbox_io import Slots
+from server.sandbox.sandbox_io import Slots
 
 POLL_S = 0.05  # how often a waiter looks whether its turn came
 

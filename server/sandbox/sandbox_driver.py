@@ -3,12 +3,12 @@
 Copied into the sandbox beside engine/, source.py, cases.json (value sets without their expected
 gradients, which the sandbox never sees) and catalogue.json (the messages of the learner's language, or
 null: English). It says it started (STARTED, before anything of the learner's runs: a sandbox that
-ended without it failed on the server's side, server/sandbox_io.py's server_fault), then runs the
+ended without it failed on the server's side, server/sandbox/sandbox_io.py's server_fault), then runs the
 learner's code through engine.gradients, the same code the browser's grader runs it with, and writes
 one JSON document on the result channel (the fd given as its argument): the gradients each value set
 got, in order, each one's pass (engine/trace.py's plain data, for the server's diagnosis; those past
 TRACES_BYTES in all are left out, so the result stays well within its limit), the error the learner's
-code met and what it printed. Nothing here compares or decides: the server does (server/verify.py).
+code met and what it printed. Nothing here compares or decides: the server does (server/verify/views.py).
 """
 
 import json
@@ -16,7 +16,7 @@ import os
 import sys
 
 STARTED = b" "  # the result channel's first byte (JSON allows space before the document)
-TRACES_BYTES = 256 * 1024  # of the passes sent back, in all (the result channel holds 1 MiB: sandbox.Limits)
+TRACES_BYTES = 256 * 1024  # of the passes sent back, in all (the result channel holds 1 MiB: terms.Limits)
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """What /verify hands its sandbox and reads back: the files in, the one JSON document out, and the slots.
 
-The sandbox (server/sandbox.py) runs the driver (server/sandbox_driver.py) over the engine as the browser
-gets it, the learner's source and the value sets without their expected gradients. What comes back is
-the learner's to spoil: it is read here as untrusted data, each part checked and capped, never obeyed;
-server/verify.py then judges the numbers (engine/judge.py) in the server process.
+The sandbox (server/sandbox/box.py) runs the driver (server/sandbox/sandbox_driver.py) over the engine
+as the browser gets it, the learner's source and the value sets without their expected gradients. What
+comes back is the learner's to spoil: it is read here as untrusted data, each part checked and capped,
+never obeyed; server/sandbox/judging.py then judges the numbers (engine/judge.py) in the server process.
 """
 
 import contextlib
@@ -24,8 +24,9 @@ from flask_babel import gettext
 from engine import report
 from engine.output import MAX_CHARS
 from engine.report import KINDS, MAX_TEXT, cap, error, number
-from server import ROOT, sandbox
-from server.sandbox_driver import STARTED
+from server import ROOT
+from server.sandbox import terms
+from server.sandbox.sandbox_driver import STARTED
 
 UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
@@ -45,13 +46,13 @@ def engine_files() -> dict[str, bytes]:
                 str(path), str(compiled), f"engine/{path.name}", doraise=True, invalidation_mode=UNCHECKED
             )
             files[f"engine/{importlib.util.cache_from_source(path.name)}"] = compiled.read_bytes()
-    files["driver.py"] = (ROOT / "server" / "sandbox_driver.py").read_bytes()
+    files["driver.py"] = (ROOT / "server" / "sandbox" / "sandbox_driver.py").read_bytes()
     return files
 
 
 def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None) -> dict[str, bytes]:
     """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values, and
-    the messages of the learner's language (server/i18n.py's catalogue; None: English)."""
+    the messages of the learner's language (server/page/i18n.py's catalogue; None: English)."""
     files = dict(engine_files())
     files["source.py"] = source.encode("utf-8", "surrogatepass")
     files["catalogue.json"] = json.dumps(catalogue).encode()
@@ -61,7 +62,7 @@ def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None)
     return files
 
 
-def server_fault(outcome: sandbox.Outcome) -> str | None:
+def server_fault(outcome: terms.Outcome) -> str | None:
     """Why the sandbox ended before the driver said it started, for the host's log; None if it started.
 
     Before that nothing of the learner's ran: bubblewrap could not set up, the process limit refused
@@ -75,7 +76,7 @@ def server_fault(outcome: sandbox.Outcome) -> str | None:
     return f"the sandbox ended before its Python started ({how})" + (f": {said}" if said else "")
 
 
-def read_result(outcome: sandbox.Outcome) -> tuple[dict | None, dict | None]:
+def read_result(outcome: terms.Outcome) -> tuple[dict | None, dict | None]:
     """Parse the sandbox's one JSON document; or say, as an error, why there is none to trust."""
     limit = f"{current_app.config['VERIFY_TIME_LIMIT_MS'] / 1000:g} s"
     code = outcome.returncode  # bwrap gives 128 + n for a process inside killed by signal n
@@ -158,7 +159,7 @@ class Slots:
     (flock). Not machine-wide: another deployment, with a folder of its own, has slots of its own.
 
     A slot's number also picks its sandbox's uid within the server process's own range
-    (sandbox.sandbox_uid), so no two runs on the machine share a uid or count against one RLIMIT_NPROC.
+    (bwrap.sandbox_uid), so no two runs on the machine share a uid or count against one RLIMIT_NPROC.
     """
 
     def __init__(self, folder: Path, count: int) -> None:

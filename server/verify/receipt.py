@@ -7,22 +7,20 @@ key signs from the next start, and the old kid stays in the JWKS, so receipts it
 until that file is removed.
 """
 
-import base64
 import hashlib
 import json
-import os
 import time
 import uuid
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
-from server.assets import engine_archive, graded_cases
+from server.exercise.value_sets import graded_cases
+from server.keys.private import b64url, keep_private_key
+from server.page.assets import engine_archive
 
 ALGORITHM = "EdDSA"
 EXERCISE = "backward"
@@ -71,37 +69,12 @@ def claims(issuer: str, report: dict, source: str, sub: str | None = None, lms: 
     return said
 
 
-def b64url(data: bytes) -> str:
-    """Base64url without padding, as JOSE writes it."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 def public_jwk(key: Ed25519PublicKey) -> dict:
     """The key as a JWK, its kid the RFC 7638 thumbprint (so the same key always has the same kid)."""
     x = b64url(key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw))
     members = {"crv": "Ed25519", "kty": "OKP", "x": x}  # the required members, in order, no spaces
     kid = b64url(hashlib.sha256(json.dumps(members, separators=(",", ":")).encode()).digest())
     return {**members, "kid": kid, "alg": ALGORITHM, "use": "sig"}
-
-
-def keep_private_key(path: Path, generate: Callable[[], PrivateKeyTypes]) -> bytes:
-    """Read a private key's PEM; make one first (mode 0600) if there is none, once across processes."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pem = generate().private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        )
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(pem)
-        try:
-            os.link(partial, path)  # fails if another process made one first: theirs is used
-        except FileExistsError:
-            pass
-        finally:
-            partial.unlink()
-    return path.read_bytes()
 
 
 def load_or_create(path: Path) -> Ed25519PrivateKey:

@@ -1,137 +1,42 @@
-"""`POST <prefix>/verify`: re-grade a pass in the sandbox, decide here, and sign a receipt.
+"""`POST <prefix>/verify`: re-grade a pass in the sandbox, decide here, and sign a receipt; and the JWKS.
 
-The learner's source runs in a fresh sandbox (server/sandbox.py; what it is given and what is read
-back: server/sandbox_io.py) on the page's value sets and on fresh ones drawn for this request; the
-sandbox hands back only the gradients it got. This process judges them against the reference's
-(engine/judge.py, the page's grader's own judging) and builds the report, so nothing the learner's code
-prints, patches or forges changes the verdict; it can only spoil its own report. The receipt's claims
-and its signature: server/receipt.py.
+The pass is run and judged by server/sandbox/judging.py (as the records' judge runs a Check): nothing the
+learner's code prints, patches or forges changes the verdict. Here: who asks (server/learners/who.py),
+one verification at a time per learner and the rate limits (server/http/limits.py), a sandbox's slot at
+once or in the queue (server/sandbox/holds.py), the receipt (its claims and signature:
+server/verify/receipt.py), and the Check recorded (server/records) and its grade sent (server/lti).
 """
 
 import hashlib
 import math
 import os
-import random
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from flask_babel import format_number, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import LEAVES, SEED, VERDICTS
+from engine.cases import VERDICTS
 from engine.errors import MAX_SOURCE, refusal
-from engine.judge import Judging
-from server import bounds, graphs, i18n, receipt, sandbox
-from server.assets import graded_cases
 from server.db.unreachable import UNREACHABLE
-from server.holds import Holds, Queue
-from server.keysets import key_sets
-from server.learner import MAX_SUB, Learners, LearnerTokenError
-from server.limits import client, limits
-from server.receipt import Signer
-from server.reference import expected
-from server.sandbox_io import Slots, numbers, printed, read_result, sandbox_error, sandbox_files, server_fault
+from server.http import bounds
+from server.http.limits import client, limits
+from server.keys.keysets import key_sets
+from server.learners.tokens import Learners
+from server.learners.who import TokenRefused, Who, learner_of, rule_of
+from server.page import i18n
+from server.sandbox import box
+from server.sandbox.bwrap import PLAIN_SLOT
+from server.sandbox.holds import Holds, Queue
+from server.sandbox.judging import judge_passes, run_source
+from server.sandbox.sandbox_io import Slots
+from server.sandbox.terms import SandboxUnavailable
+from server.verify import receipt
+from server.verify.receipt import Signer
 
 bp = Blueprint("verify", __name__)
 BUSY_RETRY_S = 1  # Retry-After of a 503 when the queue is full or its wait ran out
-
-
-def counted(verdict: str) -> tuple[str, ...]:
-    """The expressions a verdict counts: the seed's three, and the teacher's choice of extras."""
-    return (*SEED, *VERDICTS[verdict])
-
-
-def fresh_values(rng: random.Random, expr: str) -> tuple[list[float], list[float]]:
-    """One value set no page has shown, and its expected gradients: each leaf uniform in [-2, 2], to
-    three decimals, not 0, drawn again until every leaf's gradient is at least graphs.SHARE (a long
-    chain with a small w has gradients that round to 0: code that does nothing would pass it)."""
-    for _ in range(graphs.ATTEMPTS):
-        values = [graphs.leaf_value(rng) for _ in LEAVES[expr]]
-        grads = expected(expr, values)
-        if min(abs(g) for g in grads) >= graphs.SHARE:
-            break
-    return values, grads
-
-
-def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int = 0) -> list[dict]:
-    """The counted expressions' value sets: the page's, then `fresh` new ones each, with expected grads.
-
-    Under strict, `graphs_drawn` random graphs too, each with a value set of its own (server/graphs.py).
-    """
-    cases = []
-    for name in counted(verdict):
-        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["expr"] == name]
-        cases += [{k: v for k, v in c.items() if k != "expected_nodes"} for c in page]
-        for _ in range(fresh):
-            values, grads = fresh_values(rng, name)
-            cases.append(
-                {
-                    "expr": name,
-                    "leaves": list(LEAVES[name]),
-                    "values": values,
-                    "expected": grads,
-                    "example": False,
-                    "extra": False,
-                    "fresh": True,
-                }
-            )
-    for _ in range(graphs_drawn if VERDICTS[verdict] else 0):
-        rows, values = graphs.draw(rng)
-        cases.append(
-            {
-                "expr": "random",
-                "leaves": list(LEAVES["random"]),
-                "values": values,
-                "graph": rows,
-                "expected": expected("random", values, rows),
-                "example": False,
-                "extra": False,
-                "fresh": True,
-            }
-        )
-    return cases
-
-
-def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
-    """Decide from the numbers the sandbox returned, here: the report, in the browser's shape."""
-    return judge_passes(cases, outcome, verdict)[0]
-
-
-def judge_passes(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> tuple[dict, list]:
-    """judge's report, and each value set's pass as the sandbox sent it back (engine/trace.py's plain
-    data, unchecked: whoever diagnoses it checks it, server/records/judge.py)."""
-    data, err = read_result(outcome)
-    got = data["got"] if data else []
-    judging = Judging()
-    for i, case in enumerate(cases):
-        judging.add(case, numbers(got[i], len(case["values"])) if i < len(got) else None)
-    judged = judging.report(err or (sandbox_error(data) if data else None), verdict)
-    judged["output"] = printed(data.get("output") if data else None)
-    passes = data.get("traces") if data else None
-    return judged, passes if isinstance(passes, list) else []
-
-
-def run_source(
-    source: str, verdict: str, slot: int, catalogue: dict | None
-) -> tuple[list, sandbox.Outcome | None, str | None]:
-    """Run source in a fresh sandbox in slot on the counted value sets, fresh ones drawn now: the cases,
-    the outcome, and the server's fault when the sandbox could not run it (for the log; None: it ran)."""
-    config = current_app.config
-    cases = value_sets(
-        verdict, config["VERIFY_FRESH_SETS"], random.SystemRandom(), config["VERIFY_FRESH_GRAPHS"]
-    )
-    try:
-        outcome = sandbox.run(
-            sandbox_files(source, cases, catalogue),
-            "driver.py",
-            limits_of(config),
-            sandbox.sandbox_uid(slot, config["SANDBOX_UID"]),
-        )
-    except OSError as exc:  # bwrap or prlimit missing, no file descriptor left
-        return cases, None, str(exc)
-    return cases, outcome, server_fault(outcome)
 
 
 def refuse(status: int, message: str, retry_after: float | None = None) -> tuple[Response, int]:
@@ -140,78 +45,6 @@ def refuse(status: int, message: str, retry_after: float | None = None) -> tuple
     if retry_after is not None:
         response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return response, status
-
-
-class TokenRefused(Exception):
-    """A learner or launch token did not check out (the message says so, to the learner)."""
-
-
-@dataclass(frozen=True)
-class Who:
-    """The learner a request's token names, and where: the LTI platform, course (context) and activity
-    (resource link) of a launch; a course page's learner token: its issuer and course claims ("" when it
-    has none) and no activity ("")."""
-
-    sub: str
-    issuer: str
-    course: str
-    activity: str
-    launch: dict | None = None
-
-
-def claim_text(value: object) -> str:
-    """A token's claim as a name records keep: short text, or "" for anything else."""
-    return value if isinstance(value, str) and len(value) <= MAX_SUB and bounds.keepable(value) else ""
-
-
-def learner_of(payload: dict, state: dict) -> Who | None:
-    """The learner (and LTI launch) the request's tokens name, or None; TokenRefused when one is refused,
-    or when the course configured learner tokens and neither names a learner."""
-    token = payload.get("learner")
-    who = None
-    if token is not None and state["learners"] is not None:  # without a course's keys, no learner is known
-        if not isinstance(token, str):
-            raise TokenRefused(gettext("The learner token must be text."))
-        try:
-            claims = state["learners"].claims(token)
-        except LearnerTokenError as exc:
-            refused = gettext(
-                "The learner token was refused (%(reason)s); reload the course's page.", reason=exc
-            )
-            raise TokenRefused(refused) from exc
-        who = Who(claims["sub"], claim_text(claims.get("iss")), claim_text(claims.get("course")), "")
-    # LTI hook (server/lti): a launched page's token names the learner, the course and the activity
-    if payload.get("launch") is not None and "lti" in current_app.extensions:
-        from server.lti.grades import launch_from_token
-
-        launch = launch_from_token(payload["launch"])
-        if launch is None:
-            raise TokenRefused(launch_over())
-        context = launch.get("context_id") or ""
-        who = Who(launch["sub"], launch["issuer"], context, launch["resource_link_id"], launch)
-    if who is None and state["learners"] is not None:  # a course that names its learners: no anonymous pass
-        raise TokenRefused(
-            gettext(
-                "This course names its learners, and this page came without your learner token: "
-                "open the exercise from your course's page again."
-            )
-        )
-    return who
-
-
-def launch_over() -> str:
-    """What a launched page is told when its launch token no longer acts for its learner."""
-    return gettext(
-        "This page's launch is no longer valid: it expired, or was altered, or your records or your "
-        "course's registration were deleted since it opened. Open the exercise from the course again."
-    )
-
-
-def rule_of(who: Who | None) -> str:
-    """The verdict a learner's Check is judged by: their LTI activity's (its teacher's choice, kept with
-    the launch: server/lti/activity.py), else the server's PLAYGROUND_VERDICT."""
-    rule = who.launch.get("rule") if who is not None and who.launch is not None else None
-    return rule or current_app.config["VERDICT"]
 
 
 def learner_key(who: Who | None) -> str | None:
@@ -223,15 +56,10 @@ def learner_key(who: Who | None) -> str | None:
     return "learner " + hashlib.sha256(f"{issuer}\n{who.sub}".encode()).hexdigest()[:32]
 
 
-def limits_of(config) -> sandbox.Limits:
-    """The sandbox's limits from the app's settings."""
-    seconds = config["VERIFY_TIME_LIMIT_MS"] / 1000
-    return sandbox.Limits(wall_s=seconds, cpu_s=max(1, math.ceil(seconds)))
-
-
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(exc: RequestEntityTooLarge) -> tuple[Response, int]:
-    """Refuse a body over the source limit (the JWKS's, over its few kB: as any route, server/bounds.py)."""
+    """Refuse a body over the source limit (the JWKS's, over its few kB: as any route,
+    server/http/bounds.py)."""
     if request.endpoint != "verify.verify":
         return bounds.too_large(exc)
     return refuse(
@@ -243,7 +71,7 @@ def too_large(exc: RequestEntityTooLarge) -> tuple[Response, int]:
 def verify() -> tuple[Response, int]:
     """Run the posted source in the sandbox, decide its verdict here, and sign a receipt."""
     state = current_app.extensions["verify"]
-    payload = bounds.json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
+    payload = bounds.json_body()  # within the route's limit (server/http/bounds.py); odd JSON is a 400 there
     source = payload.get("source") if isinstance(payload, dict) else None
     if not isinstance(source, str) or not source.strip():
         return refuse(
@@ -327,16 +155,16 @@ def init_app(app: Flask) -> None:
     if not app.config["VERIFY"]:
         return
     try:
-        sandbox.check()
-    except sandbox.SandboxUnavailable as exc:
+        box.check()
+    except SandboxUnavailable as exc:
         message = f"PLAYGROUND_VERIFY=1, but no sandbox can start, so no learner code will run here: {exc}"
-        raise sandbox.SandboxUnavailable(message) from None
+        raise SandboxUnavailable(message) from None
     instance = Path(app.instance_path)
     key_file = Path(app.config["SIGNING_KEY_FILE"] or instance / "signing-key.pem")
     retired = Path(app.config["SIGNING_RETIRED_KEYS"] or instance / "retired-keys")
     slots = Path(app.config["VERIFY_SLOTS_DIR"] or instance / "sandbox-slots")
-    if int(app.config["VERIFY_SLOTS"] or 1) > sandbox.PLAIN_SLOT:
-        raise ValueError(f"PLAYGROUND_VERIFY_SLOTS is at most {sandbox.PLAIN_SLOT}")
+    if int(app.config["VERIFY_SLOTS"] or 1) > PLAIN_SLOT:
+        raise ValueError(f"PLAYGROUND_VERIFY_SLOTS is at most {PLAIN_SLOT}")
     app.extensions["verify"] = {
         "signer": Signer(key_file, retired),
         "slots": Slots(slots, int(app.config["VERIFY_SLOTS"] or os.cpu_count() or 1)),
