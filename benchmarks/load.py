@@ -60,7 +60,7 @@ from benchmarks import report
 from benchmarks.line import Line
 from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page
 from server import create_app
-from server.static import pyodide_url
+from server.page.static import pyodide_url
 from tests.support.solutions import CORRECT
 
 LINE_RATE, LINE_RTT = 20e6 / 8, 0.040  # a learner's line: 20 Mbit/s (in bytes/s) each way, 40 ms round trip

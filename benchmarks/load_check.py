@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from server import create_app
-from server.export import export_site
+from server.export.site import export_site
 from tests.support import servers
 
 PYODIDE_FILES = (

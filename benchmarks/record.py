@@ -18,8 +18,8 @@ from pathlib import Path
 
 import jwt
 
+from server.learners.who import Who
 from server.records.judge import record_judged
-from server.verify import Who
 from tests.support import solutions
 from tests.support.postgres import postgres_server
 from tests.support.verifying import verifying_app

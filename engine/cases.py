@@ -9,7 +9,8 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "uneven": ("x", "w"),
     "twins": ("x", "w", "c"),
     "tangle": ("a", "b", "c", "d"),
-    "random": ("a", "b", "c", "d"),  # /verify's graphs, drawn fresh for each request (server/graphs.py)
+    # /verify's graphs, drawn fresh for each request (server/exercise/graphs.py)
+    "random": ("a", "b", "c", "d"),
     "deep": ("x", "w"),
 }
 # What each expression is for: the seed's three; graphs that tell a right order from the wrong ones

@@ -3,7 +3,7 @@ Check's pass, and what the graphs that tell orders apart show.
 
 The one place a verdict is decided from the numbers. The page's grader (grade.py) judges each value set
 as soon as it has run; /verify's server process judges the numbers its sandbox returned, outside the
-sandbox (server/verify.py), so nothing the learner's code does there decides.
+sandbox (server/sandbox/judging.py), so nothing the learner's code does there decides.
 """
 
 from engine import report

@@ -26,7 +26,7 @@ FINDINGS = ("out-grad", "early", "repeated", "never", "direct", "recursion")
 # does nothing yet; out.grad not 1; the order not reversed; a grad set by hand; a _backward run twice; a
 # value passing its gradient on early; a _backward that never ran; none of these, yet gradients wrong.
 MISTAKES = ("nothing", "out-grad", "reversed", "direct", "repeated", "early", "never", "wrong")
-# The fields of each object in a report (docs/page-contract.md lists the same, and server/schema.py
+# The fields of each object in a report (docs/page-contract.md lists the same, and server/contract/schema.py
 # makes the JSON Schema that tests hold real reports to, from these and the kinds above).
 FIELDS = {
     "report": ("passed", "expressions", "error", "order", "rule", "output", "ms"),
@@ -75,7 +75,7 @@ FIELDS = {
 FILES = ("editor", "scratch")
 
 # The messages the page sends to a page that frames it (static/js/hosting/events.js), version 1: the
-# fields of each beside "type" and "version". server/schema.py makes their JSON Schema from these.
+# fields of each beside "type" and "version". server/contract/schema.py makes their JSON Schema from these.
 EVENTS = {
     "ready": ("exercise",),
     "checked": ("passed", "attempt", "expressions", "error", "hintsShown", "order", "verified", "receipt"),

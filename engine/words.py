@@ -1,7 +1,7 @@
 """The learner's words in their language: the engine's side of the message catalogue.
 
 The engine runs where Babel is not (Pyodide's worker, /verify's sandbox), so the messages of the page's
-language come in as data: the same catalogue JSON the page gets (server/i18n.py makes it from the
+language come in as data: the same catalogue JSON the page gets (server/page/i18n.py makes it from the
 compiled translations), handed to the grader with the cases. `_()` and `ngettext()` look a message up
 in it; with no catalogue, or a message it lacks, the English msgid itself is said. `pybabel extract`
 finds the calls (babel.cfg), so adding a message is writing the call and translating it in the .po.
@@ -12,7 +12,7 @@ Placeholders are `{name}`, filled from keyword arguments after the lookup, the s
 
 import re
 
-ENGLISH_PLURAL = ["!=", ["n"], [1]]  # "(n != 1)", as server/plural.py's plural_tree parses it
+ENGLISH_PLURAL = ["!=", ["n"], [1]]  # "(n != 1)", as server/page/plural.py's plural_tree parses it
 ENGLISH = {
     "language": "en",
     "messages": {},
@@ -27,7 +27,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def use(catalogue: dict | None) -> None:
-    """Speak the language of catalogue (server/i18n.py's shape); None: English."""
+    """Speak the language of catalogue (server/page/i18n.py's shape); None: English."""
     _now["catalogue"] = catalogue or ENGLISH
 
 
@@ -72,7 +72,7 @@ def number(x: float | int, spec: str = ",") -> str:
     return written.translate(str.maketrans({",": symbols["group"], ".": symbols["decimal"]}))
 
 
-# A catalogue's Plural-Forms rule comes as a tree (server/plural.py parses it, on the server: the page
+# A catalogue's Plural-Forms rule comes as a tree (server/page/plural.py parses it, on the server: the page
 # and the engine only evaluate it, plural_index here, pluralIndex in static/js/shared/i18n.js).
 # C's binary operators on integers (division and modulo by zero give 0, not an error).
 OPERATORS = {
@@ -93,7 +93,7 @@ OPERATORS = {
 
 
 def plural_index(tree: list, n: int) -> int:
-    """The index of the plural form that fits the count n, by a rule server/plural.py parsed."""
+    """The index of the plural form that fits the count n, by a rule server/page/plural.py parsed."""
     n = abs(int(n))
 
     def value(node: list) -> int:

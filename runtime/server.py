@@ -23,7 +23,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from server.names import NAMES
+from server.page.names import NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Flask
 from jinja2 import FileSystemLoader
 
-from server.sandbox import SandboxUnavailable
+from server.sandbox.terms import SandboxUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,12 +27,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         CROSS_ORIGIN_ISOLATION=True,  # off: Stop falls back to restarting the worker
         SHOW_SOLUTION=False,  # on: the page offers the reference solution (teachers choose)
         FRAME_ANCESTORS="'self'",  # CSP frame-ancestors: who may show the page in an iframe
-        CONTENT_SECURITY_POLICY=None,  # None: the policy server/headers.py builds
+        CONTENT_SECURITY_POLICY=None,  # None: the policy server/page/policy.py builds
         OFFLINE=True,  # a service worker keeps the page and its files for visits with no network
         PROXY_FIX=0,  # how many proxies in front set X-Forwarded-* (Prefix, Host, Proto, For)
         PREFIX=None,  # the sub-path the app answers under, when the proxy passes it on (None: SCRIPT_NAME's)
         VERDICT="seed",  # what a pass needs: "seed" (the three expressions) or "strict" (+ the order graphs)
-        VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify.py)
+        VERIFY=False,  # on: POST /verify re-grades in a sandbox and signs a receipt (server/verify/views.py)
         VERIFY_TIME_LIMIT_MS=3000,  # a verification running longer is killed and reported as a timeout
         VERIFY_SLOTS=None,  # sandboxes at once for this deployment (None: one per CPU); more wait in a queue
         VERIFY_QUEUE_LENGTH=12,  # requests waiting for a slot in the instance, at most (more get a 503)...
@@ -43,8 +43,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429 (and one at a time each)
         RATELIMIT_STORAGE_URL=None,  # None: each process counts in its memory; redis://...: all share it
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
-        VERIFY_FRESH_GRAPHS=3,  # under strict: random graphs drawn per request (server/graphs.py)
-        SANDBOX_UID=64000,  # run as root: sandboxes run as uids past it, each its own (sandbox.sandbox_uid)
+        VERIFY_FRESH_GRAPHS=3,  # under strict: random graphs drawn per request (server/exercise/graphs.py)
+        SANDBOX_UID=64000,  # run as root: sandboxes run as uids past it, each its own (bwrap.sandbox_uid)
         SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
         SIGNING_RETIRED_KEYS=None,  # None: retired-keys/ in the instance folder; their kids keep verifying
         LEARNER_TOKEN_SECRET=None,  # a secret shared with the course (HS256): its learner tokens give sub
@@ -62,42 +62,29 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from server import (
-        assets,
-        bounds,
-        classview,
-        db,
-        embed,
-        export,
-        headers,
-        i18n,
-        limits,
-        lti,
-        offline,
-        page,
-        queue,
-        records,
-        schema,
-        static,
-        verify,
-        wsgi,
-    )
+    from server import classview, db, lti, queue, records
+    from server.contract import schema
     from server.db import unreachable
     from server.db.cli import db_command
+    from server.export import site as export
+    from server.http import bounds, headers, limits, wsgi
+    from server.page import assets, embed, i18n, offline, page, static
     from server.records import retention
+    from server.verify import views as verify
 
     try:
         headers.check_settings(app.config, app.logger.warning)  # a bad value stops here, named
-        wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/wsgi.py)
-        i18n.init_app(app)  # the page's language: templates, the page's scripts, the grader (server/i18n.py)
-        bounds.init_app(app)  # every route's body limit, odd JSON refused (server/bounds.py)
+        wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/http/wsgi.py)
+        # the page's language: templates, the page's scripts, the grader (server/page/i18n.py)
+        i18n.init_app(app)
+        bounds.init_app(app)  # every route's body limit, odd JSON refused (server/http/bounds.py)
         unreachable.init_app(app)  # a database that cannot be reached: a 503 (server/db/unreachable.py)
         app.register_blueprint(page.bp)
         app.register_blueprint(assets.bp)
         app.register_blueprint(embed.bp)
         app.register_blueprint(offline.bp)
         app.register_blueprint(schema.bp)  # the page contract's JSON Schemas
-        limits.init_app(app)  # rate limits, in memory or in Redis (server/limits.py)
+        limits.init_app(app)  # rate limits, in memory or in Redis (server/http/limits.py)
         verify.init_app(app)  # /verify and the JWKS when PLAYGROUND_VERIFY=1 (refuses without a sandbox)
         if (
             app.config.get("LTI")

@@ -1,9 +1,9 @@
-"""Where the server may send a request another party named (server/addresses.py): http(s) to a global
+"""Where the server may send a request another party named (server/http/addresses.py): http(s) to a global
 address only, unless the host allows private ones; IP literals and localhost, no DNS beyond the machine."""
 
 import pytest
 
-from server.addresses import origin, refusal
+from server.http.addresses import origin, refusal
 
 
 @pytest.mark.parametrize(

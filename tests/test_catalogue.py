@@ -19,9 +19,11 @@ import pytest
 from babel.messages.pofile import read_po
 
 from engine import words
-from server import create_app, i18n, presets
-from server.assets import engine_archive
-from server.plural import plural_tree
+from server import create_app
+from server.exercise import presets
+from server.page import i18n
+from server.page.assets import engine_archive
+from server.page.plural import plural_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 POT = ROOT / "translations" / "messages.pot"
@@ -50,14 +52,15 @@ SERVER_SPEAKERS = [
     "server/lti/refusals.py",
     "server/lti/oidc.py",
     "server/lti/grades.py",
-    "server/verify.py",
-    "server/page.py",
-    "server/embed.py",
+    "server/verify/views.py",
+    "server/learners/who.py",
+    "server/page/page.py",
+    "server/page/embed.py",
 ]
 HOSTING = {
     "server/lti/views.py": {"a claim of the wrong kind: "},
     "server/lti/oidc.py": {"the LMS's keys could not be had: "},
-    "server/verify.py": {
+    "server/verify/views.py": {
         'Send JSON {"source": "<your code>"}, with the code as text.',
         "PLAYGROUND_VERIFY=1, but no sandbox can start, so no learner code will run here: ",
     },
@@ -318,7 +321,7 @@ def test_messages_pot_holds_every_message_the_code_marks(tmp_path):
         + ["-k", "N_", "-k", "t", "-k", "tn:1,2", "-o", str(out), "."],
         cwd=ROOT,
         check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},  # babel.cfg's server.comments.extract
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # babel.cfg's server.exercise.comments.extract
     )
     fresh = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(out.open("rb")) if m.id}
     kept = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(POT.open("rb")) if m.id}

@@ -3,7 +3,7 @@ endless loops try to stop it, across a real multi-process server, and with a Red
 
 Holds and limits count per learner where the learner is known (a learner token, an LTI launch), per
 address for the anonymous; a request that finds every sandbox busy waits in the instance's queue
-(server/holds.py). Real sandboxes, real gunicorn and Redis, on loopback, bounded in count and time.
+(server/sandbox/holds.py). Real sandboxes, real gunicorn and Redis, on loopback, bounded in count and time.
 """
 
 import os
@@ -17,7 +17,7 @@ import pytest
 import redis
 import requests
 
-from server.limits import Limits
+from server.http.limits import Limits
 from tests.support import servers, solutions
 from tests.support.lti_launches import launched, settled, verify
 from tests.support.redis import redis_server

@@ -6,15 +6,16 @@ import inspect
 import pytest
 from babel.messages.pofile import read_po
 
-from server import ROOT, comments, create_app, presets, reference
-from server.page import page_config
+from server import ROOT, create_app
+from server.exercise import comments, presets, reference
+from server.page.page import page_config
 
 POT = ROOT / "translations" / "messages.pot"
 
 
 def handed_out() -> dict[str, str]:
     """Every piece of code the page hands out, in English, by name."""
-    code = {"starter": (ROOT / "server" / "starter.py").read_text(), "scratch": presets.STARTER}
+    code = {"starter": (ROOT / "server" / "exercise" / "starter.py").read_text(), "scratch": presets.STARTER}
     code |= {f"example {p['id']}": p["code"] for p in presets.PRESETS}
     return code | {"solution": inspect.getsource(reference.backward)}
 

@@ -89,7 +89,7 @@ SECRET = "a secret the course and the playground share, 32+ bytes"
 
 
 def learner_token(sub: str) -> str:
-    """A course page's learner token (server/learner.py), as the course signs it."""
+    """A course page's learner token (server/learners/tokens.py), as the course signs it."""
     return jwt.encode({"sub": sub, "exp": int(time.time()) + 600}, SECRET, "HS256")
 
 

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from engine.grade import grade
-from server.page import read
+from server.page.page import read
 from tests.support import orders, solutions
 
-STARTER = read("server/starter.py")
+STARTER = read("server/exercise/starter.py")
 
 
 def by_name(report):

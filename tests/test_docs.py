@@ -12,9 +12,9 @@ import pytest
 from engine.cases import LEAVES
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
 from server import ROOT, create_app
-from server.bounds import BODY_LIMITS, DEFAULT_BODY
-from server.receipt import CLAIMS
+from server.http.bounds import BODY_LIMITS, DEFAULT_BODY
 from server.records import export
+from server.verify.receipt import CLAIMS
 
 DOCS = ROOT / "docs"
 READERS = [
@@ -140,7 +140,7 @@ def test_the_events_sketch_names_every_message_field_and_error_kind():
 
 def test_the_receipts_claims_are_listed_as_server_receipt_py_says_them():
     document = text("docs/verification.md")
-    after = document[document.index("Its claims (`server/receipt.py`'s `CLAIMS`") :]
+    after = document[document.index("Its claims (`server/verify/receipt.py`'s `CLAIMS`") :]
     listed = re.findall(r"^- `(\w+)`: (.+)$", after.split("\n\n")[0], re.M)
     assert dict(listed) == CLAIMS and [name for name, _ in listed] == list(CLAIMS)
 

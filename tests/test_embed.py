@@ -7,7 +7,7 @@ from flask import url_for
 
 from engine.grade import grade
 from server import ROOT, create_app
-from server.embed import parent_origins
+from server.page.embed import parent_origins
 from tests.support import solutions
 from tests.support.events import assert_message
 from tests.support.node import module_json

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from server import create_app
-from server.headers import SettingError
+from server.http.headers import SettingError
 from tests.support import servers
 
 

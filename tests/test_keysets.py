@@ -1,4 +1,5 @@
-"""server/keysets.py's fetch against one deadline: a key server that trickles, redirects or sends too much.
+"""server/keys/keysets.py's fetch against one deadline: a key server that trickles, redirects or sends too
+much.
 
 A real loopback server (a socket, a thread) answers as the test says; the fetch must give up by the
 documented bound (TIMEOUT_S, 2 s: docs/security.md) with a clear error, and then fetch a right key set.
@@ -16,7 +17,7 @@ import pytest
 import trustme
 from flask import Flask
 
-from server.keysets import MAX_BYTES, TIMEOUT_S, KeySetError, KeySets
+from server.keys.keysets import MAX_BYTES, TIMEOUT_S, KeySetError, KeySets
 from tests.support.sockets import Loopback
 
 KEY_SET = json.dumps({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "AAAA", "kid": "k1"}]}).encode()

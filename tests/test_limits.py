@@ -20,7 +20,7 @@ from flask import Flask, jsonify
 from limits.storage import storage_from_string
 
 from server import ROOT
-from server.receipt import public_jwk
+from server.verify.receipt import public_jwk
 from tests.support import servers, solutions
 from tests.support.bodies import declared, unended
 from tests.support.lti import Served
@@ -235,9 +235,9 @@ def test_several_server_processes_start_sandboxes_at_once_each_as_uids_of_its_ow
     """One process per sandbox uid: three gunicorn workers' start-up checks (or three deployments' slot
     0) at once would be a third process of one uid, which the kernel refuses to start."""
     waits = (
-        "from server import sandbox\n"
+        "from server.sandbox import box, bwrap, terms\n"
         "files = {'w.py': b'import os, sys, time\\ntime.sleep(2)\\nos.write(int(sys.argv[1]), b\"ok\")'}\n"
-        "print(sandbox.run(files, 'w.py', sandbox.Limits(), sandbox.sandbox_uid(0)).result)"
+        "print(box.run(files, 'w.py', terms.Limits(), bwrap.sandbox_uid(0)).result)"
     )
     started = [
         subprocess.Popen([sys.executable, "-c", waits], stdout=subprocess.PIPE, text=True, cwd=ROOT)

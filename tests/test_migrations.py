@@ -20,9 +20,9 @@ from server import ROOT, create_app
 from server.classview.stats import timeline
 from server.db import Database, NewerDatabase, alembic_config, database, engine_url, head
 from server.db.tables import attempts, learners, metadata, results, rosters
+from server.keys.private import b64url
 from server.lti.store import Store
 from server.lti.tool import ToolKeys
-from server.receipt import b64url
 from server.records.pseudonyms import remake_old
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
 from tests.support.postgres import new_database

@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 
 from server import create_app
-from server.export import export_site
-from server.nginx import FILE
+from server.export.nginx import FILE
+from server.export.site import export_site
 from tests.support.found import found_by_make
 from tests.support.nginx import headers_for, read
 

@@ -8,7 +8,7 @@ import re
 import brotli
 
 from server import create_app
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.support.builds import new_build_app
 from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 

@@ -6,8 +6,9 @@ import random
 import pytest
 
 from engine.grade import grade
-from server import create_app, graphs
-from server.reference import expected, graded_cases
+from server import create_app
+from server.exercise import graphs
+from server.exercise.reference import expected, graded_cases
 from tests.support.orders import RIGHT, WRONG
 from tests.support.seeds import drawn_seed, replay
 
@@ -85,11 +86,11 @@ def test_verify_under_strict_agrees_on_every_order(strict_server, name):
 
 @pytest.mark.slow
 def test_verify_draws_new_graphs_for_every_request(strict_server, monkeypatch):
-    from server import verify
+    from server.sandbox import judging
 
     sent = []
-    files = verify.sandbox_files
-    monkeypatch.setattr(verify, "sandbox_files", lambda *args: sent.append(args[1]) or files(*args))
+    files = judging.sandbox_files
+    monkeypatch.setattr(judging, "sandbox_files", lambda *args: sent.append(args[1]) or files(*args))
     for _ in range(3):
         assert strict_server.post("/verify", json={"source": RIGHT["stack"]}).get_json()["report"]["passed"]
     drawn = [[(c["graph"], c["values"]) for c in cases if c["expr"] == "random"] for cases in sent]

@@ -1,4 +1,4 @@
-"""server/sandbox.py on its own: the real bubblewrap, its limits, and a server not run as root."""
+"""server/sandbox/box.py on its own: the real bubblewrap, its limits, and a server not run as root."""
 
 import json
 import os
@@ -10,11 +10,12 @@ from pathlib import Path
 import pyseccomp
 import pytest
 
-from server import ROOT, sandbox
+from server import ROOT
+from server.sandbox import box, bwrap, terms
 
 
-def run(code: str, **limits) -> sandbox.Outcome:
-    return sandbox.run({"probe.py": code.encode()}, "probe.py", sandbox.Limits(**limits))
+def run(code: str, **limits) -> terms.Outcome:
+    return box.run({"probe.py": code.encode()}, "probe.py", terms.Limits(**limits))
 
 
 def answer(code: str) -> str:
@@ -30,7 +31,7 @@ def test_inside_is_another_uid_with_no_capabilities_no_environment_and_its_own_p
             " open('/proc/self/status').read().split('CapEff:')[1].split()[0])"
         )
     )
-    assert uid == (sandbox.sandbox_uid(sandbox.PLAIN_SLOT) if os.geteuid() == 0 else os.geteuid())
+    assert uid == (bwrap.sandbox_uid(bwrap.PLAIN_SLOT) if os.geteuid() == 0 else os.geteuid())
     assert pid == 2 and int(caps, 16) == 0  # bubblewrap's reaper is 1
     assert set(environ) <= {"PATH", "PWD", "LC_CTYPE"}
 
@@ -68,9 +69,9 @@ def test_the_result_channel_is_capped():
 
 
 def test_bubblewrap_error_is_said_at_start_up(monkeypatch):
-    monkeypatch.setattr(sandbox, "BWRAP", shutil.which("false"))
-    with pytest.raises(sandbox.SandboxUnavailable, match="cannot start a sandbox here"):
-        sandbox.check()
+    monkeypatch.setattr(bwrap, "BWRAP", shutil.which("false"))
+    with pytest.raises(terms.SandboxUnavailable, match="cannot start a sandbox here"):
+        box.check()
 
 
 @pytest.mark.skipif(
@@ -78,28 +79,33 @@ def test_bubblewrap_error_is_said_at_start_up(monkeypatch):
 )
 def test_a_server_not_run_as_root_gets_a_user_namespace_sandbox():
     # As nobody, with Debian's Python (the venv's may not be readable by another user): --unshare-all.
-    # A copy of server/sandbox.py and of the seccomp binding beside the probe: nobody may not read the
-    # checkout or the venv (a clone in root's home, or in a `mktemp -d` folder).
+    # A copy of the box's modules (server/sandbox/box.py and those it imports, in an empty server
+    # package) and of the seccomp binding beside the probe: nobody may not read the checkout or the venv
+    # (a clone in root's home, or in a `mktemp -d` folder).
     tmp_path = Path(tempfile.mkdtemp())  # pytest's folders are root's alone
-    shutil.copy(ROOT / "server" / "sandbox.py", tmp_path / "sandbox.py")
+    (tmp_path / "server" / "sandbox").mkdir(parents=True)
+    (tmp_path / "server" / "__init__.py").write_text("")
+    for name in ("__init__.py", "box.py", "bwrap.py", "seccomp.py", "terms.py"):
+        shutil.copy(ROOT / "server" / "sandbox" / name, tmp_path / "server" / "sandbox" / name)
     shutil.copy(pyseccomp.__file__, tmp_path / "pyseccomp.py")
     script = tmp_path / "probe.py"
     script.write_text(
         "import json\n"
-        "import sandbox\n"  # the copy: the probe's folder comes first on sys.path
-        "sandbox.check()\n"
+        "from server.sandbox import box, bwrap, terms\n"  # the copy: the probe's folder is first on sys.path
+        "box.check()\n"
         "code = b'import os, socket, sys\\n'\n"
         "code += b'try:\\n    socket.create_connection((\"127.0.0.1\", 22), timeout=1)\\n'\n"
         "code += b'    net = \"open\"\\n'\n"
         "code += b'except OSError as e:\\n    net = type(e).__name__\\n'\n"
         "code += b'os.write(int(sys.argv[1]), repr((os.getuid(), os.getpid(), net,'\n"
         'code += b\' open("/proc/1/environ", "rb").read())).encode())\'\n'
-        "outcome = sandbox.run({'p.py': code}, 'p.py', sandbox.Limits())\n"
-        "print(json.dumps([sandbox.privileged(), outcome.result.decode()]))\n"
+        "outcome = box.run({'p.py': code}, 'p.py', terms.Limits())\n"
+        "print(json.dumps([bwrap.privileged(), outcome.result.decode()]))\n"
     )
-    tmp_path.chmod(0o755)
-    for copied in tmp_path.iterdir():
-        copied.chmod(0o644)
+    for folder, _, files in os.walk(tmp_path):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
     result = subprocess.run(
         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", str(script)],
         capture_output=True,
@@ -120,7 +126,7 @@ def test_a_server_not_run_as_root_gets_a_user_namespace_sandbox():
 def test_the_limits_hold_inside():
     limits = eval(answer("value = open('/proc/self/limits').read()"))
     rows = {line[:26].strip(): line[26:].split()[:2] for line in limits.splitlines()[1:]}
-    default = sandbox.Limits()
+    default = terms.Limits()
     assert rows["Max address space"] == [str(default.memory)] * 2
     assert rows["Max processes"] == [str(default.processes)] * 2
     assert rows["Max file size"] == [str(default.file_size)] * 2

@@ -17,7 +17,8 @@ import time
 import pytest
 from flask import Flask
 
-from server import create_app, sandbox
+from server import create_app
+from server.sandbox import bwrap, terms
 from tests.support import solutions
 from tests.support.sandboxes import sandbox_processes
 
@@ -117,9 +118,9 @@ def fault_said(response, caplog, log: str, language: str = "en") -> None:
 
 def test_bubblewrap_failing_is_the_servers_fault_not_the_learners_code(tmp_path, monkeypatch, caplog):
     client = deployment(tmp_path / "deployment").test_client()
-    binds = sandbox.system_binds()
+    binds = bwrap.system_binds()
     missing = str(tmp_path / "gone")  # bwrap cannot set up: it refuses to start the sandbox
-    monkeypatch.setattr(sandbox, "system_binds", lambda: [*binds, "--ro-bind", missing, "/gone"])
+    monkeypatch.setattr(bwrap, "system_binds", lambda: [*binds, "--ro-bind", missing, "/gone"])
     for language in ("en", "de"):
         caplog.clear()
         response = client.post(
@@ -130,13 +131,13 @@ def test_bubblewrap_failing_is_the_servers_fault_not_the_learners_code(tmp_path,
     assert client.post("/verify", json={"source": solutions.CORRECT}).get_json()["report"]["passed"]
 
 
-@pytest.mark.skipif(not sandbox.privileged(), reason="the sandbox's uid is the server user's without root")
+@pytest.mark.skipif(not bwrap.privileged(), reason="the sandbox's uid is the server user's without root")
 def test_the_uids_process_limit_reached_outside_is_the_servers_fault(tmp_path, caplog):
     app = deployment(tmp_path / "deployment")
-    uid = sandbox.sandbox_uid(0, app.config["SANDBOX_UID"])  # the one slot's
+    uid = bwrap.sandbox_uid(0, app.config["SANDBOX_UID"])  # the one slot's
     switch = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "60"]
     # The kernel checks the count before the switch adds the sandbox's: one more than the limit refuses it
-    others = [subprocess.Popen(switch) for _ in range(sandbox.Limits().processes + 1)]
+    others = [subprocess.Popen(switch) for _ in range(terms.Limits().processes + 1)]
     try:
         switched = time.monotonic() + 10
         while len(sandbox_processes({uid})) < len(others):  # until each has switched to the uid

@@ -1,5 +1,5 @@
-"""The JSON Schemas of the page contract (server/schema.py) follow engine/report.py, are published, and
-every producer's real reports and Runs follow them (the page's grader, /verify, the scratch pad); a
+"""The JSON Schemas of the page contract (server/contract/schema.py) follow engine/report.py, are published,
+and every producer's real reports and Runs follow them (the page's grader, /verify, the scratch pad); a
 report that strays from them is refused."""
 
 import copy
@@ -11,8 +11,9 @@ from jsonschema import Draft202012Validator
 from engine import report as shape
 from engine.grade import grade
 from engine.scratch import run_scratch
-from server import create_app, schema
-from server.reference import graded_cases
+from server import create_app
+from server.contract import schema
+from server.exercise.reference import graded_cases
 from tests.support import solutions
 from tests.support.events import assert_message, assert_valid, validator
 from tests.support.report_sources import SOURCES

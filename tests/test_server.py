@@ -15,7 +15,7 @@ import pytest
 
 from runtime.server import bootstrap_hash, pyodide_folder, pyodide_path
 from server import ROOT, create_app
-from server.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
+from server.page.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
 from tests.support import servers, solutions
 from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
 
@@ -146,7 +146,7 @@ def test_the_only_inline_scripts_read_the_kept_snapshot_and_put_the_saved_code_i
     inline = []
     for attributes, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
         if re.fullmatch(r'( data-\w+="[^"]+"\s*)+', attributes):
-            inline.append(body)  # server/first_paint.py, allowed by their hashes
+            inline.append(body)  # server/page/first_paint.py, allowed by their hashes
             continue
         assert re.fullmatch(r' type="module"( async)? src="[^"]+"', attributes) or (
             'type="application/json"' in attributes and json.loads(body)

@@ -19,9 +19,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
 from engine.grade import grade
-from server import ROOT, create_app, receipt, sandbox, verify
-from server.export import export_site
-from server.receipt import CLAIMS, public_jwk
+from server import ROOT, create_app
+from server.exercise import value_sets
+from server.export.site import export_site
+from server.sandbox import bwrap, judging, terms
+from server.verify import receipt
+from server.verify.receipt import CLAIMS, public_jwk
 from tests.support import servers, solutions
 from tests.support.events import assert_valid
 from tests.support.node import module_json
@@ -84,15 +87,15 @@ def test_verification_is_off_by_default():
 
 
 def test_no_bubblewrap_refuses_to_start(monkeypatch, tmp_path):
-    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    monkeypatch.setattr(bwrap, "BWRAP", "/nonexistent/bwrap")
     # what is missing, and how to get it
-    with pytest.raises(sandbox.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*apt-get install bubblewrap"):
+    with pytest.raises(terms.SandboxUnavailable, match="PLAYGROUND_VERIFY=1.*apt-get install bubblewrap"):
         create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
 
 
 def test_a_sandbox_that_cannot_run_refuses_to_start(monkeypatch, tmp_path):
-    monkeypatch.setattr(sandbox, "BWRAP", shutil.which("false"))  # starts, runs nothing
-    with pytest.raises(sandbox.SandboxUnavailable, match="cannot start a sandbox"):
+    monkeypatch.setattr(bwrap, "BWRAP", shutil.which("false"))  # starts, runs nothing
+    with pytest.raises(terms.SandboxUnavailable, match="cannot start a sandbox"):
         create_app({"TESTING": True, "VERIFY": True, "SIGNING_KEY_FILE": str(tmp_path / "k.pem")})
 
 
@@ -320,8 +323,8 @@ def test_the_key_is_never_in_the_export(verifying_app, tmp_path):
 
 
 def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
-    cases = verify.value_sets("seed", 2, random.Random(1))
-    files = verify.sandbox_files(solutions.CORRECT, cases)
+    cases = value_sets.value_sets("seed", 2, random.Random(1))
+    files = judging.sandbox_files(solutions.CORRECT, cases)
     engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
     compiled = {
         f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
@@ -446,9 +449,9 @@ def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(verify
     cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
     cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
     cases[0].update(example=False, extra=False, fresh=True)
-    outcome = sandbox.Outcome(result, 0, False, False, 0.01)
+    outcome = terms.Outcome(result, 0, False, False, 0.01)
     with verifying_app.test_request_context():
-        report = verify.judge(cases, outcome, "seed")
+        report = judging.judge(cases, outcome, "seed")
     assert report["passed"] is False and (report["error"] or {}).get("kind") == kind
     json.dumps(report, allow_nan=False)  # JSON a browser can read: no NaN, no Infinity
     assert_valid("report", report)  # the published contract, whatever the sandbox wrote
@@ -483,7 +486,7 @@ def test_the_page_says_which_graphs_count(verdict, said):
 def test_every_fresh_value_set_tells_something():
     # A set whose gradients round to 0 (a long chain, a small w) would pass code that does nothing.
     for seed in range(300):
-        for case in verify.value_sets("strict", 2, random.Random(seed)):
+        for case in value_sets.value_sets("strict", 2, random.Random(seed)):
             if case["fresh"]:
                 assert min(abs(g) for g in case["expected"]) >= 1e-3, case
 

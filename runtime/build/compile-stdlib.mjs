@@ -14,7 +14,7 @@
 // runs on the same input give the same bytes. Entries are stored, not deflated: brotli over the
 // whole archive (made at build time, sent by WhiteNoise) does far better than a deflated zip,
 // which cannot be compressed further. The static export deflates them for hosts that send files as
-// they are (server/export.py).
+// they are (server/export/site.py).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

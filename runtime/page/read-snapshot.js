@@ -1,4 +1,4 @@
-// Not bundled: server/first_paint.py puts this script inline in the page's <head>, and the page's policy
+// Not bundled: server/page/first_paint.py puts this script inline in the page's <head>, and the page's policy
 // allows it by its hash. It starts reading the snapshot this browser kept for the page's build while the
 // page is parsed: main.js runs only once it is, and reading from Cache Storage takes a returning visit
 // 0.3-0.5 s. It only reads: runtime/page/stored-snapshot.js takes the bytes and checks them against their

@@ -11,9 +11,9 @@ takes no grade (server/lti/grades.py).
 from flask import Response, current_app, g, make_response, url_for
 
 from server.classview.views import bp
-from server.headers import page_headers
 from server.lti import state
-from server.page import page_config, render_page
+from server.page.page import page_config, render_page
+from server.page.policy import page_headers
 
 
 def teachers_lti(view: dict) -> dict | None:

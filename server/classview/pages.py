@@ -13,9 +13,10 @@ from flask_babel import format_date, format_decimal, format_number, get_locale, 
 
 from engine.words import N_
 from server.classview import kept, mistakes
-from server.headers import page_headers, response_headers
+from server.http.headers import response_headers
 from server.lti import roles, state
 from server.lti.refusals import refuse
+from server.page.policy import page_headers
 
 PSEUDONYM = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

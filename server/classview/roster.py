@@ -6,7 +6,7 @@ with the registration stored for the platform and the tool's key, as the grade p
 the pages the LMS sends (its `Link: <...>; rel="next"` header), each request bounded by TimeoutSession's
 limit and ROSTER_PAGE_BYTES, no redirect followed, the whole by ROSTER_DEADLINE_S and ROSTER_PAGES. A
 next page is asked for only at the memberships URL's own scheme, host and port, and no page at an
-address server/addresses.py refuses (a private one, unless LTI_PRIVATE_ADDRESSES). Every page must be a
+address server/http/addresses.py refuses (a private one, unless LTI_PRIVATE_ADDRESSES). Every page must be a
 JSON object whose `members` is a list of objects, each with a string `user_id` and a list of string
 `roles`: anything else is a roster that could not be read, never a partial one. A member is kept as its
 `sub`, its name only where the LMS gives one, and its roles; members the LMS marks Inactive or Deleted
@@ -21,7 +21,7 @@ from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.utils import add_param_to_url
 from requests import RequestException
 
-from server.addresses import origin, refusal
+from server.http.addresses import origin, refusal
 from server.lti.tool import TimeoutSession, registration_of
 
 ROSTER_DEADLINE_S = 30.0  # no new page is asked for after this long

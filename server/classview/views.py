@@ -8,7 +8,6 @@ from flask import Blueprint, Response, current_app, g, redirect, request, url_fo
 from flask_babel import gettext
 
 from engine.words import N_
-from server import i18n
 from server.classview import stats, waiting
 from server.classview.pages import (
     PSEUDONYM,
@@ -23,6 +22,7 @@ from server.classview.token import view_of
 from server.db import database
 from server.lti import activity, state
 from server.lti.refusals import refuse
+from server.page import i18n
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
@@ -49,7 +49,7 @@ def authorised() -> Response | None:
             )
         )
     g.class_view = view
-    g.launch_locale = view.get("locale")  # server/i18n.py: the teacher's LMS language
+    g.launch_locale = view.get("locale")  # server/page/i18n.py: the teacher's LMS language
     return None
 
 

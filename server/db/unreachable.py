@@ -5,7 +5,7 @@ BUSY_TIMEOUT_MS: any request that meets it gets a 503 with Retry-After. A JSON r
 lti/grade: the page's) gets JSON, {"error": ..., "retry": seconds}, as the 429s' `retry`, and the page
 keeps what it sent and sends it again (static/js/page/verify.js, record.js, lti.js); a page gets a short
 page. Nothing is lost that the request was for: /verify answers 503 when the pass it judged could not be
-recorded or its grade queued (server/verify.py), so the page sends it again and it is judged again.
+recorded or its grade queued (server/verify/views.py), so the page sends it again and it is judged again.
 
 The log has one line per outage per process, not a traceback per request (nor one a second from each
 of the queue's consumer threads, which keep asking for work: Quiet): the first failure says why (the

@@ -16,7 +16,7 @@ from pathlib import Path
 from flask import Flask, Response, current_app
 
 from server import db
-from server.headers import SettingError
+from server.http.headers import SettingError
 from server.lti import cli
 from server.lti.passback import Passbacks, Schedule
 from server.lti.store import Store
@@ -33,8 +33,9 @@ DEFAULTS = {
     "LTI_RATE_LIMIT": 60,  # logins and launches per client (its address) ...
     "LTI_RATE_WINDOW_S": 60,  # ... in this many seconds; more get a 429 page
     "LTI_GRADE_RATE_LIMIT": 120,  # a launched page's asks of lti/grade (polls, Retries) per minute
-    # an LMS on the host's own network (private, loopback, link-local addresses: server/addresses.py) may be
-    # reached by Dynamic Registration and the roster; off, public addresses only (the tests' LMS needs it on)
+    # an LMS on the host's own network (private, loopback, link-local addresses: server/http/addresses.py) may
+    # be reached by Dynamic Registration and the roster; off, public addresses only (the tests' LMS needs it
+    # on)
     "LTI_PRIVATE_ADDRESSES": False,
 }
 
@@ -53,8 +54,8 @@ def open_state(app: Flask) -> dict:
 
 
 def state() -> dict:
-    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks, and what a
-    teacher's launch opens (teacher_launch: the class view's, on_teacher_launch)."""
+    """The LTI parts of the app: store, keys, the retry schedule, the passbacks' tasks, the launch token's
+    reader, and what a teacher's launch opens (teacher_launch: the class view's, on_teacher_launch)."""
     return current_app.extensions["lti"]
 
 
@@ -74,6 +75,7 @@ def init_app(app: Flask) -> None:
 
     parts = open_state(app)
     parts["passbacks"] = Passbacks(queue(app))
+    parts["launch_from_token"] = grades.launch_from_token  # /verify's and /record's (server/learners/who.py)
     app.extensions["lti"] = parts
     app.register_blueprint(views.bp)
     app.register_blueprint(grades.bp)

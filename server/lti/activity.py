@@ -1,9 +1,9 @@
 """The teacher's choice for one activity: its verdict and language, from Deep Linking to each launch.
 
 The Deep Linking page (server/lti/deep_linking.py's deep_link) offers the server's verdicts
-(engine/cases.py's VERDICTS) and its languages (server/i18n.py), or the learner's own; the teacher's choice
-goes into the Deep Linking item's custom parameters (`verdict`, `language`), which the LMS sends back in
-every launch of the activity (the custom claim). A launch keeps them (launches.rule, launches.language):
+(engine/cases.py's VERDICTS) and its languages (server/page/i18n.py), or the learner's own; the teacher's
+choice goes into the Deep Linking item's custom parameters (`verdict`, `language`), which the LMS sends back
+in every launch of the activity (the custom claim). A launch keeps them (launches.rule, launches.language):
 the page, /verify's receipt, the grade and the recorded Checks follow them, and so does the exercise a
 teacher's class view opens (server/classview/exercise.py). Without them, the server's
 PLAYGROUND_VERDICT and the learner's own language hold.
@@ -17,13 +17,13 @@ import jwt
 
 from engine.cases import VERDICTS
 from engine.words import N_
-from server import i18n
 from server.lti.claims import CUSTOM
 from server.lti.tool import ToolKeys
+from server.page import i18n
 
 VERDICT = "verdict"  # the custom parameters' names
 LANGUAGE = "language"
-LEARNERS_OWN = ""  # the language choice that sets no language: the learner's own (server/i18n.py)
+LEARNERS_OWN = ""  # the language choice that sets no language: the learner's own (server/page/i18n.py)
 OFFER_AUDIENCE = "backprop-playground:deep-link"
 OFFER_S = 3600  # how long a teacher has to choose, between the LMS's Deep Linking launch and the click
 # Each verdict as the Deep Linking page and the class view say it (docs/verdict.md's words).

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from server.bounds import keepable, unkeepable
+from server.http.bounds import keepable, unkeepable
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 MESSAGE_TYPE = LTI + "message_type"

@@ -16,12 +16,12 @@ from pylti1p3.lineitem import LineItem
 
 from engine.cases import VERDICTS
 from engine.words import N_
-from server.headers import response_headers
-from server.i18n import languages, name_of
+from server.http.headers import response_headers
 from server.lti import activity, state
 from server.lti.claims import DEEP_LINKING, DEPLOYMENT, web_origin
 from server.lti.refusals import refuse, too_many
 from server.lti.tool import registration_of
+from server.page.i18n import languages, name_of
 
 # The activity's title, in the language of the teacher's Deep Linking launch (the LMS keeps it as given).
 EXERCISE_TITLE = N_("Backprop playground: write backward(out)")

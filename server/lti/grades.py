@@ -1,6 +1,6 @@
 """A launched page's grade: the launch its token names, a verified pass queued, what the page says of it.
 
-/verify (server/verify.py) asks launch_from_token who a launched page's learner is and hands their
+/verify (server/verify/views.py) asks launch_from_token who a launched page's learner is and hands their
 verified pass to record_pass; the page asks lti/grade how it went, and has it tried again (Retry).
 Nothing here waits on the LMS: a task on the queue (server/lti/passback.py) sends.
 """
@@ -12,8 +12,8 @@ import jwt
 from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import gettext
 
-from server.bounds import json_body
-from server.limits import limits
+from server.http.bounds import json_body
+from server.http.limits import limits
 from server.lti import passback, state
 
 bp = Blueprint("lti_grades", __name__, url_prefix="/lti")
@@ -95,7 +95,7 @@ def record_pass(launch: dict, report: dict, jti: str) -> dict:
 @bp.post("/grade")
 def retry() -> tuple[Response, int]:
     """Say where this launch's grades are; with {"retry": true}, have the pending ones sent now."""
-    payload = json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
+    payload = json_body()  # within the route's limit (server/http/bounds.py); odd JSON is a 400 there
     launch = launch_from_token(payload.get("launch") if isinstance(payload, dict) else None)
     if launch is None:
         return jsonify(

@@ -3,7 +3,7 @@
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.exception import LtiException
 
-from server.keysets import KeySetError, key_sets
+from server.keys.keysets import KeySetError, key_sets
 from server.lti.claims import check_texts
 from server.lti.tool import DatabaseStorage, PartitionedCookies, ToolConf, ToolKeys
 
@@ -21,7 +21,7 @@ class Login(FlaskOIDCLogin):
 
 
 class Launch(FlaskMessageLaunch):
-    """pylti1p3's launch, with the LMS's key set from server/keysets.py and no launch data stored.
+    """pylti1p3's launch, with the LMS's key set from server/keys/keysets.py and no launch data stored.
 
     Its claims are checked to be text the database keeps as soon as they are decoded, before pylti1p3
     looks up the nonce, issuer or deployment there (ClaimError; the signature is checked after those).

@@ -2,11 +2,11 @@
 the host's own network.
 
 Each request looks the URL's host up once, refuses it when any address it has is not a public one
-(server/addresses.py's is_private: private, loopback, link-local, unspecified, multicast, reserved or
+(server/http/addresses.py's is_private: private, loopback, link-local, unspecified, multicast, reserved or
 shared) unless the host allows it with LTI_PRIVATE_ADDRESSES (an LMS on its own network; the tests' LMS
 on loopback), and connects to the address it checked: the name is not looked up again, so a name
 that answers a public address first and a private one next reaches nothing private. The Host header and
-TLS keep the name. The request itself is server/keysets.py's: one deadline for all of it, no redirect
+TLS keep the name. The request itself is server/keys/keysets.py's: one deadline for all of it, no redirect
 followed, the answer read whole up to its size limit.
 """
 
@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
-from server import keysets
-from server.addresses import is_private
+from server.http.addresses import is_private
+from server.keys import keysets
 
 
 class OnHostsNetwork(Exception):

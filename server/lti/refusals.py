@@ -7,7 +7,7 @@ from flask import Response, current_app, make_response, render_template, request
 from flask_babel import gettext
 
 from engine.words import N_
-from server.limits import client, limits
+from server.http.limits import client, limits
 from server.lti import state
 
 NEW_WINDOW = N_(
@@ -48,7 +48,7 @@ def refuse(
 
 
 def too_many() -> Response | None:
-    """The refusal of a login or launch over the client's limit (server/limits.py), or None."""
+    """The refusal of a login or launch over the client's limit (server/http/limits.py), or None."""
     config = current_app.config
     if wait := limits().hit("lti", config["LTI_RATE_LIMIT"], config["LTI_RATE_WINDOW_S"], client()):
         return refuse(

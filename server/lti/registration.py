@@ -24,8 +24,8 @@ from flask_babel import gettext
 
 from engine.words import N_
 from server.db import database
-from server.headers import response_headers
-from server.limits import client, limits
+from server.http.headers import response_headers
+from server.http.limits import client, limits
 from server.lti import state
 from server.lti.claims import web_origin
 from server.lti.openid import (

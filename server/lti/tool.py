@@ -25,9 +25,9 @@ from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
+from server.keys.private import keep_private_key
 from server.lti.registered import takes_any_deployment
 from server.lti.store import Store
-from server.receipt import keep_private_key
 from server.records.pseudonyms import pseudonym_of
 
 HTTP_TIMEOUT_S = 10  # every request to a platform (tokens, scores), all made in the background

@@ -25,8 +25,7 @@ from pylti1p3.exception import LtiException, OIDCException
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from engine.words import N_
-from server.bounds import body_limit, keepable
-from server.headers import page_headers
+from server.http.bounds import body_limit, keepable
 from server.lti import activity, state
 from server.lti.claims import (
     AGS,
@@ -47,7 +46,8 @@ from server.lti.oidc import Launch, Login, tool_parts
 from server.lti.refusals import UNREADABLE, refuse, refuse_launch, refuse_why, too_many
 from server.lti.roles import learns, teaches
 from server.lti.tool import TimeoutSession
-from server.page import page_config, render_page
+from server.page.page import page_config, render_page
+from server.page.policy import page_headers
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
@@ -57,7 +57,8 @@ MAX_PARAM = 2048  # characters of one login parameter (Canvas's lti_message_hint
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(_: RequestEntityTooLarge) -> Response:
-    """Refuse a login or launch over its body limit (server/bounds.py) with a page, as any other refusal."""
+    """Refuse a login or launch over its body limit (server/http/bounds.py) with a page, as any other
+    refusal."""
     return refuse(
         413,
         N_("This request is not one an LMS sends"),
@@ -140,7 +141,7 @@ def launch() -> Response:
         presentation = data.get(PRESENTATION)
         g.launch_locale = (
             presentation.get("locale") if isinstance(presentation, dict) else None
-        )  # server/i18n.py
+        )  # server/page/i18n.py
     except ClaimError as exc:
         return refuse(400, N_("The launch could not be read"), UNREADABLE, reason=str(exc))
     if message.is_deep_link_launch():

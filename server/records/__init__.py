@@ -1,8 +1,9 @@
-"""Records: every Check of a launched learner (or of a course page's learner with a learner token) kept
-with the server's own verdict, for the class view.
+"""Records: every Check of a named learner, kept with the server's own verdict, for the class view.
+
+A named learner: a launched one, or a course page's learner with a learner token.
 
 On where learners are named: with LTI on, or learner tokens configured (and so verification on). A pass
-goes to /verify as before, which records it judged (server/verify.py, judge.record_judged); a Check that
+goes to /verify as before, which records it judged (server/verify/views.py, judge.record_judged); a Check that
 did not pass goes to `POST <prefix>/record` (views.py), which records it and queues it for the judge
 (judge.py, a task on the app's queue, server/queue.py); the rows: store.py. The database is server/db's.
 """

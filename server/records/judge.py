@@ -1,14 +1,14 @@
 """The judge: a recorded Check run in /verify's sandbox, its verdict decided and diagnosed here.
 
-The task takes a queued attempt, runs its source in a sandbox exactly as /verify does (server/verify.py's
-run_source and judge, the same Slots, so verification and judging share the machine's sandboxes), and
-keeps the server's verdict: passed (from the numbers only), the named mistake, and each expression's
-result. The mistake is the server's: the sandbox hands back each value set's _backward pass as data
-(engine/trace.py), and engine/diagnose.py names it here, outside the sandbox, once its shape is checked.
-A source judged before under the same rule is not run again (an endless loop costs its time limit
-once); a source another worker is judging now waits for that verdict. Whose Check a free sandbox judges
-next is turns.py's: one sandbox per learner at a time, round robin across learners, endless loops in a
-lane of their own.
+The task takes a queued attempt, runs its source in a sandbox exactly as /verify does
+(server/sandbox/judging.py's run_source and judge_passes, the same Slots, so verification and judging
+share the machine's sandboxes), and keeps the server's verdict: passed (from the numbers only), the named
+mistake, and each expression's result. The mistake is the server's: the sandbox hands back each value
+set's _backward pass as data (engine/trace.py), and engine/diagnose.py names it here, outside the sandbox,
+once its shape is checked. A source judged before under the same rule is not run again (an endless loop
+costs its time limit once); a source another worker is judging now waits for that verdict. Whose Check a
+free sandbox judges next is turns.py's: one sandbox per learner at a time, round robin across learners,
+endless loops in a lane of their own.
 """
 
 import time
@@ -22,10 +22,11 @@ from engine.diagnose import diagnose, mistake
 from engine.trace import from_plain
 from server.db import database
 from server.db.unreachable import is_unreachable
+from server.learners.who import Who
 from server.queue import queue
 from server.records import of_the_class, quota, store, turns
 from server.records.pseudonyms import pseudonym
-from server.verify import Who, judge_passes, run_source
+from server.sandbox.judging import judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or no waiting Check's turn now: look again after this long
 FAULT_RETRY_S = 5  # a sandbox that could not start: its Check is taken again after this long

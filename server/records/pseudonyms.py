@@ -16,7 +16,7 @@ from flask import current_app
 from sqlalchemy import Connection, select, update
 
 from server.db.tables import learners
-from server.receipt import b64url
+from server.keys.private import b64url
 
 
 def pseudonym_of(secret: bytes, issuer: str, course: str, sub: str) -> str:

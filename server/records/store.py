@@ -21,7 +21,7 @@ CLAIM_S = 120  # a worker judging a Check keeps others off it this long (its san
 
 
 def source_sha256(source: str) -> str:
-    """The source's SHA-256, of its UTF-8 bytes, as the receipt's (server/receipt.py)."""
+    """The source's SHA-256, of its UTF-8 bytes, as the receipt's (server/verify/receipt.py)."""
     return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -1,7 +1,7 @@
 """`POST <prefix>/record`: keep a Check that did not pass, and queue it for the judge; answer at once.
 
 The page sends it after each Check that did not pass, with its launch or learner token, and never waits
-for the answer. The tokens are checked as /verify checks them (server/verify.py's learner_of); the row
+for the answer. The tokens are checked as /verify checks them (server/learners/who.py's learner_of); the row
 is written and the task queued (bounded per learner and in all: over the bound the Check is recorded,
 `skipped`, never judged), and the answer is a 202: judging comes after (judge.py). What one learner
 keeps, in Checks and bytes of code, per window and in all, is bounded across the instance's processes
@@ -12,12 +12,12 @@ from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import gettext
 
 from engine.errors import refusal
-from server import bounds
 from server.db import database
-from server.limits import client, limits
+from server.http import bounds
+from server.http.limits import client, limits
+from server.learners.who import TokenRefused, launch_over, learner_of, rule_of
 from server.records import of_the_class, quota, store
 from server.records.pseudonyms import pseudonym
-from server.verify import TokenRefused, launch_over, learner_of, rule_of
 
 bp = Blueprint("records", __name__)
 
@@ -34,7 +34,7 @@ def answer(status: int, **fields: object) -> tuple[Response, int]:
 def record() -> tuple[Response, int]:
     """Record the posted Check against the learner its token names, and queue it for the judge."""
     config = current_app.config
-    payload = bounds.json_body()  # within the route's limit (server/bounds.py); odd JSON is a 400 there
+    payload = bounds.json_body()  # within the route's limit (server/http/bounds.py); odd JSON is a 400 there
     source = payload.get("source") if isinstance(payload, dict) else None
     if not isinstance(source, str) or not source.strip() or refusal(source):
         return answer(400, error='Send JSON {"source": "<code>", "launch" or "learner": "<token>"}.')

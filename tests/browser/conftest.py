@@ -12,7 +12,7 @@ from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from server import ROOT, create_app
-from server.export import export_site
+from server.export.site import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
 from tests.browser.hosts import Host
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, returning_page, watched_page

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from server.names import NAMES
+from server.page.names import NAMES
 
 FILES_CACHE = NAMES["caches"]["files"]
 SNAPSHOT_CACHE = NAMES["caches"]["snapshot"]  # the lead's cache: the worker must leave it alone

@@ -9,8 +9,8 @@ from werkzeug.exceptions import NotFound
 from whitenoise import WhiteNoise
 
 from server import ROOT, create_app
-from server.export import export_site
-from server.nginx import FILE as NGINX_FILE
+from server.export.nginx import FILE as NGINX_FILE
+from server.export.site import export_site
 from tests.browser.pages import READY_MS, TIME_LIMIT_MS, wait_for_pictures, watched_page
 from tests.support import servers, solutions
 from tests.support.events import assert_message

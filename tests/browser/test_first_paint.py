@@ -1,8 +1,8 @@
 """The editor at first paint: a textarea with the saved code, upgraded in place to CodeMirror.
 
 The page is painted with the learner's code in a plain <textarea> (index.html; the inline script of
-server/first_paint.py puts the saved code in it), and static/js/page/plain-editor.js puts CodeMirror in its
-place once CodeMirror's bundle has loaded. The tests hold that bundle back (or block it) with a route, so
+server/page/first_paint.py puts the saved code in it), and static/js/page/plain-editor.js puts CodeMirror in
+its place once CodeMirror's bundle has loaded. The tests hold that bundle back (or block it) with a route, so
 each step waits on an explicit signal: #editor's data-editor (plain, code, failed). Each test is a first
 visit with no service worker (routed_page), which would keep a copy of the bundle the routes never see.
 """
@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from server import create_app
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.middleware import Halt
 from tests.browser.pages import TIME_LIMIT_MS, wait_until
 from tests.support import solutions

@@ -18,8 +18,8 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from server import create_app
-from server.names import NAMES
-from server.page import STOP_GRACE_MS
+from server.page.names import NAMES
+from server.page.page import STOP_GRACE_MS
 from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
 from tests.browser.pages import open_playground, watched_page

@@ -14,7 +14,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from server import create_app
-from server.headers import content_security_policy
+from server.page.policy import content_security_policy
 from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page

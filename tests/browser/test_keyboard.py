@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.pages import focused, open_playground, tab, wait_for_pictures
 from tests.support import solutions
 

@@ -14,8 +14,8 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.shared_data import SharedDataMiddleware
 
 from server import create_app
-from server.export import export_site
-from server.nginx import FILE as NGINX_FILE
+from server.export.nginx import FILE as NGINX_FILE
+from server.export.site import export_site
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, netloc
 from tests.browser.pages import open_playground, watched_page

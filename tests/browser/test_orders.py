@@ -4,7 +4,7 @@ seed's rule and under strict; the starter hears it does nothing yet; the button 
 import pytest
 from playwright.sync_api import expect
 
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
 from tests.support.events import assert_message
 from tests.support.orders import RIGHT, WRONG

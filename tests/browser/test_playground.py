@@ -185,7 +185,7 @@ def test_the_header_says_what_the_page_is(module_page):
 def test_the_tables_marks_are_the_reports(serve, page, monkeypatch):
     # A leaf 0.010000005 off a gradient of 1e7 is right by the rule (and the verdict passes): the page
     # marks no ✗ there, where its old rule of its own did. Everywhere: one ✗ per mark the report says false.
-    from server import page as page_view
+    from server.page import page as page_view
     from tests.support.tolerance import NUDGED, big_cases
 
     cases = big_cases(page_view.graded_cases())

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.pages import answer, open_playground
 from tests.support import solutions
 from tests.support.events import assert_message

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.colours import PAINT, contrast, luminance, parse
 from tests.browser.pages import open_playground, wait_for_pictures
 from tests.support import solutions

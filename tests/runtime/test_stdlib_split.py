@@ -9,7 +9,7 @@ import pytest
 from engine.grade import grade
 from runtime.server import pyodide_folder
 from server import ROOT
-from server.assets import engine_archive
+from server.page.assets import engine_archive
 from tests.support import solutions
 from tests.support.node import node_json
 

@@ -13,7 +13,8 @@ import pytest
 from flask import Flask
 
 from runtime.server import pyodide_version
-from server import create_app, static
+from server import create_app
+from server.page import static
 
 CHANGED = {"main": '\ndocument.documentElement.dataset.build = "new";\n', "worker": "\n// the new build\n"}
 

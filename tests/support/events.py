@@ -1,13 +1,13 @@
 """The messages the page sends to a course page that embeds it, version 1, held to their JSON Schema.
 
-The schema is made from engine/report.py (EVENTS, KINDS) by server/schema.py, and published at
+The schema is made from engine/report.py (EVENTS, KINDS) by server/contract/schema.py, and published at
 <prefix>/schema/events.json; docs/page-contract.md documents it.
 """
 
 from jsonschema import Draft202012Validator
 
-from server.names import NAMES
-from server.schema import schemas
+from server.contract.schema import schemas
+from server.page.names import NAMES
 
 PREFIX = NAMES["events"]
 

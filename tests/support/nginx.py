@@ -1,4 +1,5 @@
-"""Read back the nginx configuration an export writes (server/nginx.py): the headers it sends for a URL.
+"""Read back the nginx configuration an export writes (server/export/nginx.py): the headers it sends for a
+URL.
 
 It follows nginx's rules for what the file uses: `map $uri $var { ~regex value; default value; }`
 (the first regex that matches, in order, else the default), and `add_header Name value always;` in

@@ -3,9 +3,9 @@
 import os
 import re
 
-from server import sandbox
+from server.sandbox import bwrap
 
-SANDBOX_UIDS = range(64000 + 256, 64000 + 257 * 2**22)  # sandbox.sandbox_uid's
+SANDBOX_UIDS = range(64000 + 256, 64000 + 257 * 2**22)  # bwrap.sandbox_uid's
 
 
 def sandbox_processes(uids: range | set = SANDBOX_UIDS) -> list[int]:
@@ -26,12 +26,12 @@ def sandbox_processes(uids: range | set = SANDBOX_UIDS) -> list[int]:
 
 
 def server_uids(log: list[str]) -> set[int]:
-    """The uids the sandboxes of a gunicorn's workers run as (sandbox.sandbox_uid), from its log."""
+    """The uids the sandboxes of a gunicorn's workers run as (bwrap.sandbox_uid), from its log."""
     pids = [int(pid) for line in log for pid in re.findall(r"Booting worker with pid: (\d+)", line)]
     return {uid for pid in pids for uid in range(*sandbox_uid_range(pid))}
 
 
 def sandbox_uid_range(pid: int) -> tuple[int, int]:
     """The uids one server process's sandboxes may run as: [first, last + 1)."""
-    first = sandbox.BASE_UID + (pid % 2**22 + 1) * sandbox.UIDS_PER_PROCESS
-    return first, first + sandbox.UIDS_PER_PROCESS
+    first = bwrap.BASE_UID + (pid % 2**22 + 1) * bwrap.UIDS_PER_PROCESS
+    return first, first + bwrap.UIDS_PER_PROCESS

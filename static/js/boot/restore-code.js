@@ -1,4 +1,4 @@
-// Not bundled: server/first_paint.py puts this script inline right after the editor's <textarea>, and the
+// Not bundled: server/page/first_paint.py puts this script inline right after the editor's <textarea>, and the
 // page's policy allows it by its hash. It runs as the page is parsed, before the textarea is first painted,
 // so the code this browser saved is there before the learner's first key, and the textarea and the "Wrap
 // long lines" checkbox are as the learner left them. Storage may be blocked: then the starter stays, wrapped.

@@ -15,7 +15,7 @@
 // Messages: { type: "backprop-playground:ready" | ":checked" | ":resize", version: 1, ... }
 // (the playground's docs/course-page.md documents them).
 (() => {
-  const PREFIX = {{ events|tojson }}; // filled in by the server (server/names.py)
+  const PREFIX = {{ events|tojson }}; // filled in by the server (server/page/names.py)
   const VERSION = 1;
   const NAMES = ["ready", "checked", "resize"];
   const MAX_HEIGHT = 100000; // px: anything taller is not a height the playground would send

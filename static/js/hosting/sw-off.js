@@ -1,5 +1,5 @@
 // The playground's service worker with offline use switched off (PLAYGROUND_OFFLINE=0), served by
-// server/offline.py where sw.js was: the browser checks sw.js on every visit of a page its worker
+// server/page/offline.py where sw.js was: the browser checks sw.js on every visit of a page its worker
 // controls, so every learner who had the worker gets this one on their next visit online, whatever
 // the page's own scripts do (a page loaded from an altered cache could not be trusted to clean up).
 //

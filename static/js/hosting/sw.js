@@ -1,5 +1,5 @@
 // The playground's service worker: a learner's second visit works with the network off (the page,
-// Check, the picture), and a new deploy is picked up cleanly. Rendered by server/offline.py for each
+// Check, the picture), and a new deploy is picked up cleanly. Rendered by server/page/offline.py for each
 // build, served beside the page (so its scope is the page's folder) with no-cache: a new build makes
 // new bytes here, and the browser installs the new worker on the next visit.
 //
@@ -17,7 +17,7 @@
 // Nothing kept is trusted blindly. Cache Storage belongs to the origin: any script of the origin can
 // rewrite it (learner code, through a hole in the runtime's sandbox, say), and this worker's own
 // globals do not outlive its restarts. What cannot be rewritten from the page is this script: the
-// browser keeps it apart and fetches it from the server. So it carries, rendered by server/offline.py,
+// browser keeps it apart and fetches it from the server. So it carries, rendered by server/page/offline.py,
 // the SHA-256 of every file's bytes as served (decoded: Cache Storage keeps the body without its
 // Content-Encoding) and of the page's. A kept response is served only when its body has that digest;
 // otherwise it is deleted, fetched again from the network (and kept again when that copy is right),

@@ -1,5 +1,5 @@
 // The page's language: the learner's choice in the masthead's select, kept in this browser. The server
-// renders the page in a language (server/i18n.py: the learner's ?lang=, an LTI launch's locale, the
+// renders the page in a language (server/page/i18n.py: the learner's ?lang=, an LTI launch's locale, the
 // course's PLAYGROUND_LANGUAGE, the browser's); a choice kept here is asked for again on the next visit.
 
 import NAMES from "../shared/names.json" with { type: "json" };

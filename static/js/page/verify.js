@@ -26,7 +26,7 @@ const waiting = (seconds, why) => ({
 let kept = null; // the pass waiting to be sent again: a newer pass takes its place
 
 // The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
-// then names the learner (server/learner.py).
+// then names the learner (server/learners/tokens.py).
 export const learnerFields = () => {
   const token = new URLSearchParams(location.search).get("learner");
   return token ? { learner: token } : {};

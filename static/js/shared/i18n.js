@@ -1,4 +1,4 @@
-// The learner's words in their language: the page's side of the message catalogue (server/i18n.py).
+// The learner's words in their language: the page's side of the message catalogue (server/page/i18n.py).
 //
 // The page's config carries the messages of its language (config.catalogue: msgid -> msgstr, or a list
 // of plural forms, the Plural-Forms rule, the number symbols); `pybabel extract` finds the calls below
@@ -80,7 +80,7 @@ const OPERATORS = {
 };
 
 // The index of the plural form that fits the count n, by the catalogue's rule: a tree the server parsed
-// from the Plural-Forms line with server/plural.py's plural_tree (["n"], [number], ["!", x],
+// from the Plural-Forms line with server/page/plural.py's plural_tree (["n"], [number], ["!", x],
 // [operator, left, right], ["?", condition, then, otherwise]), never evaluated as code.
 export function pluralIndex(tree, n) {
   const count = Math.abs(Math.trunc(n));

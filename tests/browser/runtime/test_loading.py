@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import expect
 
 from server import create_app
-from server.names import NAMES
+from server.page.names import NAMES
 from tests.browser.middleware import Gate, Trickle
 from tests.browser.pages import READY_MS, TIME_LIMIT_MS, open_playground, wait_until
 from tests.support import solutions

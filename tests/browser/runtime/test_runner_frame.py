@@ -17,9 +17,10 @@ from playwright.sync_api import expect
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 
-from server import assets, create_app
-from server import page as page_view
-from server.names import NAMES
+from server import create_app
+from server.exercise import value_sets
+from server.page import page as page_view
+from server.page.names import NAMES
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
@@ -101,7 +102,7 @@ def test_the_worker_hands_python_the_interrupt_view(page, base_url):
 
 def chain_expected() -> list[float]:
     """The chain expression's expected gradients, which the grader's cases hold (in the snapshot too)."""
-    return [g for case in assets.graded_cases() if case["expr"] == "chain" for g in case["expected"]]
+    return [g for case in value_sets.graded_cases() if case["expr"] == "chain" for g in case["expected"]]
 
 
 # In the kept snapshot, set every double equal to one of `values` to 1e300: a snapshot that still
@@ -229,7 +230,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
     page.wait_for_function(KEPT)
     before = neuron_cases(check(page, solutions.CORRECT))
     # A deploy that adds a value set: the old snapshot's grader holds the old cases.
-    cases = assets.graded_cases()
+    cases = value_sets.graded_cases()
     more = [*cases, {**next(c for c in cases if c["expr"] == "neuron"), "example": False}]
     monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": more)
     site.app = create_app({"TESTING": True})

@@ -1,0 +1,145 @@
+"""Offline: the service worker that keeps what a visit needs, so a second visit works with no network.
+
+sw.js is rendered for the build: it lists every file the page may load (the hashed bundles and
+chunks, the worker, the Pyodide files, the engine archive), the SHA-256 of each file's bytes and of the
+page's (the worker serves a kept copy only when its body still has that digest: Cache Storage is
+writable by any script of the origin, sw.js is not), and a build id made from them, so a new deploy
+changes its bytes and browsers install it. It is served at the page's scope (beside the page:
+`/sw.js`, `<prefix>/sw.js`, `sw.js` in a static export) and revalidated on every check.
+
+With offline use switched off, sw.js is a script that deletes this page's caches (and the stored
+snapshot) and unregisters itself (static/js/hosting/sw-off.js): the browser fetches it on the next visit of
+every learner who had the worker, whatever the page's own scripts do.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, current_app, render_template
+
+from runtime.server import is_variant, lazy_stdlib
+from server.page.assets import engine_archive, engine_digest, revalidated
+from server.page.names import NAMES
+from server.page.page import page_config, render_page
+from server.page.static import page_url, served_dirs
+
+bp = Blueprint("offline", __name__)
+
+# Cache Storage names (server/page/names.py): the worker's caches are "<files prefix><build> <page URL>"; the
+# snapshot's is runtime/page/stored-snapshot.js's, removed with the worker when offline use is switched off.
+CACHE_PREFIX = NAMES["caches"]["files"]
+SNAPSHOT_CACHE = NAMES["caches"]["snapshot"]
+
+
+def build_files() -> list[str]:
+    """The files under static/ a visit may load: bundles, chunks (the lazy ones too), Pyodide's."""
+    files = []
+    for prefix, folder in served_dirs().items():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            name = path.relative_to(folder).as_posix()
+            if (
+                path.suffix != ".map" and not is_variant(path) and not name.startswith(lazy_stdlib() + "/")
+            ):  # maps: dev tools
+                files.append(prefix + name)
+    return files
+
+
+def lazy_folders() -> list[str]:
+    """The URL paths under static/ of the folders of lazy stdlib archives."""
+    return [
+        prefix + path.name + "/"
+        for prefix, folder in served_dirs().items()
+        for path in sorted(folder.glob(lazy_stdlib()))
+        if path.is_dir()
+    ]
+
+
+def lazy_archives() -> list[str]:
+    """The lazy stdlib archives' paths under static/: `<Pyodide's folder>/<lazy_stdlib()>/x.zip`."""
+    return [
+        prefix + path.relative_to(folder).as_posix()
+        for prefix, folder in served_dirs().items()
+        for lazy in sorted(folder.glob(lazy_stdlib()))
+        if lazy.is_dir()
+        for path in sorted(lazy.rglob("*"))
+        if path.is_file() and not path.name.startswith(".") and not is_variant(path)
+    ]
+
+
+def sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes, in hex, as the service worker computes it (crypto.subtle)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_digests() -> dict[str, str]:
+    """The SHA-256 of every file sw.js names (the lazy archives too), by its path under static/.
+
+    Of the file itself, not of its .br or .gz copy: a browser decodes what WhiteNoise sends
+    compressed, and Cache Storage keeps the decoded body.
+    """
+    dirs = served_dirs()
+
+    def source(name: str) -> Path:
+        prefix = next(p for p in dirs if name.startswith(p))
+        return dirs[prefix] / name.removeprefix(prefix)
+
+    return {name: sha256(source(name).read_bytes()) for name in [*build_files(), *lazy_archives()]}
+
+
+def offline_data(page: str, exported: Path | None = None) -> dict:
+    """What sw.js needs: the build's id, the files to keep, where archives are kept on use, and
+    the SHA-256 of each file's body and of the page's (page: the page's HTML as it is sent).
+
+    exported: the folder of a static export, whose files are hashed as they were written there (its
+    stdlib archives are deflated anew); None: the files as this server sends them.
+    """
+    names = current_app.extensions["build_files"]
+    files = [page_url("static", filename=name) for name in names]
+    engine = page_url("assets.engine_zip", digest=engine_digest())
+    lazy = {page_url("static", filename=name): name for name in current_app.extensions["lazy_archives"]}
+    if exported is None:
+        known = current_app.extensions["build_digests"]
+        digests = {url: known[name] for url, name in [*zip(files, names, strict=True), *lazy.items()]}
+        digests[engine] = sha256(engine_archive())
+    else:
+        digests = {url: sha256((exported / url).read_bytes()) for url in [*files, engine, *lazy]}
+    files.append(engine)
+    page_digest = sha256(page.encode("utf-8"))
+    build = sha256(json.dumps([files, digests, page_digest]).encode())[:16]
+    folders = [page_url("static", filename=f) for f in lazy_folders()]
+    return {
+        "build": build,
+        "cachePrefix": CACHE_PREFIX,
+        "files": files,
+        "lazy": folders,
+        "digests": digests,
+        "pageDigest": page_digest,
+    }
+
+
+def service_worker_script(page: str | None = None, exported: Path | None = None) -> str:
+    """Render sw.js for this build; with offline use off, the one that removes itself.
+
+    page: the page's HTML as it is sent (None: rendered as the server sends it); exported: the
+    folder of a static export, its files already written (see offline_data).
+    """
+    if not current_app.config["OFFLINE"]:
+        names = {"cachePrefix": CACHE_PREFIX, "snapshotCache": SNAPSHOT_CACHE}
+        return render_template("hosting/sw-off.js", names=names)
+    page = render_page(page_config()) if page is None else page
+    return render_template("hosting/sw.js", offline=offline_data(page, exported))
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """Send the service worker, at the page's scope, checked by the browser on every visit."""
+    response = Response(service_worker_script(), mimetype="text/javascript")
+    return revalidated(response)
+
+
+def init_app(app: Flask) -> None:
+    """List the build's files and hash them once, at start-up."""
+    app.extensions["build_files"] = build_files()
+    app.extensions["lazy_archives"] = lazy_archives()
+    app.extensions["build_digests"] = build_digests()
