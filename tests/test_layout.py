@@ -162,3 +162,27 @@ def test_the_map_lists_every_folder_below_those_it_imports():
         if order.index(target) > order.index(source)
     ]
     assert not upward, "imports of a folder listed later in the map:\n" + "\n".join(upward)
+
+
+LONGEST = 300  # lines: a module past it is split by idea (issue 50)
+SHORTER = {"runtime/page/client.js": 250}  # the runtime's client, as its contract set it (runtime/README.md)
+
+
+def test_no_module_is_past_three_hundred_lines():
+    """Each module one job: the server's, the engine's and the browser's code (the database's migrations,
+    written once and never edited, aside)."""
+    found = [
+        *SERVER.rglob("*.py"),
+        *(ROOT / "engine").rglob("*.py"),
+        *(ROOT / "runtime").rglob("*.js"),
+        *(ROOT / "static" / "js").rglob("*.js"),
+    ]
+    long = {}
+    for path in found:
+        name = path.relative_to(ROOT).as_posix()
+        if "/migrations/" in name:
+            continue
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > SHORTER.get(name, LONGEST):
+            long[name] = lines
+    assert len(found) > 150 and not long, long
