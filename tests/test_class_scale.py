@@ -16,7 +16,7 @@ from server.classview import stats
 from server.db import Database
 from server.db.tables import attempts, learners, results
 from tests.support import classroom
-from tests.support.postgres import postgres_server
+from tests.support.postgres import database_on
 
 LEARNERS, CHECKS, IDLE = 1000, 30, 50
 
@@ -121,7 +121,7 @@ def course_class(request, tmp_path_factory):
         if request.param == "sqlite":
             url = f"sqlite:///{tmp_path_factory.mktemp('course') / 'lti.sqlite3'}"
         else:
-            url = stack.enter_context(postgres_server())
+            url = stack.enter_context(database_on(request.getfixturevalue("postgres")))
         db = Database(url)
         stack.callback(db.engine.dispose)
         with db.engine.begin() as conn:

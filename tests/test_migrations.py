@@ -25,15 +25,17 @@ from server.lti.tool import ToolKeys
 from server.receipt import b64url
 from server.records.pseudonyms import remake_old
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
-from tests.support.postgres import new_database
+from tests.support.postgres import database_on
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def empty_url(request, tmp_path):
     """An empty database of each kind the playground takes: a SQLite file, or a real PostgreSQL's."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
-    return new_database(request.getfixturevalue("postgres"))
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+        return
+    with database_on(request.getfixturevalue("postgres")) as url:
+        yield url
 
 
 def differences(db: Database) -> list:
