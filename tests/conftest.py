@@ -72,7 +72,7 @@ def pg_lms(tmp_path):
     with postgres_cluster() as cluster, rig(tmp_path, database_url=cluster.url) as made:
         made.cluster = cluster
         made.tool, made.tool_url = made.start_tool()
-        made.register()
+        made.register(made.tools[-1][1])
         yield made
 
 
@@ -92,7 +92,7 @@ def quiet_lms(tmp_path):
     what a launch and a Check leave is kept as it is), one for a test; the tool's app: quiet_lms.app."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
-        made.register()
+        made.register(made.tools[-1][1])
         made.app = made.tools[0][1]
         yield made
 
