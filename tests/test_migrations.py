@@ -271,6 +271,7 @@ def started(args: list[str], env: dict) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow  # starts server processes (flask run, gunicorn: 4 workers), 5 commands: not test-fast
 def test_a_newer_database_stops_the_server_and_every_command_with_one_line(empty_url, tmp_path):
     """`flask run`, gunicorn with `make production`'s 4 processes and the `flask` commands (with records
     on, and the commands that open the database themselves): each stops with the one line, no traceback."""
