@@ -11,7 +11,7 @@ from server import create_app, queue
 from server.exercise.reference import graded_cases
 from tests.support.lti import rig
 from tests.support.lti_registration import RegisteringRig
-from tests.support.postgres import postgres_cluster, postgres_server
+from tests.support.postgres import database_on, postgres_cluster, postgres_server
 from tests.support.seeds import drawn_seed, replay
 
 
@@ -72,7 +72,7 @@ def pg_lms(tmp_path):
     with postgres_cluster() as cluster, rig(tmp_path, database_url=cluster.url) as made:
         made.cluster = cluster
         made.tool, made.tool_url = made.start_tool()
-        made.register()
+        made.register(made.tools[-1][1])
         yield made
 
 
@@ -92,7 +92,7 @@ def quiet_lms(tmp_path):
     what a launch and a Check leave is kept as it is), one for a test; the tool's app: quiet_lms.app."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool(QUEUE_WORKERS=0)
-        made.register()
+        made.register(made.tools[-1][1])
         made.app = made.tools[0][1]
         yield made
 
@@ -118,9 +118,11 @@ def rng():
     return random.Random(seed)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def postgres():
-    """One PostgreSQL server for a module's tests (its URL): each test makes the databases it needs."""
+    """One PostgreSQL server for a test process's tests (its URL), started when one first needs it: each
+    test makes the databases it needs (new_database) on it. A test that stops its server starts its own
+    (pg_lms)."""
     with postgres_server() as url:
         yield url
 
@@ -128,9 +130,9 @@ def postgres():
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database_url(request, tmp_path):
     """An empty database of each kind the server takes (the LTI store, records): a SQLite file, or a real
-    PostgreSQL server's."""
+    PostgreSQL server's (a new database, dropped after the test)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
     else:
-        with postgres_server() as url:
+        with database_on(request.getfixturevalue("postgres")) as url:
             yield url

@@ -11,7 +11,7 @@ from server import ROOT
 from server.classview import figures, mistakes, stats
 from server.db import Database
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
-from tests.support.postgres import postgres_server
+from tests.support.postgres import database_on
 
 ISSUER = "https://lms.example"
 Row = namedtuple("Row", "key a b")  # a row of the counts' query, as expression_rows reads it
@@ -24,7 +24,7 @@ def conn(request, tmp_path_factory):
     if request.param == "sqlite":
         made = contextlib.nullcontext(f"sqlite:///{tmp_path_factory.mktemp('stats') / 'lti.sqlite3'}")
     else:
-        made = postgres_server()
+        made = database_on(request.getfixturevalue("postgres"))
     with made as url:
         database = Database(url)
         with database.connect() as connection:

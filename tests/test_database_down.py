@@ -99,7 +99,7 @@ def sqlite_lms(tmp_path, monkeypatch):
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 500)
     with rig(tmp_path) as lms:
         lms.tool, lms.tool_url = lms.start_tool(LEARNER_TOKEN_SECRET=SECRET)  # and a course page's learners
-        lms.register()
+        lms.register(lms.tools[-1][1])
         yield lms
 
 

@@ -39,7 +39,7 @@ def graded_lms(tmp_path, database_url):
     with rig(tmp_path, database_url) as lms:
         lms.tool, lms.tool_url = lms.start_tool(QUEUE_WORKERS=1, LTI_RETRY_S=0.5, LTI_RETRY_TRIES=20)
         lms.app = lms.tools[-1][1]
-        lms.register()
+        lms.register(lms.tools[-1][1])
         lms.platform.people["teacher-1"] = {"roles": [INSTRUCTOR], "name": "Tess Teacher"}
         yield lms
 

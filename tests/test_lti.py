@@ -149,7 +149,7 @@ def test_verify_refuses_an_altered_launch_token(lms):
 def test_a_passback_pending_when_the_tool_stops_is_sent_after_it_restarts(tmp_path):
     with rig(tmp_path) as lms:
         lms.tool, lms.tool_url = lms.start_tool(LTI_RETRY_S=3600)  # no retry while it runs
-        lms.register()
+        lms.register(lms.tools[-1][1])
         session, token = launched(lms, "learner-r")
         lms.platform_server.stop()
         answer = verify(lms, session, token, solutions.CORRECT).json()

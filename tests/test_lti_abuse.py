@@ -46,7 +46,7 @@ def limited_lms(tmp_path):
     """The platform and a tool behind a proxy it trusts (PROXY_FIX), at 8 LTI requests a minute."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool(PROXY_FIX=1, LTI_RATE_LIMIT=8)
-        made.register()
+        made.register(made.tools[-1][1])
         yield made
 
 

@@ -54,7 +54,7 @@ def own_lms(tmp_path):
     """A platform and a tool of its own for each test (they change how the platform answers)."""
     with rig(tmp_path) as made:
         made.tool, made.tool_url = made.start_tool()
-        made.register()
+        made.register(made.tools[-1][1])
         yield made
 
 
@@ -149,7 +149,7 @@ def test_a_refusal_from_the_lms_is_final_and_said_in_the_page_and_the_log(own_lm
 def test_a_429_is_tried_again_up_to_the_last_try_and_then_said(tmp_path):
     with rig(tmp_path) as own_lms:
         own_lms.tool, own_lms.tool_url = own_lms.start_tool(LTI_RETRY_S=0.05, LTI_RETRY_TRIES=3)
-        own_lms.register()
+        own_lms.register(own_lms.tools[-1][1])
         session, token = launched(own_lms, "patient")
         own_lms.platform.scores_refusal = 429  # "later", every time: tried again, up to the last try
         verify(own_lms, session, token, solutions.CORRECT)
@@ -185,7 +185,7 @@ def test_a_second_verified_pass_of_a_launch_sends_nothing_more(own_lms):
 def test_a_retry_tries_at_once_and_tries_enqueued_together_send_once(tmp_path):
     with rig(tmp_path) as own_lms:
         own_lms.tool, own_lms.tool_url = own_lms.start_tool(LTI_RETRY_S=3600)  # no try of its own for an hour
-        own_lms.register()
+        own_lms.register(own_lms.tools[-1][1])
         session, token = launched(own_lms, "retrying")
         own_lms.platform.scores_refusal = 429
         verify(own_lms, session, token, solutions.CORRECT)

@@ -9,15 +9,15 @@ from tests.support import solutions
 from tests.support.lti import launch_form, login, rig
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title
 from tests.support.lti_platform import rsa_pair
-from tests.support.postgres import postgres_server
+from tests.support.postgres import database_on
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
 
 @pytest.fixture(scope="module")
-def two_instances(tmp_path_factory):
+def two_instances(tmp_path_factory, postgres):
     """Two playgrounds on one PostgreSQL database (and one key file), as behind a load balancer."""
-    with postgres_server() as url, rig(tmp_path_factory.mktemp("lti-pg"), database_url=url) as lms:
+    with database_on(postgres) as url, rig(tmp_path_factory.mktemp("lti-pg"), database_url=url) as lms:
         lms.first, lms.first_url = lms.start_tool()
         lms.second, lms.second_url = lms.start_tool()
         lms.register()

@@ -16,7 +16,7 @@ from tests.support import solutions
 from tests.support.lti import Served, launch_form, login
 from tests.support.lti_launches import LAUNCH_TOKEN, refusal_title, settled, verify
 from tests.support.lti_registration import RegisteringRig
-from tests.support.postgres import postgres_server
+from tests.support.postgres import database_on
 
 pytestmark = pytest.mark.slow  # a server over HTTPS, a sandbox and a platform: not in make test-fast
 
@@ -303,8 +303,8 @@ def test_the_registrations_are_listed_and_removed_by_the_command_group(dyn_lms):
     registered(dyn_lms)  # back, for any test after this one
 
 
-def test_registering_storing_again_and_removing_work_on_postgresql_too(tmp_path_factory):
-    with postgres_server() as url:
+def test_registering_storing_again_and_removing_work_on_postgresql_too(tmp_path_factory, postgres):
+    with database_on(postgres) as url:
         made = RegisteringRig(tmp_path_factory.mktemp("dynreg-pg"), database_url=url)
         try:
             made.tool, made.tool_url = made.start_tool()

@@ -30,7 +30,7 @@ from server.lti.tool_registration import post_registration
 from tests.support.lti import Served
 from tests.support.lti_launches import refusal_title
 from tests.support.lti_registration import REFUSAL_WORDS, RegisteringRig
-from tests.support.postgres import postgres_server
+from tests.support.postgres import database_on
 
 pytestmark = pytest.mark.slow  # a tool over HTTPS and a platform: not in make test-fast
 
@@ -233,8 +233,8 @@ def test_two_lmss_opening_one_url_at_once_register_one(tmp_path):
         made.close()
 
 
-def test_two_lmss_opening_one_url_at_once_register_one_on_postgresql(tmp_path):
-    with postgres_server() as database_url:
+def test_two_lmss_opening_one_url_at_once_register_one_on_postgresql(tmp_path, postgres):
+    with database_on(postgres) as database_url:
         made = started(tmp_path, database_url=database_url)
         try:
             race(made)

@@ -25,15 +25,17 @@ from server.lti.store import Store
 from server.lti.tool import ToolKeys
 from server.records.pseudonyms import remake_old
 from tests.support.main_database import KEPT_PASSBACKS, MAIN_ROWS, made_by_main, rows
-from tests.support.postgres import new_database
+from tests.support.postgres import database_on
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def empty_url(request, tmp_path):
     """An empty database of each kind the playground takes: a SQLite file, or a real PostgreSQL's."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
-    return new_database(request.getfixturevalue("postgres"))
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+        return
+    with database_on(request.getfixturevalue("postgres")) as url:
+        yield url
 
 
 def differences(db: Database) -> list:
@@ -269,6 +271,7 @@ def started(args: list[str], env: dict) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow  # starts server processes (flask run, gunicorn: 4 workers), 5 commands: not test-fast
 def test_a_newer_database_stops_the_server_and_every_command_with_one_line(empty_url, tmp_path):
     """`flask run`, gunicorn with `make production`'s 4 processes and the `flask` commands (with records
     on, and the commands that open the database themselves): each stops with the one line, no traceback."""

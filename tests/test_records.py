@@ -270,7 +270,7 @@ def test_a_launched_learners_checks_are_kept_by_course_and_activity(tmp_path):
         lms.tool, url = lms.start_tool(QUEUE_WORKERS=1)
         lms.tool_url = url
         app = lms.tools[0][1]
-        lms.register()
+        lms.register(lms.tools[-1][1])
         lms.platform.people["ada"] = {"name": "Ada Lovelace"}
         try:
             launched_and_recorded(lms, app, url)
@@ -325,7 +325,7 @@ def test_an_observers_or_a_designers_launch_gets_the_exercise_and_is_not_counted
         lms.tool, url = lms.start_tool(QUEUE_WORKERS=1)
         lms.tool_url = url
         app = lms.tools[0][1]
-        lms.register()
+        lms.register(lms.tools[-1][1])
         lms.platform.people |= {
             "mia": {"roles": [f"{lis}#Mentor"], "name": "Mia Mentor"},
             "dev": {"roles": [f"{lis}#ContentDeveloper"]},

@@ -19,7 +19,7 @@ from server.db.tables import attempts, learners
 from server.records import DEFAULTS
 from server.records.store import source_sha256
 from tests.support import servers, solutions
-from tests.support.postgres import new_database
+from tests.support.postgres import database_on
 from tests.support.verifying import verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes and databases: not in make test-fast
@@ -42,8 +42,10 @@ def big(n: int) -> str:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql")])
 def bounds_url(request, tmp_path):
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'lti.sqlite3'}"
-    return new_database(request.getfixturevalue("postgres"))
+        yield f"sqlite:///{tmp_path / 'lti.sqlite3'}"
+        return
+    with database_on(request.getfixturevalue("postgres")) as url:
+        yield url
 
 
 def production(tmp_path, database: str, **settings) -> dict:

@@ -10,7 +10,7 @@ from sqlalchemy import func, insert, select
 
 from server.db import Database
 from server.db.tables import attempts, launches, learners, passbacks, results
-from tests.support.postgres import new_database
+from tests.support.postgres import database_on
 
 ISSUER = "https://lms.example.edu"
 DAY_S = 86400
@@ -18,13 +18,15 @@ DAY_S = 86400
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request, tmp_path) -> Iterator[Database]:
-    """An empty database of each kind (PostgreSQL: one server for the module's tests, a database each)."""
+    """An empty database of each kind (PostgreSQL: one server for a test process's tests, a database
+    each)."""
     if request.param == "sqlite":
         yield Database(f"sqlite:///{tmp_path / 'records.sqlite3'}")
         return
-    made = Database(new_database(request.getfixturevalue("postgres")))
-    yield made
-    made.engine.dispose()
+    with database_on(request.getfixturevalue("postgres")) as url:
+        made = Database(url)
+        yield made
+        made.engine.dispose()
 
 
 def source_sha256(source: str) -> str:

@@ -97,14 +97,23 @@ class Rig:
                 app.extensions["queue"].stop()
         served.stop()
 
-    def register(self) -> str:
-        """Register the platform with the teacher's command, as docs/lti.md says; return what it printed."""
-        args = [str(Path(sys.executable).parent / "flask"), "--app", "server", "lti", "add-platform"]
-        args += ["--issuer", self.issuer, "--client-id", CLIENT_ID, "--deployment-id", DEPLOYMENT_ID]
-        args += ["--auth-login-url", self.platform.url + "authorize"]
-        args += ["--auth-token-url", self.platform.url + "token"]
-        args += ["--key-set-url", self.platform.url + "jwks", "--title", "The test LMS"]
-        args += ["--tool-url", self.platform.tool_url or "https://localhost/"]
+    def register(self, app=None) -> str:
+        """Register the platform with the teacher's command, as docs/lti.md says; return what it printed.
+
+        In a process of its own, as a teacher runs it; or, given the tool's app, the same command in this
+        process (its CLI runner, on the app's database and key file): a test's own LMS, which needs the
+        registration, not a second Python process to make it (the module's lms runs it as a process)."""
+        command = ["lti", "add-platform"]
+        command += ["--issuer", self.issuer, "--client-id", CLIENT_ID, "--deployment-id", DEPLOYMENT_ID]
+        command += ["--auth-login-url", self.platform.url + "authorize"]
+        command += ["--auth-token-url", self.platform.url + "token"]
+        command += ["--key-set-url", self.platform.url + "jwks", "--title", "The test LMS"]
+        command += ["--tool-url", self.platform.tool_url or "https://localhost/"]
+        if app is not None:
+            done = app.test_cli_runner().invoke(args=command)
+            assert done.exit_code == 0, done.output
+            return done.output
+        args = [str(Path(sys.executable).parent / "flask"), "--app", "server", *command]
         env = {
             "PATH": "/usr/bin:/bin",
             "PLAYGROUND_DATABASE_URL": self.database_url,

@@ -40,7 +40,9 @@ class Cluster:
 
     def start(self) -> None:
         """Start the server; return once it accepts connections."""
-        options = f"-k {self.folder} -c listen_addresses='' -c fsync=off"
+        # Room for a test process's tests one after another on one server (postgres_server_for_tests):
+        # a test's 4 gunicorn workers' pools, an app's left to its database's drop.
+        options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=300"
         self.run(
             str(self.bin_dir / "pg_ctl"),
             "-D",
@@ -97,3 +99,22 @@ def new_database(server_url: str) -> str:
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return server_url.replace("/postgres?", f"/{name}?", 1)
+
+
+def drop_database(server_url: str, database_url: str) -> None:
+    """Drop a database new_database() made, cutting any connection still open to it (an app's pool)."""
+    import psycopg
+
+    name = database_url.split("?", 1)[0].rsplit("/", 1)[1]
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextlib.contextmanager
+def database_on(server_url: str) -> Iterator[str]:
+    """A new database on a server postgres_server() started (its URL); dropped afterwards."""
+    url = new_database(server_url)
+    try:
+        yield url
+    finally:
+        drop_database(server_url, url)
