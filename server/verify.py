@@ -20,9 +20,9 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, url
 from flask_babel import format_number, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import LEAVES, SEED, VERDICTS
 from engine.errors import MAX_SOURCE, refusal
 from engine.judge import Judging
+from exercises.backward.seed import LEAVES, SEED, VERDICTS, exercise
 from server import bounds, graphs, i18n, receipt, sandbox
 from server.assets import graded_cases
 from server.db.unreachable import UNREACHABLE
@@ -62,15 +62,15 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
     """
     cases = []
     for name in counted(verdict):
-        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["expr"] == name]
-        cases += [{k: v for k, v in c.items() if k != "expected_nodes"} for c in page]
+        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["group"] == name]
+        cases += [{k: v for k, v in c.items() if k != "data"} for c in page]
         for _ in range(fresh):
             values, grads = fresh_values(rng, name)
             cases.append(
                 {
-                    "expr": name,
+                    "group": name,
                     "leaves": list(LEAVES[name]),
-                    "values": values,
+                    "inputs": {"values": values},
                     "expected": grads,
                     "example": False,
                     "extra": False,
@@ -81,10 +81,9 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
         rows, values = graphs.draw(rng)
         cases.append(
             {
-                "expr": "random",
+                "group": "random",
                 "leaves": list(LEAVES["random"]),
-                "values": values,
-                "graph": rows,
+                "inputs": {"values": values, "graph": rows},
                 "expected": expected("random", values, rows),
                 "example": False,
                 "extra": False,
@@ -100,16 +99,17 @@ def judge(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> dict:
 
 
 def judge_passes(cases: list[dict], outcome: sandbox.Outcome, verdict: str) -> tuple[dict, list]:
-    """judge's report, and each value set's pass as the sandbox sent it back (engine/trace.py's plain
-    data, unchecked: whoever diagnoses it checks it, server/records/judge.py)."""
+    """judge's report, and each value set's pass as the sandbox sent it back (the seed's plugin's data,
+    exercises/backward/plugin/trace.py's plain pass, unchecked: whoever diagnoses it checks it,
+    server/records/judge.py)."""
     data, err = read_result(outcome)
     got = data["got"] if data else []
-    judging = Judging()
+    judging = Judging(exercise())
     for i, case in enumerate(cases):
-        judging.add(case, numbers(got[i], len(case["values"])) if i < len(got) else None)
+        judging.add(case, numbers(got[i], len(case["leaves"])) if i < len(got) else None)
     judged = judging.report(err or (sandbox_error(data) if data else None), verdict)
     judged["output"] = printed(data.get("output") if data else None)
-    passes = data.get("traces") if data else None
+    passes = data.get("data") if data else None
     return judged, passes if isinstance(passes, list) else []
 
 

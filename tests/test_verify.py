@@ -18,13 +18,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
-from engine.grade import grade
 from server import ROOT, create_app, receipt, sandbox, verify
 from server.export import export_site
 from server.receipt import CLAIMS, public_jwk
 from tests.support import servers, solutions
 from tests.support.events import assert_valid
 from tests.support.node import module_json
+from tests.support.seed import grade
 from tests.support.served_page import page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
@@ -177,7 +177,7 @@ def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(verifying_c
         return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
 
     assert fresh(first) and fresh(first) != fresh(second)
-    page = {tuple(c["values"]) for c in page_config(verifying_client)["cases"]}
+    page = {tuple(c["inputs"]["values"]) for c in page_config(verifying_client)["cases"]}
     assert not page & {tuple(v) for v in fresh(first)}
 
 
@@ -219,7 +219,7 @@ def test_strict_counts_every_order_graph_and_random_ones_never_the_deep_chain(tm
         {"TESTING": True, "VERIFY": True, "VERDICT": "strict", "SIGNING_KEY_FILE": str(tmp_path / "k")}
     )
     client = app.test_client()
-    extra = {c["expr"]: c["extra"] for c in page_config(client)["cases"]}
+    extra = {c["group"]: c["extra"] for c in page_config(client)["cases"]}
     assert extra == {
         "neuron": False,
         "reuse": False,
@@ -443,8 +443,9 @@ def sign_as(key_file, base: str, source: str) -> str:
     ],
 )
 def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(verifying_app, result, kind):
-    cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
-    cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
+    # three leaves' worth, for the lists above
+    cases = [{"group": "reuse", "leaves": ["a", "b", "c"], "inputs": {"values": [1.0, 2.0, 3.0]}}]
+    cases[0]["expected"] = [1.0, 2.0, 3.0]
     cases[0].update(example=False, extra=False, fresh=True)
     outcome = sandbox.Outcome(result, 0, False, False, 0.01)
     with verifying_app.test_request_context():

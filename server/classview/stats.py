@@ -28,7 +28,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql import ColumnElement
 
-from engine import cases
+from exercises.backward import seed as cases
 from server.db.tables import attempts, learners, results
 
 EXAMPLES = 3  # code examples shown per mistake, each a different shape (the normalised code)

@@ -27,8 +27,8 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import VERDICTS
 from engine.words import N_
+from exercises.backward.seed import VERDICTS
 from server.bounds import body_limit, keepable
 from server.classview.roles import learns, teaches
 from server.classview.views import opened_by_teacher
