@@ -12,6 +12,7 @@ import re
 import shutil
 import sys
 import time
+from pathlib import PurePosixPath
 
 import jwt
 import pytest
@@ -19,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
 from server import ROOT, create_app, receipt, sandbox, verify
+from server.assets import archived_files
 from server.export import export_site
 from server.receipt import CLAIMS, public_jwk
 from tests.support import servers, solutions
@@ -322,12 +324,17 @@ def test_the_key_is_never_in_the_export(verifying_app, tmp_path):
 def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
     cases = verify.value_sets("seed", 2, random.Random(1))
     files = verify.sandbox_files(solutions.CORRECT, cases)
-    engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    # the engine archive's files as the browser gets them (engine/, the exercise's descriptor, engine and
+    # plugin), each Python file's bytecode beside it
+    archived = set(archived_files())
+    assert {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} | {"exercise.json"} <= archived
+    tag = sys.implementation.cache_tag
     compiled = {
-        f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
-        for p in (ROOT / "engine").glob("*.py")
+        str(PurePosixPath(name).parent / "__pycache__" / f"{PurePosixPath(name).stem}.{tag}.pyc")
+        for name in archived
+        if name.endswith(".py")
     }
-    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json", "catalogue.json"}
+    assert set(files) == archived | compiled | {"driver.py", "source.py", "cases.json", "catalogue.json"}
     assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
     assert b"reversed(order)" not in b"".join(files.values())
     assert files["catalogue.json"] == b"null"  # no language asked: the engine's English
