@@ -22,6 +22,7 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks.sites import serve
 from engine.scratch import run_scratch
+from exercises.backward.seed import exercise
 from server import create_app
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import open_playground
@@ -74,7 +75,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    drawn = {name: run_scratch(code, solutions.CORRECT)["drawings"][0] for name, code in DRAWINGS.items()}
+    drawn = {
+        name: run_scratch(exercise(), code, solutions.CORRECT)["drawings"][0]
+        for name, code in DRAWINGS.items()
+    }
     layouts = {name: layout_ms(drawing, args.runs) for name, drawing in drawn.items()}
     ran: dict[str, list[float]] = {name: [] for name in DRAWINGS}
     url = serve(create_app({"TESTING": True}))

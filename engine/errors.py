@@ -15,7 +15,7 @@ SCRATCH_FILE = "<scratch>"  # the scratch pad's code
 FILES = {FILENAME: "editor", SCRATCH_FILE: "scratch"}  # the report's name for each (report.FILES)
 PLACES = {"editor": N_("your backward's editor"), "scratch": N_("scratch pad")}  # where a Run's line is
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
-ENGINE_FILE = "engine/value.py"  # the engine's code, as tracebacks name it (namespace.py)
+ENGINE_FILE = "<engine>"  # an exercise's engine code, as tracebacks name it (engine/descriptor.py)
 
 # What a Run says beside Python's own message when the code asks the seed's engine for what it does not
 # have: each one sentence, in the learner's terms, with what to write instead (engine_hint picks one and

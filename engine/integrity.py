@@ -36,10 +36,15 @@ def contents(cell) -> int | None:
 
 
 class Seal:
-    """Every binding and function of the engine's modules loaded now, as they are now."""
+    """Every binding and function of the modules loaded now under the prefixes (the engine's, and an
+    exercise's plugin's), as they are now."""
 
-    def __init__(self, prefix: str = "engine") -> None:
-        modules = [m for name, m in sorted(sys.modules.items()) if name.split(".")[0] == prefix and m]
+    def __init__(self, prefixes: tuple[str, ...] = ("engine",)) -> None:
+        modules = [
+            m
+            for name, m in sorted(sys.modules.items())
+            if m and any(name == p or name.startswith(p + ".") for p in prefixes)
+        ]
         self.bindings: list[tuple[str, dict, str, object]] = []
         self.functions: list[tuple[str, FunctionType, tuple]] = []
         for module in modules:

@@ -1,13 +1,8 @@
-"""A new copy of the engine for every run, so nothing one run patches reaches the next."""
-
-from pathlib import Path
-
-SOURCE = Path(__file__).with_name("value.py").read_text(encoding="utf-8")
-CODE = compile(SOURCE, "engine/value.py", "exec")
+"""A new copy of an exercise's engine for every run, so nothing one run patches reaches the next."""
 
 
-def new_engine() -> dict:
-    """Run the engine's module code in a new namespace and return that namespace."""
-    namespace: dict = {"__name__": "engine.value"}
-    exec(CODE, namespace)
+def new_engine(exercise) -> dict:
+    """Run the exercise's engine code (compiled once, engine/descriptor.py) in a new namespace; return it."""
+    namespace: dict = {"__name__": "engine"}
+    exec(exercise.engine_code, namespace)
     return namespace

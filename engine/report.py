@@ -7,6 +7,7 @@ there from shape(), which the page's config carries: no other code states a fiel
 """
 
 import math
+import re
 
 from engine.words import N_, _, ngettext
 
@@ -18,14 +19,9 @@ KINDS = {  # English here: the page says each in the learner's language (the cat
     "crash": N_("The runtime crashed"),
     "output": N_("Printed too much"),
 }
-# Every kind of a diagnosis's line (engine/diagnose.py finds them): out.grad not 1 when out passed on, a
-# value passing its gradient on before it had all of it, a _backward run more than once or never, a grad
-# changed directly, a recursion too deep.
-FINDINGS = ("out-grad", "early", "repeated", "never", "direct", "recursion")
-# Every kind of mistake, in the order engine/diagnose.py tries them (the likeliest cause first): the code
-# does nothing yet; out.grad not 1; the order not reversed; a grad set by hand; a _backward run twice; a
-# value passing its gradient on early; a _backward that never ran; none of these, yet gradients wrong.
-MISTAKES = ("nothing", "out-grad", "reversed", "direct", "repeated", "early", "never", "wrong")
+# A named mistake's key, and a diagnosis line's kind: an exercise's own (its mistakes; a plugin's kinds,
+# the seed's in exercises/backward/plugin/kinds.py), never an error kind.
+KEY = re.compile(r"[a-z][a-z0-9-]{0,39}")
 # The fields of each object in a report (docs/page-contract.md lists the same, and server/contract/schema.py
 # makes the JSON Schema that tests hold real reports to, from these and the kinds above).
 FIELDS = {
@@ -167,15 +163,15 @@ def case(values: list, expected: list, example: bool, fresh: bool = False) -> di
 
 
 def finding(kind: str, node: int | None, message: str) -> dict:
-    """One line of an expression's diagnosis: what happened at one value (node)."""
-    if kind not in FINDINGS:
+    """One line of an expression's diagnosis (a plugin's): what happened at one value (node)."""
+    if not KEY.fullmatch(kind) or kind in KINDS:
         raise ValueError(f"not a kind of finding: {kind!r}")
     return {"kind": kind, "message": message, "node": node}
 
 
 def mistake(kind: str, node: int | None, message: str) -> dict:
-    """The one mistake an expression's diagnosis comes down to, in the statement's words."""
-    if kind not in MISTAKES:
+    """The one mistake an expression comes down to (an exercise's key, or a plugin's kind), in its words."""
+    if not KEY.fullmatch(kind) or kind in KINDS:
         raise ValueError(f"not a kind of mistake: {kind!r}")
     return {"kind": kind, "message": message, "node": node}
 

@@ -1,9 +1,10 @@
-"""Run the scratch pad: the learner's own Values through their backward, with draw(v) to picture them.
+"""Run the scratch pad: the learner's own Values through their code, with draw(v) to picture them.
 
-A Run is never a Check: nothing here compares with a reference. The learner's backward (the main
-editor's code) runs first in the same namespace, unless they turned that off; then the scratch pad's
-code, at module level. Every _backward call on every Value is recorded as it happens (watch.py), so
-draw(v) can show the graph that ends at v as it is then, and step through the calls that reached it.
+A Run is never a Check: nothing here compares with a reference. The learner's code (the main editor's:
+the names the exercise has them write) runs first in the same namespace, beside a fresh copy of the
+exercise's engine, unless they turned that off; then the scratch pad's code, at module level. Every
+_backward call on every Value is recorded as it happens (watch.py), so draw(v) can show the graph that
+ends at v as it is then, and step through the calls that reached it.
 """
 
 import sys
@@ -12,9 +13,9 @@ from json import dumps
 from engine import report
 from engine.drawing import drawing
 from engine.errors import FILENAME, SCRATCH_FILE, fatal, learner_error, refusal
-from engine.gradients import within
 from engine.learner_side import LearnerSide
 from engine.namespace import new_engine
+from engine.outputs import within
 from engine.watch import Watcher
 from engine.words import N_, _, ngettext
 
@@ -26,8 +27,9 @@ def value_repr(value) -> str:
     return f"Value(data={value.data}, grad={value.grad})"
 
 
-def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
-    """Run the scratch pad (after the learner's backward, unless None); return what it printed and drew.
+def run_scratch(exercise, scratch: str, backward: str | None, sink=None, stopping=None) -> dict:
+    """Run the scratch pad (after the editor's code, backward, unless None) beside the exercise's engine
+    (engine/descriptor.py's); return what it printed and drew.
 
     sink and stopping as for grade(): what is printed goes to sink as it is printed; stopping is
     called once an exception that ends the Run has left the learner's code.
@@ -42,7 +44,7 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
     sources = {"scratch": scratch, "editor": backward or ""}
 
     def work(side: LearnerSide) -> None:
-        engine = new_engine()  # this Run's own copy: what is set on its Value here reaches no Check
+        engine = new_engine(exercise)  # this Run's own copy: what is set on its Value here reaches no Check
         engine["Value"].__repr__ = value_repr  # the one Value class, as the learner's backward sees it
         watcher = Watcher(engine)
 
@@ -56,7 +58,8 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
             result["drawings"].append(drawing(v, sys._getframe(1), watcher, sources))
 
         namespace = dict(engine, __name__="__main__", draw=draw)
-        del namespace["backward"]  # the engine's placeholder: backward is the learner's, or not there
+        for name in exercise.learner_writes:  # the engine's placeholders: the learner's, or not there
+            namespace.pop(name, None)
         try:
             with side.learner():
                 if backward is not None:
@@ -65,7 +68,8 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
         except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Run
             if fatal(exc):
                 raise
-            result["error"] = learner_error(exc, sources, side, value_class=engine["Value"])
+            hints = engine.get("Value") if exercise.engine_hints else None  # for the seed's Value only
+            result["error"] = learner_error(exc, sources, side, value_class=hints)
         finally:
             if watcher.dropped:
                 side.output.write(
@@ -83,8 +87,8 @@ def run_scratch(scratch: str, backward: str | None, sink=None, stopping=None) ->
     return result
 
 
-def runner():
-    """Return what the browser's worker calls: (scratch, backward, sink, stopping) -> JSON."""
+def runner(exercise):
+    """What the browser's worker calls for the exercise: (scratch, backward, sink, stopping) -> JSON."""
     return lambda scratch, backward=None, sink=None, stopping=None: dumps(
-        run_scratch(scratch, backward, sink, stopping)
+        run_scratch(exercise, scratch, backward, sink, stopping)
     )

@@ -3,11 +3,9 @@
 One Watcher per engine (a Check's or a Run's), out of the learner's sight. It wraps each value's
 _backward as it is set (by the engine's operations, or by the learner's code), so every call is
 recorded as it happens: which value, its grad when it ran, and each input grad the call changed
-(before, after). The grader reads one graph's calls from it (trace.py), draw(v) all of them
+(before, after). A plugin reads one graph's calls from it (the seed's trace), draw(v) all of them
 (drawing.py).
 """
-
-from engine.extras import build_graph
 
 MAX_CALLS = 100_000  # calls kept in one Check or Run: past it, later ones are counted, not kept
 OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh"}  # the engine method each _backward comes from
@@ -84,8 +82,9 @@ class Watcher:
         self.calls.append(call)
         return call
 
-    def build(self, build, expr: str, vals: list, rows=None) -> Built:
-        """Build a graph with the engine's build() (or the extras' builder), recording each value made."""
+    def build(self, builder, *args) -> Built:
+        """Build a graph with builder(*args) (it returns its leaves, out and the inner values its formula
+        names), recording each value made."""
         made: list = []
         init = self.value_class.__init__
 
@@ -95,7 +94,7 @@ class Watcher:
 
         self.value_class.__init__ = __init__
         try:
-            leaves, out, named = build_graph(build, self.value_class, expr, vals, rows)
+            leaves, out, named = builder(*args)
         finally:
             self.value_class.__init__ = init
         return Built(leaves, out, made, named)

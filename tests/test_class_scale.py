@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import Connection, event, insert, select
 
 from benchmarks.class_view import STAND_IN
-from engine.report import MISTAKES
+from exercises.backward.plugin.kinds import MISTAKES
 from server.classview import stats
 from server.db import Database
 from server.db.tables import attempts, learners, results

@@ -9,8 +9,9 @@ import unicodedata
 
 import pytest
 
-from engine.cases import LEAVES
-from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FINDINGS, KINDS, MISTAKES
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, KINDS
+from exercises.backward.plugin.kinds import FINDINGS, MISTAKES
+from exercises.backward.seed import LEAVES
 from server import ROOT, create_app
 from server.http.bounds import BODY_LIMITS, DEFAULT_BODY
 from server.records import export

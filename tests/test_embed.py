@@ -5,12 +5,12 @@ import json
 import pytest
 from flask import url_for
 
-from engine.grade import grade
 from server import ROOT, create_app
 from server.page.embed import parent_origins
 from tests.support import solutions
 from tests.support.events import assert_message
 from tests.support.node import module_json
+from tests.support.seed import grade
 from tests.support.served_page import PREFIX, page_config
 
 SECRET = "# a-comment-only-the-learner-wrote"

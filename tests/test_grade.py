@@ -3,8 +3,8 @@
 import pytest
 
 from engine.compare import close
-from engine.grade import grade
 from tests.support import solutions
+from tests.support.seed import grade
 from tests.support.tolerance import NUDGED, big_cases
 
 
@@ -102,7 +102,7 @@ def test_runtime_error_names_the_learners_line(cases):
         "    out._prev[5]._backward()",
         "IndexError: tuple index out of range",
     ]
-    assert {e["name"] for e in report["expressions"]} == {c["expr"] for c in cases}
+    assert {e["name"] for e in report["expressions"]} == {c["group"] for c in cases}
     assert all(c["got"] is None for e in report["expressions"] for c in e["cases"])
 
 

@@ -11,21 +11,30 @@ import sys
 
 import pytest
 
-from engine.grade import GRADER_CHANGED, grade
+from engine.grade import GRADER_CHANGED
 from server import ROOT
 from tests.support import solutions
+from tests.support.seed import grade
 
 GRADE = (
     "import json, sys\n"
     "from engine.grade import grade\n"
-    "print(json.dumps(grade(sys.stdin.read(), json.loads(sys.argv[1]))))"
+    "from exercises.backward.seed import exercise\n"
+    "print(json.dumps(grade(exercise(), sys.stdin.read(), json.loads(sys.argv[1]))))"
 )
-ALL_RIGHT = "(lambda got, expected: [True] * len(got))"
+ALL_RIGHT = "(lambda got, expected, tolerance=None: [True] * len(got))"
 PATCHES = {
-    "close-code": "import engine.compare as c\nc.close.__code__ = (lambda got, expected: True).__code__\n",
-    "leaves-right-code": f"import engine.compare as c\nc.leaves_right.__code__ = {ALL_RIGHT}.__code__\n",
+    "close-code": (
+        "import engine.compare as c\n"
+        "c.close.__code__ = (lambda got, expected, tolerance=None: True).__code__\n"
+    ),
+    "outputs-right-code": f"import engine.compare as c\nc.outputs_right.__code__ = {ALL_RIGHT}.__code__\n",
     "tolerance": "import engine.compare\nengine.compare.TOLERANCE = 1e300\n",
-    "rebound-in-judge": f"import engine.judge\nengine.judge.leaves_right = {ALL_RIGHT}\n",
+    "rebound-in-judge": f"import engine.judge\nengine.judge.outputs_right = {ALL_RIGHT}\n",
+    "plugin-code": (  # the seed's plugin is sealed with the grader
+        "import sys\no = sys.modules['exercises.backward.plugin.order']\n"
+        "o.order.__code__ = (lambda expressions, err: 'right').__code__\n"
+    ),
     "method-code": (
         "import engine.output\n"
         "engine.output.CappedOutput.report.__code__ = (lambda self: {'text': '', 'cut_chars': 0}).__code__\n"

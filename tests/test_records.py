@@ -9,7 +9,7 @@ import jwt
 import pytest
 from sqlalchemy import func, select, update
 
-from engine.report import MISTAKES
+from exercises.backward.plugin.kinds import MISTAKES
 from server.db.tables import attempts, learners, results
 from server.lti.claims import shared_name
 from server.lti.roles import teaches

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from engine import expressions, extras, namespace
-from engine.grade import grade
 from engine.report import FIELDS, KINDS, shape
+from exercises.backward.plugin import expressions, extras
 from tests.support import solutions
 from tests.support.report_sources import SOURCES
+from tests.support.seed import grade
 from tests.support.served_page import page_config
 
 
@@ -71,15 +71,17 @@ def test_the_page_lists_each_counted_expression_in_words_from_python(client):
 def test_the_deep_chains_text_follows_its_depth(client, cases, texts_follow):
     texts_follow.setattr(extras, "DEPTH", 7)
     assert formulas(client)["config"]["deep"]["formula"] == "tanh(… tanh(x·w) · w …), seven times"
-    deep = [c for c in cases if c["expr"] == "deep"]
+    deep = [c for c in cases if c["group"] == "deep"]
     report = grade(solutions.CORRECT, deep)
     assert report["expressions"][0]["formula"] == "tanh(… tanh(x·w) · w …), seven times"
 
 
-def test_the_chains_text_follows_the_engines_code(client, texts_follow):
-    source = namespace.SOURCE.replace("for _ in range(10):", "for _ in range(12):")
-    assert source != namespace.SOURCE
-    texts_follow.setattr(namespace, "CODE", compile(source, "engine/value.py", "exec"))
+def test_the_chains_text_follows_the_engines_code(client, texts_follow, tmp_path):
+    seed = expressions.ENGINE.read_text(encoding="utf-8")
+    source = seed.replace("for _ in range(10):", "for _ in range(12):")
+    assert source != seed
+    (tmp_path / "engine.py").write_text(source, encoding="utf-8")
+    texts_follow.setattr(expressions, "ENGINE", tmp_path / "engine.py")
     shown = formulas(client)
     assert shown["listed"]["chain"] == "tanh(… tanh(x·w) · w …), 12 times"
     assert "tanh of out·w, 12 times over" in shown["config"]["chain"]["about"]

@@ -9,14 +9,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engine import report as shape
-from engine.grade import grade
-from engine.scratch import run_scratch
 from server import create_app
 from server.contract import schema
 from server.exercise.reference import graded_cases
 from tests.support import solutions
 from tests.support.events import assert_message, assert_valid, validator
 from tests.support.report_sources import SOURCES
+from tests.support.seed import grade, run_scratch
 
 DRAWS = "a = Value(1.0)\nb = Value(-2.0)\nc = (a * b).tanh()\nbackward(c)\ndraw(c)\n" + "draw(a)\n" * 11
 SOLUTIONS = {name.lower(): getattr(solutions, name) for name in dir(solutions) if name.isupper()}

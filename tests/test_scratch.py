@@ -8,9 +8,11 @@ from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
 from engine.errors import ENGINE_HINTS
 from engine.namespace import new_engine
 from engine.report import FIELDS
-from engine.scratch import MAX_DRAWINGS, run_scratch, runner
+from engine.scratch import MAX_DRAWINGS, runner
+from exercises.backward.seed import exercise
 from server.exercise.presets import PRESETS, STARTER
 from tests.support import solutions
+from tests.support.seed import run_scratch
 
 PRESET = {p["id"]: p["code"] for p in PRESETS}
 
@@ -114,7 +116,7 @@ def test_hostile_runs_end_with_a_clear_error():
 
 
 def test_the_starter_and_the_worker_entry_give_json():
-    result = json.loads(runner()(STARTER, solutions.CORRECT))
+    result = json.loads(runner(exercise())(STARTER, solutions.CORRECT))
     assert result["output"]["text"].startswith("a.grad = -2.0") and len(result["drawings"]) == 1
 
 
@@ -123,8 +125,8 @@ def test_print_shows_a_value_as_micrograd_does():
     text = run_scratch(source, solutions.CORRECT)["output"]["text"]
     assert text == "Value(data=2.0, grad=0.0)\n[Value(data=2.0, grad=4.0), Value(data=4.0, grad=1)]\n"
     # The repr is the Run's engine's only: the graded engine's Value stays the seed's, plain.
-    assert "__repr__" not in new_engine()["Value"].__dict__
-    assert " object at 0x" in repr(new_engine()["Value"](1.0))
+    assert "__repr__" not in new_engine(exercise())["Value"].__dict__
+    assert " object at 0x" in repr(new_engine(exercise())["Value"](1.0))
 
 
 OPERATIONS = [  # what the learner wrote, what Python says, the hint beside it

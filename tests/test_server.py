@@ -160,10 +160,17 @@ def test_reference_never_reaches_the_browser(client):
     assert "reversed(order)" not in html and "graded_cases" not in html
     names = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data)).namelist()
     assert not [n for n in names if "reference" in n]
-    assert {"engine/__init__.py", "engine/value.py", "engine/grade.py", "engine/namespace.py"} <= set(names)
-    # engine/ is exactly what the browser gets: every .py in it is in the archive, and none of them
-    # holds the reference backward (its iterative search) or the expected gradients' computation.
-    assert set(names) == {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    assert {"engine/__init__.py", "engine/grade.py", "engine/namespace.py", "exercise.json"} <= set(names)
+    # engine/ and the exercise's engine and plugin are exactly what the browser gets: every .py in them
+    # is in the archive, and none of them holds the reference backward (its iterative search) or the
+    # expected gradients' computation.
+    seed = ROOT / "exercises" / "backward"
+    assert set(names) == {
+        *(f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")),
+        "exercise.json",
+        "exercises/backward/engine.py",
+        *(f"exercises/backward/plugin/{p.name}" for p in (seed / "plugin").glob("*.py")),
+    }
     archive = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data))
     for name in names:
         text = archive.read(name).decode()
@@ -175,8 +182,8 @@ def test_engine_archive_grades_on_its_own(client, tmp_path, cases):
     zipfile.ZipFile(io.BytesIO(archive)).extractall(tmp_path)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
     script = (
-        "import json; from engine.grade import grade; "
-        f"print(grade({solutions.CORRECT!r}, json.load(open('cases.json')))['passed'])"
+        "import json; from engine.grade import grade; from engine.descriptor import archived, read; "
+        f"print(grade(read(archived()), {solutions.CORRECT!r}, json.load(open('cases.json')))['passed'])"
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert out.stdout.strip() == "True", out.stderr

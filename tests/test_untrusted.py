@@ -8,12 +8,14 @@ import traceback
 
 import pytest
 
-from engine.grade import grade, grader
-from engine.gradients import left_behind
+from engine.grade import grader
 from engine.learner_side import MAX_RECURSION
 from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
+from engine.outputs import left_behind
+from exercises.backward.seed import descriptor
 from server.exercise.reference import graded_cases
 from tests.support import solutions
+from tests.support.seed import grade
 
 
 def test_print_is_captured(cases):
@@ -211,7 +213,7 @@ def test_patched_builtins_stay_on_the_learners_side(cases):
 
 
 def test_replaced_json_dumps_does_not_reach_the_report(cases):
-    to_json = grader(json.dumps(cases))
+    to_json = grader(json.dumps(descriptor()), json.dumps(cases))
     text = to_json(
         "import json\njson.dumps = lambda *a, **k: '{\"passed\": true}'\n" + solutions.NOT_REVERSED
     )

@@ -12,22 +12,24 @@ import re
 import shutil
 import sys
 import time
+from pathlib import PurePosixPath
 
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
-from engine.grade import grade
 from server import ROOT, create_app
 from server.exercise import value_sets
 from server.export.site import export_site
+from server.page.assets import archived_files
 from server.sandbox import bwrap, judging, terms
 from server.verify import receipt
 from server.verify.receipt import CLAIMS, public_jwk
 from tests.support import servers, solutions
 from tests.support.events import assert_valid
 from tests.support.node import module_json
+from tests.support.seed import grade
 from tests.support.served_page import page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
@@ -180,7 +182,7 @@ def test_correct_code_passes_with_fresh_value_sets_drawn_per_request(verifying_c
         return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
 
     assert fresh(first) and fresh(first) != fresh(second)
-    page = {tuple(c["values"]) for c in page_config(verifying_client)["cases"]}
+    page = {tuple(c["inputs"]["values"]) for c in page_config(verifying_client)["cases"]}
     assert not page & {tuple(v) for v in fresh(first)}
 
 
@@ -222,7 +224,7 @@ def test_strict_counts_every_order_graph_and_random_ones_never_the_deep_chain(tm
         {"TESTING": True, "VERIFY": True, "VERDICT": "strict", "SIGNING_KEY_FILE": str(tmp_path / "k")}
     )
     client = app.test_client()
-    extra = {c["expr"]: c["extra"] for c in page_config(client)["cases"]}
+    extra = {c["group"]: c["extra"] for c in page_config(client)["cases"]}
     assert extra == {
         "neuron": False,
         "reuse": False,
@@ -325,12 +327,17 @@ def test_the_key_is_never_in_the_export(verifying_app, tmp_path):
 def test_the_sandbox_gets_the_engine_and_the_source_and_nothing_else():
     cases = value_sets.value_sets("seed", 2, random.Random(1))
     files = judging.sandbox_files(solutions.CORRECT, cases)
-    engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")}
+    # the engine archive's files as the browser gets them (engine/, the exercise's descriptor, engine and
+    # plugin), each Python file's bytecode beside it
+    archived = set(archived_files())
+    assert {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} | {"exercise.json"} <= archived
+    tag = sys.implementation.cache_tag
     compiled = {
-        f"engine/__pycache__/{p.stem}.{sys.implementation.cache_tag}.pyc"
-        for p in (ROOT / "engine").glob("*.py")
+        str(PurePosixPath(name).parent / "__pycache__" / f"{PurePosixPath(name).stem}.{tag}.pyc")
+        for name in archived
+        if name.endswith(".py")
     }
-    assert set(files) == engine | compiled | {"driver.py", "source.py", "cases.json", "catalogue.json"}
+    assert set(files) == archived | compiled | {"driver.py", "source.py", "cases.json", "catalogue.json"}
     assert "expected" not in files["cases.json"].decode()  # the answers stay in the server process
     assert b"reversed(order)" not in b"".join(files.values())
     assert files["catalogue.json"] == b"null"  # no language asked: the engine's English
@@ -446,8 +453,9 @@ def sign_as(key_file, base: str, source: str) -> str:
     ],
 )
 def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(verifying_app, result, kind):
-    cases = [{"expr": "reuse", "leaves": ["a", "b"], "values": [1.0, 2.0], "expected": [1.0, 2.0, 3.0]}]
-    cases[0]["values"] = [1.0, 2.0, 3.0]  # three leaves' worth, for the lists above
+    # three leaves' worth, for the lists above
+    cases = [{"group": "reuse", "leaves": ["a", "b", "c"], "inputs": {"values": [1.0, 2.0, 3.0]}}]
+    cases[0]["expected"] = [1.0, 2.0, 3.0]
     cases[0].update(example=False, extra=False, fresh=True)
     outcome = terms.Outcome(result, 0, False, False, 0.01)
     with verifying_app.test_request_context():

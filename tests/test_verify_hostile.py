@@ -127,14 +127,16 @@ ROWS = [
     # Forgeries, with a WRONG backward: the verdict must stay "not passed".
     (  # the sandbox runs no grader, but has its files: patched, they decide nothing
         "patch-grader",
-        "import engine.grade\nengine.grade.leaves_right = lambda got, expected: [True] * len(got)",
+        "import engine.judge\n"
+        "engine.judge.outputs_right = lambda got, expected, tolerance: [True] * len(got)",
         {"fail"},
         WRONG,
     ),
     (
         "patch-compare",
-        "import engine.compare\nengine.compare.close = lambda a, b: True\nimport engine.gradients\n"
-        "engine.gradients.as_floats = lambda grads, leaves, source: ([1.0] * len(leaves), None)",
+        "import engine.compare\nengine.compare.close = lambda a, b, tolerance=None: True\n"
+        "import engine.outputs\n"
+        "engine.outputs.as_floats = lambda numbers, leaves, source, said: ([1.0] * len(leaves), None)",
         {"fail"},
         WRONG,
     ),
@@ -143,7 +145,7 @@ ROWS = [
         "forge-channel",
         "import os, sys, json\n"
         "cases = json.load(open('cases.json'))\n"
-        'os.write(int(sys.argv[1]), json.dumps({"got": [[0.0] * len(c["values"]) for c in cases],'
+        'os.write(int(sys.argv[1]), json.dumps({"got": [[0.0] * len(c["leaves"]) for c in cases],'
         ' "error": None}).encode())',
         {"fail", "crash"},
         WRONG,

@@ -2,17 +2,18 @@
 // runtime/build/trace-stdlib.mjs (which tests/runtime/test_stdlib_split.py runs under Node), so the tests load the
 // grader exactly as the page does.
 
-// Python that imports the grader (parsing the cases) and the scratch pad's runner, in the learner's
-// language (engine/words.py): run once, before a snapshot is taken.
+// Python that imports the grader (reading the archive's exercise and parsing the cases) and the scratch
+// pad's runner, in the learner's language (engine/words.py): run once, before a snapshot is taken.
 const GRADER = `
 from json import loads
 from engine.words import use
 use(loads(_catalogue_json))
+from engine.descriptor import archived, read
 from engine.grade import grader
 from engine.scratch import runner
-_grade_json = grader(_cases_json)
-_run_json = runner()
-del _cases_json, _catalogue_json, grader, runner, loads, use
+_grade_json = grader(archived(), _cases_json)
+_run_json = runner(read(archived()))
+del _cases_json, _catalogue_json, grader, runner, loads, use, archived, read
 `;
 
 // A runtime restored from a snapshot has the grader imported already, but random's state frozen.

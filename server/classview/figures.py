@@ -3,7 +3,7 @@ counted: each mistake's row, each expression's, the distribution of the Checks t
 median and buckets).
 """
 
-from engine import cases
+from exercises.backward import seed as cases
 
 # The distribution of attempts to the first pass: one bar per count up to 5, then ranges.
 BUCKETS = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 10), (11, 20), (21, None))

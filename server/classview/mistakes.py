@@ -1,13 +1,15 @@
 """Each named mistake and error kind in a teacher's words: a short name and what the learner's code did.
 
-The keys are engine/report.py's MISTAKES and KINDS (an attempt's `mistake`); English here, the class view
-says them in the teacher's language (the catalogue has them).
+The keys are the seed's MISTAKES (exercises/backward/plugin/kinds.py) and engine/report.py's KINDS (an
+attempt's `mistake`); English here, the class view says them in the teacher's language (the catalogue
+has them).
 """
 
 from flask_babel import gettext
 
 from engine import report
 from engine.words import N_
+from exercises.backward.plugin import kinds
 
 MISTAKES = {
     "nothing": (N_("Does nothing yet"), N_("No _backward() ran and out.grad stayed 0.")),
@@ -39,7 +41,7 @@ MISTAKES = {
     "crash": (N_("The runtime crashed"), N_("Python itself stopped (a recursion far too deep, say).")),
     "output": (N_("Printed too much"), N_("The code printed more than the playground keeps.")),
 }
-assert set(MISTAKES) == set(report.MISTAKES) | set(report.KINDS)
+assert set(MISTAKES) == set(kinds.MISTAKES) | set(report.KINDS)
 
 
 def title(mistake: str | None) -> str:

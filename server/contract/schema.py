@@ -11,8 +11,9 @@ from functools import cache
 
 from flask import Blueprint, abort, jsonify
 
-from engine.cases import LEAVES, ROLES, VERDICTS
-from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, FINDINGS, KINDS, MISTAKES
+from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, KINDS
+from exercises.backward.plugin.kinds import FINDINGS, MISTAKES
+from exercises.backward.seed import LEAVES, ROLES, VERDICTS
 from server.page.names import NAMES
 from server.records import export
 
@@ -124,7 +125,7 @@ OPTIONAL = {"expression": {"error"}}
 
 
 def names() -> list[str]:
-    """Every expression's name: the page's, and /verify's random graphs (engine/cases.py's LEAVES)."""
+    """Every expression's name: the page's, and /verify's random graphs (the seed's LEAVES)."""
     return list(LEAVES)
 
 

@@ -169,7 +169,7 @@ results = Table(
     "results",
     metadata,
     Column("attempt_id", ID, ForeignKey("attempts.id", ondelete="CASCADE"), primary_key=True),
-    Column("expr", Text, primary_key=True),  # engine/cases.py's expression names
+    Column("expr", Text, primary_key=True),  # the seed's expression names (exercises/backward/seed.py)
     Column("passed", Boolean, nullable=False),
     Column("mistake", Text),
 )

@@ -1,8 +1,8 @@
 """Random graphs of the seed's operations, drawn fresh for every /verify under the strict verdict.
 
-A graph is rows of (op, input, input) after four leaves (engine/extras.py builds it). Each one drawn
-here holds, at random places and on random inputs, every shape that tells a topological order from the
-wrong orders people write, wired into a random core:
+A graph is rows of (op, input, input) after four leaves (exercises/backward/plugin/extras.py builds
+it). Each one drawn here holds, at random places and on random inputs, every shape that tells a
+topological order from the wrong orders people write, wired into a random core:
 - a value that reaches out by paths of different lengths (a walk level by level from out runs it early),
 - a value used twice by one value and once more by another (in-degrees counted per value, not per use),
 - two different values with the same data (values remembered by their data),

@@ -8,7 +8,7 @@ page's (server/page/page.py), and a receipt's version hashes them (server/verify
 import random
 from functools import cache
 
-from engine.cases import LEAVES, SEED, VERDICTS
+from exercises.backward.seed import LEAVES, SEED, VERDICTS
 from server.exercise import graphs, reference
 
 
@@ -43,15 +43,15 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
     """
     cases = []
     for name in counted(verdict):
-        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["expr"] == name]
-        cases += [{k: v for k, v in c.items() if k != "expected_nodes"} for c in page]
+        page = [dict(c, fresh=False) for c in graded_cases(verdict) if c["group"] == name]
+        cases += [{k: v for k, v in c.items() if k != "data"} for c in page]
         for _ in range(fresh):
             values, grads = fresh_values(rng, name)
             cases.append(
                 {
-                    "expr": name,
+                    "group": name,
                     "leaves": list(LEAVES[name]),
-                    "values": values,
+                    "inputs": {"values": values},
                     "expected": grads,
                     "example": False,
                     "extra": False,
@@ -62,10 +62,9 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
         rows, values = graphs.draw(rng)
         cases.append(
             {
-                "expr": "random",
+                "group": "random",
                 "leaves": list(LEAVES["random"]),
-                "values": values,
-                "graph": rows,
+                "inputs": {"values": values, "graph": rows},
                 "expected": reference.expected("random", values, rows),
                 "example": False,
                 "extra": False,

@@ -1,12 +1,12 @@
 """The teacher's choice for one activity: its verdict and language, from Deep Linking to each launch.
 
 The Deep Linking page (server/lti/deep_linking.py's deep_link) offers the server's verdicts
-(engine/cases.py's VERDICTS) and its languages (server/page/i18n.py), or the learner's own; the teacher's
-choice goes into the Deep Linking item's custom parameters (`verdict`, `language`), which the LMS sends back
-in every launch of the activity (the custom claim). A launch keeps them (launches.rule, launches.language):
-the page, /verify's receipt, the grade and the recorded Checks follow them, and so does the exercise a
-teacher's class view opens (server/classview/exercise.py). Without them, the server's
-PLAYGROUND_VERDICT and the learner's own language hold.
+(exercises/backward/seed.py's VERDICTS) and its languages (server/page/i18n.py), or the learner's own; the
+teacher's choice goes into the Deep Linking item's custom parameters (`verdict`, `language`), which
+the LMS sends back in every launch of the activity (the custom claim). A launch keeps them
+(launches.rule, launches.language): the page, /verify's receipt, the grade and the recorded Checks
+follow them, and so does the exercise a teacher's class view opens (server/classview/exercise.py).
+Without them, the server's PLAYGROUND_VERDICT and the learner's own language hold.
 
 A custom value the server does not know (a teacher's typo in the LMS's activity settings, a language
 this server no longer speaks) is refused with a page that names it, rather than ignored: ignored, the
@@ -15,8 +15,8 @@ activity would grade by another rule than the one its teacher chose, and no one 
 
 import jwt
 
-from engine.cases import VERDICTS
 from engine.words import N_
+from exercises.backward.seed import VERDICTS
 from server.lti.claims import CUSTOM
 from server.lti.tool import ToolKeys
 from server.page import i18n
@@ -35,7 +35,7 @@ VERDICT_WORDS = {
     ),
 }
 if VERDICT_WORDS.keys() != VERDICTS.keys():
-    raise RuntimeError("each verdict of engine/cases.py's VERDICTS needs its words here")
+    raise RuntimeError("each verdict of exercises/backward/seed.py's VERDICTS needs its words here")
 
 
 class UnknownChoice(ValueError):

@@ -14,8 +14,8 @@ from pylti1p3.deep_link import DeepLink
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
-from engine.cases import VERDICTS
 from engine.words import N_
+from exercises.backward.seed import VERDICTS
 from server.http.headers import response_headers
 from server.lti import activity, state
 from server.lti.claims import DEEP_LINKING, DEPLOYMENT, web_origin

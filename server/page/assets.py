@@ -1,13 +1,15 @@
-"""Serve what the worker loads: the engine archive, built from engine/ (the cases are in the config: their
-expected gradients, server/exercise/value_sets.py's graded_cases)."""
+"""Serve what the worker loads: the engine archive, built from engine/ and the served exercise (the cases
+are in the config: their expected gradients, server/exercise/value_sets.py's graded_cases)."""
 
 import hashlib
 import io
+import json
 import zipfile
 from functools import cache
 
 from flask import Blueprint, Response, abort, request
 
+from engine.descriptor import ARCHIVED
 from server import ROOT
 from server.page.static import IMMUTABLE
 
@@ -15,13 +17,31 @@ bp = Blueprint("assets", __name__)
 
 
 @cache
+def archived_files() -> dict[str, bytes]:
+    """What the browser's worker and /verify's sandbox get, by path: engine/, all of it (what is
+    server-only, the reference, lives under server/), the served exercise's descriptor (exercise.json,
+    engine/descriptor.py reads it there), its engine and its plugin's package, at their paths here."""
+    from exercises.backward.seed import descriptor  # the bridge, until exercises are folders (issue 51)
+
+    data = descriptor()
+    files = {f"engine/{path.name}": path.read_bytes() for path in sorted((ROOT / "engine").glob("*.py"))}
+    files[ARCHIVED] = json.dumps(data, sort_keys=True).encode()
+    files[data["engine"]] = (ROOT / data["engine"]).read_bytes()
+    if data.get("plugin"):
+        package = data["plugin"].replace(".", "/")
+        for path in sorted((ROOT / package).glob("*.py")):
+            files[f"{package}/{path.name}"] = path.read_bytes()
+    return files
+
+
+@cache
 def engine_archive() -> bytes:
-    """Zip engine/, all of it: what is server-only (the reference) lives under server/."""
+    """Zip archived_files(): what the browser's worker unpacks."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted((ROOT / "engine").glob("*.py")):
-            info = zipfile.ZipInfo(f"engine/{path.name}", date_time=(2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+        for name, data in archived_files().items():
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

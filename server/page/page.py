@@ -7,14 +7,13 @@ import json
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 from flask_babel import gettext
 
-from engine.cases import role
 from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
 from engine.errors import FILENAME, MAX_SOURCE
-from engine.expressions import words
 from engine.output import MAX_CHARS
 from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
+from exercises.backward.seed import exercise
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
 from server import ROOT
 from server.exercise import comments, presets
@@ -123,10 +122,14 @@ def snapshot_key(config: dict) -> str:
 
 def expressions(cases: list[dict]) -> list[dict]:
     """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
-    names = dict.fromkeys(case["expr"] for case in cases)
-    extra = {case["expr"]: case["extra"] for case in cases}
+    served = exercise()
+    names = dict.fromkeys(case["group"] for case in cases)
+    extra = {case["group"]: case["extra"] for case in cases}
     with i18n.speaking():
-        return [{"name": name, **words(name), "extra": extra[name], "role": role(name)} for name in names]
+        return [
+            {"name": name, **served.words(name), "extra": extra[name], "role": served.role(name)}
+            for name in names
+        ]
 
 
 def verify_url() -> str | None:
@@ -155,7 +158,7 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
     return render_template(
         "index.html",
         config=config,
-        engine_source=read("engine/value.py"),
+        engine_source=exercise().engine_source,
         meta_policy=meta_policy,
         restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
         read_snapshot_script=READ_SNAPSHOT,  # the kept snapshot read while the page is parsed

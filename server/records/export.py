@@ -22,14 +22,16 @@ from itertools import groupby
 
 from sqlalchemy import Connection, and_, case, func, select
 
-from engine.cases import LEAVES, VERDICTS
-from engine.report import KINDS, MISTAKES
+from engine.report import KINDS
+from exercises.backward.plugin.kinds import MISTAKES
+from exercises.backward.seed import LEAVES, VERDICTS
 from server.db.tables import attempts, learners, results
 
 BATCH = 500  # rows fetched from the database at a time
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 STATES = ("queued", "judged", "skipped")  # server/db/tables.py's attempts.state
-# What a Check's mistake may be: a named mistake (engine/report.py MISTAKES) or an error's kind (KINDS).
+# What a Check's mistake may be: a named mistake (exercises/backward/plugin/kinds.py MISTAKES) or an
+# error's kind (KINDS).
 MISTAKE_KEYS = [*MISTAKES, *(kind for kind in KINDS if kind not in MISTAKES)]
 
 
@@ -78,12 +80,13 @@ FIELDS: dict[str, dict] = {
     ),
     "mistake": described(
         MISTAKE,
-        "The Check's named mistake (engine/report.py's MISTAKES: out-grad, reversed...), or its error's"
-        " kind (syntax, runtime, timeout...); null when it passed or is not judged.",
+        "The Check's named mistake (the seed's MISTAKES, exercises/backward/plugin/kinds.py: out-grad,"
+        " reversed...), or its error's kind (syntax, runtime, timeout...); null when it passed or is not"
+        " judged.",
     ),
     "expressions": described(
         {"type": "object", "propertyNames": {"enum": list(LEAVES)}, "additionalProperties": EXPRESSION},
-        "Each expression's and each graph's result, by name (engine/cases.py's): passed, and its"
+        "Each expression's and each graph's result, by name (exercises/backward/seed.py's): passed, and its"
         " mistake. Empty until judged.",
     ),
     "source_sha256": described(

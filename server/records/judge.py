@@ -4,11 +4,11 @@ The task takes a queued attempt, runs its source in a sandbox exactly as /verify
 (server/sandbox/judging.py's run_source and judge_passes, the same Slots, so verification and judging
 share the machine's sandboxes), and keeps the server's verdict: passed (from the numbers only), the named
 mistake, and each expression's result. The mistake is the server's: the sandbox hands back each value
-set's _backward pass as data (engine/trace.py), and engine/diagnose.py names it here, outside the sandbox,
-once its shape is checked. A source judged before under the same rule is not run again (an endless loop
-costs its time limit once); a source another worker is judging now waits for that verdict. Whose Check a
-free sandbox judges next is turns.py's: one sandbox per learner at a time, round robin across learners,
-endless loops in a lane of their own.
+set's _backward pass as data (the seed's plugin's, exercises/backward/plugin/trace.py), and its
+diagnose.py names it here, outside the sandbox, once its shape is checked. A source judged before under
+the same rule is not run again (an endless loop costs its time limit once); a source another worker is
+judging now waits for that verdict. Whose Check a free sandbox judges next is turns.py's: one sandbox per
+learner at a time, round robin across learners, endless loops in a lane of their own.
 """
 
 import time
@@ -18,8 +18,8 @@ from flask import current_app
 from huey.exceptions import RetryTask
 from sqlalchemy.exc import SQLAlchemyError
 
-from engine.diagnose import diagnose, mistake
-from engine.trace import from_plain
+from exercises.backward.plugin.diagnose import diagnose, mistake
+from exercises.backward.plugin.trace import from_plain
 from server.db import database
 from server.db.unreachable import is_unreachable
 from server.learners.who import Who
@@ -36,7 +36,7 @@ SWEEP_AT_MOST = 200  # Checks queued again in one sweep (the oldest; the next sw
 
 @dataclass(frozen=True)
 class Verdict:
-    """The server's verdict on a Check: passed; the Check's mistake (report.MISTAKES' kind) or error kind
+    """The server's verdict on a Check: passed; the Check's mistake (the seed's kinds.MISTAKES) or error kind
     (report.KINDS'), None when it passed; each counted expression's (passed, mistake or error kind)."""
 
     passed: bool
@@ -45,7 +45,7 @@ class Verdict:
 
 
 def named(plain: object, leaves: list[str]) -> str | None:
-    """The mistake one value set's pass shows (engine/diagnose.py's), or None when it is no pass."""
+    """The mistake one value set's pass shows (the seed's diagnosis's), or None when it is no pass."""
     try:
         trace = from_plain(plain)
     except ValueError:  # not a pass's shape: the learner's code wrote it, or it was not sent
@@ -66,7 +66,7 @@ def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
     found: dict[str, str] = {}
     seen: dict[str, int] = {}
     for i, case in enumerate(cases):
-        name = case["expr"]
+        name = case["group"]
         number, seen[name] = seen.get(name, 0), seen.get(name, 0) + 1
         result = expressions[name]["cases"][number]
         if name in found or result["passed"] or "got" not in result or i >= len(passes):

@@ -15,6 +15,7 @@ import random
 from flask import current_app
 
 from engine.judge import Judging
+from exercises.backward.seed import exercise
 from server.exercise.value_sets import value_sets
 from server.sandbox import box
 from server.sandbox.bwrap import sandbox_uid
@@ -35,16 +36,17 @@ def judge(cases: list[dict], outcome: Outcome, verdict: str) -> dict:
 
 
 def judge_passes(cases: list[dict], outcome: Outcome, verdict: str) -> tuple[dict, list]:
-    """judge's report, and each value set's pass as the sandbox sent it back (engine/trace.py's plain
-    data, unchecked: whoever diagnoses it checks it, server/records/judge.py)."""
+    """judge's report, and each value set's pass as the sandbox sent it back (the seed's plugin's data,
+    exercises/backward/plugin/trace.py's plain pass, unchecked: whoever diagnoses it checks it,
+    server/records/judge.py)."""
     data, err = read_result(outcome)
     got = data["got"] if data else []
-    judging = Judging()
+    judging = Judging(exercise())
     for i, case in enumerate(cases):
-        judging.add(case, numbers(got[i], len(case["values"])) if i < len(got) else None)
+        judging.add(case, numbers(got[i], len(case["leaves"])) if i < len(got) else None)
     judged = judging.report(err or (sandbox_error(data) if data else None), verdict)
     judged["output"] = printed(data.get("output") if data else None)
-    passes = data.get("traces") if data else None
+    passes = data.get("data") if data else None
     return judged, passes if isinstance(passes, list) else []
 
 

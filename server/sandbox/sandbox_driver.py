@@ -1,14 +1,15 @@
-"""Run inside the sandbox, never in the server: run the learner's backward, hand back only its gradients.
+"""Run inside the sandbox, never in the server: run the learner's code, hand back only its numbers.
 
-Copied into the sandbox beside engine/, source.py, cases.json (value sets without their expected
-gradients, which the sandbox never sees) and catalogue.json (the messages of the learner's language, or
-null: English). It says it started (STARTED, before anything of the learner's runs: a sandbox that
-ended without it failed on the server's side, server/sandbox/sandbox_io.py's server_fault), then runs the
-learner's code through engine.gradients, the same code the browser's grader runs it with, and writes
-one JSON document on the result channel (the fd given as its argument): the gradients each value set
-got, in order, each one's pass (engine/trace.py's plain data, for the server's diagnosis; those past
-TRACES_BYTES in all are left out, so the result stays well within its limit), the error the learner's
-code met and what it printed. Nothing here compares or decides: the server does (server/verify/views.py).
+Copied into the sandbox beside the engine archive's files (engine/, the exercise's descriptor, engine and
+plugin), source.py, cases.json (the cases without their expected numbers, which the sandbox never sees)
+and catalogue.json (the messages of the learner's language, or null: English). It says it started
+(STARTED, before anything of the learner's runs: a sandbox that ended without it failed on the server's
+side, server/sandbox/sandbox_io.py's server_fault), then runs the learner's code through engine.outputs,
+the same code the browser's grader runs it with, and writes one JSON document on the result channel (the
+fd given as its argument): the numbers each case got, in order, the plugin's data of each (the seed's:
+its pass, for the server's diagnosis; those past TRACES_BYTES in all are left out, so the result stays
+well within its limit), the error the learner's code met and what it printed. Nothing here compares or
+decides: the server does (server/verify/views.py).
 """
 
 import json
@@ -33,14 +34,15 @@ def main() -> None:
     from engine import words
 
     words.use(catalogue)  # its errors in the learner's language, as the browser's grader says them
-    from engine.gradients import compute
+    from engine.descriptor import archived, read
+    from engine.outputs import compute
 
-    result = compute(source, cases)
+    result = compute(read(archived()), source, cases)
     room, kept = TRACES_BYTES, []
-    for trace in result["traces"]:
+    for trace in result["data"]:
         room -= len(dumps(trace))
         kept.append(trace if room >= 0 else None)
-    result["traces"] = kept
+    result["data"] = kept
     data = dumps(result).encode()
     while data:
         data = data[write(channel, data) :]

@@ -25,6 +25,7 @@ from engine import report
 from engine.output import MAX_CHARS
 from engine.report import KINDS, MAX_TEXT, cap, error, number
 from server import ROOT
+from server.page.assets import archived_files
 from server.sandbox import terms
 from server.sandbox.sandbox_driver import STARTED
 
@@ -33,19 +34,22 @@ UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 @cache
 def engine_files() -> dict[str, bytes]:
-    """engine/ as the browser gets it, and its bytecode, which the sandbox's Python would compile each time.
+    """The engine archive's files (server/page/assets.py: engine/ and the exercise, as the browser gets
+    them), and their bytecode, which the sandbox's Python would compile each time.
 
     Unchecked-hash .pyc files: valid whatever the copies' times, for this interpreter (the sandbox's).
     """
     files = {}
     with tempfile.TemporaryDirectory() as folder:
-        for path in sorted((ROOT / "engine").glob("*.py")):
-            files[f"engine/{path.name}"] = path.read_bytes()
-            compiled = Path(folder) / path.name
-            py_compile.compile(
-                str(path), str(compiled), f"engine/{path.name}", doraise=True, invalidation_mode=UNCHECKED
-            )
-            files[f"engine/{importlib.util.cache_from_source(path.name)}"] = compiled.read_bytes()
+        for name, data in archived_files().items():
+            files[name] = data
+            if not name.endswith(".py"):
+                continue
+            source, compiled = Path(folder) / "source.py", Path(folder) / "compiled.pyc"
+            source.write_bytes(data)
+            py_compile.compile(str(source), str(compiled), name, doraise=True, invalidation_mode=UNCHECKED)
+            where, file = os.path.split(name)
+            files[os.path.join(where, importlib.util.cache_from_source(file))] = compiled.read_bytes()
     files["driver.py"] = (ROOT / "server" / "sandbox" / "sandbox_driver.py").read_bytes()
     return files
 
@@ -56,7 +60,7 @@ def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None)
     files = dict(engine_files())
     files["source.py"] = source.encode("utf-8", "surrogatepass")
     files["catalogue.json"] = json.dumps(catalogue).encode()
-    fields = ("expr", "leaves", "values", "graph", "example", "extra")
+    fields = ("group", "leaves", "inputs", "example", "extra")
     plain = [{k: c[k] for k in fields if k in c} for c in cases]
     files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
     return files

@@ -17,8 +17,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, url
 from flask_babel import format_number, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from engine.cases import VERDICTS
 from engine.errors import MAX_SOURCE, refusal
+from exercises.backward.seed import VERDICTS
 from server.db.unreachable import UNREACHABLE
 from server.http import bounds
 from server.http.limits import client, limits

@@ -10,10 +10,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from engine.scratch import run_scratch
 from tests.browser.checks import check, fresh_runtime_ready
 from tests.browser.pages import open_playground
 from tests.support import solutions
+from tests.support.seed import run_scratch
 
 
 def checked(page, base_url, source):

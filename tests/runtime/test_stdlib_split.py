@@ -1,17 +1,18 @@
 """The stdlib as the build splits it: what the first visit fetches is enough to grade; the rest imports."""
 
 import hashlib
+import io
 import json
 import zipfile
 
 import pytest
 
-from engine.grade import grade
 from runtime.server import pyodide_folder
 from server import ROOT
 from server.page.assets import engine_archive
 from tests.support import solutions
 from tests.support.node import node_json
+from tests.support.seed import grade
 
 PYODIDE = pyodide_folder()
 FIRST = PYODIDE / "python_stdlib.zip"
@@ -107,8 +108,12 @@ def test_the_rest_is_in_a_folder_named_by_its_contents():
 
 
 def test_every_file_under_engine_is_one_the_browsers_grader_uses(traced):
-    # engine/ is exactly what the browser gets (the archive holds all of it): so every file in it must
-    # be one the grader needs there. value.py is run from its source by namespace.py, not imported.
-    loaded = {name for name in traced["graded"]["modules"] if name == "engine" or name.startswith("engine.")}
+    # engine/ and the exercise's plugin are exactly what the browser gets (the archive holds all of
+    # them): so every file in them must be one the grader needs there. The exercise's engine is run from
+    # its source by namespace.py, not imported.
+    loaded = set(traced["graded"]["modules"])
     files = {"engine" if p.stem == "__init__" else f"engine.{p.stem}" for p in (ROOT / "engine").glob("*.py")}
-    assert loaded | {"engine.value"} == files
+    archived = modules(io.BytesIO(engine_archive()))
+    assert files <= archived
+    assert archived - {"exercises.backward.engine"} <= loaded
+    assert {name for name in loaded if name.split(".")[0] == "engine"} == files

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, func, insert, select, text
 
-from engine.grade import grade
 from server.db.tables import attempts, learners, results
 from server.exercise.reference import graded_cases
 from server.page.page import read
 from tests.support import orders, solutions
+from tests.support.seed import grade
 
 ISSUER = "https://lms.example.edu"
 COURSE = "course-ml-101"

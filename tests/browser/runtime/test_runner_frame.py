@@ -102,7 +102,7 @@ def test_the_worker_hands_python_the_interrupt_view(page, base_url):
 
 def chain_expected() -> list[float]:
     """The chain expression's expected gradients, which the grader's cases hold (in the snapshot too)."""
-    return [g for case in value_sets.graded_cases() if case["expr"] == "chain" for g in case["expected"]]
+    return [g for case in value_sets.graded_cases() if case["group"] == "chain" for g in case["expected"]]
 
 
 # In the kept snapshot, set every double equal to one of `values` to 1e300: a snapshot that still
@@ -231,7 +231,7 @@ def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_ol
     before = neuron_cases(check(page, solutions.CORRECT))
     # A deploy that adds a value set: the old snapshot's grader holds the old cases.
     cases = value_sets.graded_cases()
-    more = [*cases, {**next(c for c in cases if c["expr"] == "neuron"), "example": False}]
+    more = [*cases, {**next(c for c in cases if c["group"] == "neuron"), "example": False}]
     monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": more)
     site.app = create_app({"TESTING": True})
     open_playground(page, url)

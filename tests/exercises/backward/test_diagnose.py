@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from engine.grade import grade
 from server.page.page import read
 from tests.support import orders, solutions
+from tests.support.seed import grade
 
 STARTER = read("server/exercise/starter.py")
 

@@ -1,4 +1,9 @@
-"""The graded expressions: their leaves' names, what each one is for, and the value sets each is graded on."""
+"""The bridge (issue 51, until this folder holds its exercise.json): the seed's descriptor and cases, made
+in Python from what engine/cases.py held: the graded expressions, their leaves' names, what each one is
+for, and the value sets each is graded on. Server-side: the engine archive holds the descriptor made here.
+"""
+
+from functools import cache
 
 LEAVES: dict[str, tuple[str, ...]] = {
     "neuron": ("x1", "w1", "x2", "w2", "b"),
@@ -30,6 +35,36 @@ ROLES = ("seed", "order", "lesson")  # what an expression is for, as role() says
 def role(expr: str) -> str:
     """Say what an expression is for: "seed", "order" (it tells orders apart) or "lesson"."""
     return "seed" if expr in SEED else "lesson" if expr in LESSON else "order"
+
+
+def descriptor() -> dict:
+    """The seed's descriptor (docs/architecture.md): its engine, call, groups, verdicts and plugin."""
+    return {
+        "format": 1,
+        "id": "backward",
+        "engine": "exercises/backward/engine.py",
+        "learner_writes": ["backward"],
+        "call": "grads_of(group, values, [0.0] * len(values))",
+        "tolerance": {"digits": 9, "within": 1e-9, "relative_above": 1.0},
+        "engine_hints": True,
+        "plugin": "exercises.backward.plugin",
+        "groups": [
+            {"name": name, "leaves": list(leaves), "role": role(name)} for name, leaves in LEAVES.items()
+        ],
+        "verdicts": {
+            name: {"counts": [*SEED, *extras, *(["random"] if extras else [])]}
+            for name, extras in VERDICTS.items()
+        },
+        "mistakes": [],
+    }
+
+
+@cache
+def exercise():
+    """The seed's exercise, read (engine/descriptor.py): once per process."""
+    from engine.descriptor import read
+
+    return read(descriptor())
 
 
 # The worked example shown on the page, first, then value sets the page does not show.
@@ -79,13 +114,14 @@ VALUE_SETS: dict[str, list[tuple[float, ...]]] = {
 
 
 def value_sets(verdict: str = "seed") -> list[dict]:
-    """List every graded value set, the worked examples flagged, the extras outside the verdict flagged."""
+    """List every graded value set as a case, the worked examples flagged, the extras outside the verdict
+    flagged."""
     counted = VERDICTS[verdict]
     return [
         {
-            "expr": expr,
+            "group": expr,
             "leaves": list(LEAVES[expr]),
-            "values": list(values),
+            "inputs": {"values": list(values)},
             "example": i == 0 and expr in SEED,
             "extra": expr in EXTRAS and expr not in counted,
         }

@@ -1,5 +1,5 @@
 """One backward pass over one graph, read from what the watcher saw: what each value received and passed
-on, and when. The diagnosis (diagnose.py) and the picture (picture.py) are written from it.
+on, and when. The diagnosis (diagnose.py) and the picture (engine/picture.py) are written from it.
 
 /verify's sandbox hands a pass back as plain data (plain(): JSON, each number as report.number gives
 it), and the server reads it again with from_plain(), which checks its shape first (the learner's code

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from engine.grade import grade
 from server import create_app
 from server.exercise import graphs
 from server.exercise.reference import expected, graded_cases
 from tests.support.orders import RIGHT, WRONG
+from tests.support.seed import grade
 from tests.support.seeds import drawn_seed, replay
 
 DRAWS = 200  # random graphs each order meets alone (about 10 s for the whole corpus)
@@ -28,7 +28,7 @@ def drawn():
     cases = []
     for _ in range(DRAWS):
         rows, values = graphs.draw(rng)
-        case = {"expr": "random", "leaves": list("abcd"), "values": values, "graph": rows}
+        case = {"group": "random", "leaves": list("abcd"), "inputs": {"values": values, "graph": rows}}
         cases.append(case | {"expected": expected("random", values, rows), "example": False, "extra": False})
     return seed, cases
 
@@ -93,7 +93,10 @@ def test_verify_draws_new_graphs_for_every_request(strict_server, monkeypatch):
     monkeypatch.setattr(judging, "sandbox_files", lambda *args: sent.append(args[1]) or files(*args))
     for _ in range(3):
         assert strict_server.post("/verify", json={"source": RIGHT["stack"]}).get_json()["report"]["passed"]
-    drawn = [[(c["graph"], c["values"]) for c in cases if c["expr"] == "random"] for cases in sent]
+    drawn = [
+        [(c["inputs"]["graph"], c["inputs"]["values"]) for c in cases if c["group"] == "random"]
+        for cases in sent
+    ]
     assert all(len(d) == 3 for d in drawn)
     every = [rows for d in drawn for rows, _ in d]
     assert len({str(rows) for rows in every}) == len(every)  # no graph twice, within or across requests

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from engine.cases import VALUE_SETS
-from engine.extras import TANGLE
+from exercises.backward.plugin.extras import TANGLE
+from exercises.backward.seed import VALUE_SETS
 from server.exercise import graphs
 
 FEATURES = {"uneven", "used twice by one", "same data", "shared"}
@@ -63,9 +63,10 @@ def test_graphs_are_drawn_from_the_random_source_given():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_the_forward_pass_is_the_engines(seed):
-    from engine.extras import from_rows
     from engine.namespace import new_engine
+    from exercises.backward.plugin.extras import from_rows
+    from exercises.backward.seed import exercise
 
     rows, values = graphs.draw(random.Random(seed))
-    _, out = from_rows(new_engine()["Value"], rows, values)
+    _, out = from_rows(new_engine(exercise())["Value"], rows, values)
     assert math.isclose(out.data, graphs.forward(rows, values)[-1], rel_tol=1e-12)

@@ -3,8 +3,24 @@
 from engine import report
 from engine.compare import same
 from engine.report import text
-from engine.trace import Trace
 from engine.words import _, fill, ngettext, number
+
+from .kinds import FINDINGS, MISTAKES
+from .trace import Trace
+
+
+def finding(kind: str, node: int | None, message: str) -> dict:
+    """One line of the diagnosis, of one of the seed's kinds (kinds.FINDINGS)."""
+    if kind not in FINDINGS:
+        raise ValueError(f"not a kind of finding: {kind!r}")
+    return report.finding(kind, node, message)
+
+
+def named(kind: str, node: int | None, message: str) -> dict:
+    """The mistake the diagnosis comes down to, of one of the seed's kinds (kinds.MISTAKES)."""
+    if kind not in MISTAKES:
+        raise ValueError(f"not a kind of mistake: {kind!r}")
+    return report.mistake(kind, node, message)
 
 
 def fmt(x: object) -> str:
@@ -27,7 +43,7 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
     found: list[dict] = []
 
     def say(kind: str, node: int | None, message: str) -> None:
-        found.append(report.finding(kind, node, message))
+        found.append(finding(kind, node, message))
 
     out = trace.out
     first = {}  # each value's first _backward call
@@ -102,15 +118,15 @@ def diagnose(trace: Trace, names: list[str]) -> list[dict]:
 
 def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
     """Name the one mistake behind the findings, in the statement's words, at the value it shows best:
-    the likeliest cause first (report.MISTAKES lists them in that order)."""
-    first = {kind: next((f for f in found if f["kind"] == kind), None) for kind in report.FINDINGS}
+    the likeliest cause first (kinds.MISTAKES lists them in that order)."""
+    first = {kind: next((f for f in found if f["kind"] == kind), None) for kind in FINDINGS}
     for kind in ("repeated", "never"):  # the one nearest out: the others follow from it
         first[kind] = min(
             (f for f in found if f["kind"] == kind), key=lambda f: trace.steps[f["node"]], default=None
         )
     if not trace.calls and not first["direct"]:
         if same(trace.values[trace.out].grad, 0.0):
-            return report.mistake(
+            return named(
                 "nothing",
                 None,
                 _(
@@ -118,7 +134,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
                     "out.grad = 1, then call _backward() on every value, from out back to the leaves."
                 ),
             )
-        return report.mistake(
+        return named(
             "never",
             trace.out,
             _(
@@ -127,9 +143,9 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             ),
         )
     if first["out-grad"]:
-        return report.mistake("out-grad", trace.out, first["out-grad"]["message"])
+        return named("out-grad", trace.out, first["out-grad"]["message"])
     if leaves_first(trace):
-        return report.mistake(
+        return named(
             "reversed",
             trace.out,
             _(
@@ -142,7 +158,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
     if found_ := first["direct"]:
         node = found_["node"]
         value = trace.values[node]
-        return report.mistake(
+        return named(
             "direct",
             node,
             fill(
@@ -162,7 +178,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             "The _backward() of {value} ran {times}{also}, and each run passes its gradient on again. Call "
             "_backward() once per value: remember the values you have visited, in a set."
         )
-        return report.mistake(
+        return named(
             "repeated",
             node,
             fill(said, {"value": names[node], "times": times(trace.runs[node]), "also": also}),
@@ -192,7 +208,7 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             trace.uses[node],
             received=number(call["received"]),
         )
-        return report.mistake("early", node, fill(said, {"value": names[node], "paths": paths}))
+        return named("early", node, fill(said, {"value": names[node], "paths": paths}))
     if found_ := first["never"]:
         node = found_["node"]
         twin = next((k for k in range(len(trace.values)) if k != node and twin_of(trace, k, node)), None)
@@ -215,10 +231,8 @@ def mistake(trace: Trace, names: list[str], found: list[dict]) -> dict:
             )
         else:
             why = _(" Does your walk reach every value, through every value's _prev?")
-        return report.mistake("never", node, found_["message"] + why)
-    return report.mistake(
-        "wrong", None, _("The gradients are wrong, though every _backward() ran once, in order.")
-    )
+        return named("never", node, found_["message"] + why)
+    return named("wrong", None, _("The gradients are wrong, though every _backward() ran once, in order."))
 
 
 def steps(n: float) -> str:
@@ -256,4 +270,4 @@ def too_deep(trace: Trace, limit: int) -> dict:
         size=number(len(trace.values)),
         limit=number(limit),
     )
-    return report.finding("recursion", None, message)
+    return finding("recursion", None, message)

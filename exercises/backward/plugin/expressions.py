@@ -5,12 +5,14 @@ so changing the engine's `range(10)` or extras.DEPTH changes the text everywhere
 """
 
 from functools import cache
+from pathlib import Path
 
-from engine.cases import LEAVES
-from engine.extras import TANGLE
-from engine.namespace import new_engine
 from engine.watch import Watcher
 from engine.words import N_, _, ngettext, number
+
+from .extras import TANGLE, build_graph
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine.py"  # the seed's engine, beside this plugin
 
 NUMBER_WORDS = (
     N_("no"),
@@ -33,21 +35,25 @@ def count(n: int) -> str:
 
 
 @cache
-def layers(expr: str) -> int:
-    """Count the tanh layers in the graph of expr (tanh is the engine's one operation with one input)."""
-    engine = new_engine()
-    built = Watcher(engine).build(engine["build"], expr, [0.5] * len(LEAVES[expr]))
+def layers(expr: str, leaves: int) -> int:
+    """Count the tanh layers in the graph of expr, on so many leaves (tanh is the engine's one operation
+    with one input)."""
+    engine: dict = {"__name__": "engine"}
+    exec(compile(ENGINE.read_text(encoding="utf-8"), "<engine>", "exec"), engine)
+    value = engine["Value"]
+    built = Watcher(engine).build(build_graph, engine["build"], value, expr, [0.5] * leaves)
     return sum(1 for v in built.values if len(v._prev) == 1)
 
 
-def words(expr: str) -> dict:
-    """Say what expr computes, in the learner's language: {"formula", "about"}, plain text."""
-    n = layers(expr) if expr in ("chain", "deep") else 0
+def words(expr: str, leaves: list[str]) -> dict:
+    """Say what expr (a graph on these leaves) computes, in the learner's language: {"formula", "about"},
+    plain text."""
+    n = layers(expr, len(leaves)) if expr in ("chain", "deep") else 0
     times = count(n)
     chain = ngettext(
         "tanh(… tanh(x·w) · w …), {times} time", "tanh(… tanh(x·w) · w …), {times} times", n, times=times
     )
-    size = len(LEAVES["tangle"]) + len(TANGLE) if expr == "tangle" else 0
+    size = len(leaves) + len(TANGLE) if expr == "tangle" else 0
     formula, about = {
         "neuron": ("tanh(x1·w1 + x2·w2 + b)", _("a neuron with two inputs")),
         "reuse": ("a·b + a·a", _("a is used three times")),

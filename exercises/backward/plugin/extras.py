@@ -1,12 +1,10 @@
 """The graphs beside the seed's three: where orders that only work on some graphs go wrong, and a deep one.
 
-Each is built the way the engine's build() builds the seed's three, from the same operations. A graph
-given as data (GRAPH below, and the ones /verify draws fresh for every request, server/exercise/graphs.py) is
-a list of rows, one per value after the leaves: ("+", i, j), ("*", i, j) or ("tanh", i), where i and j
-index the values before it (the leaves first); the last row is out.
+Each is built the way the seed's engine's build() (../engine.py) builds its three, from the same
+operations. A graph given as data (TANGLE below, and the ones /verify draws fresh for every request,
+server/exercise/graphs.py) is a list of rows, one per value after the leaves: ("+", i, j), ("*", i, j) or
+("tanh", i), where i and j index the values before it (the leaves first); the last row is out.
 """
-
-from engine.cases import role
 
 DEPTH = 500  # the deep chain: a recursive search needs a frame per value, past Python's limit of 1000
 
@@ -58,9 +56,13 @@ def build(value_class, expr: str, vals: list, rows=None) -> tuple[list, object, 
     return leaves, out, {}
 
 
+GRAPHS = ("shared", "diamond", "uneven", "twins", "tangle", "deep")  # built here; any other from rows, or
+# (the seed's three) with the engine's own build()
+
+
 def build_graph(engine_build, value_class, expr: str, vals: list, rows=None) -> tuple[list, object, dict]:
     """Build any graph: the seed's three with the engine's own build(), the others here."""
-    if role(expr) == "seed":
+    if rows is None and expr not in GRAPHS:
         leaves, out = engine_build(expr, vals)
         return leaves, out, {}
     return build(value_class, expr, vals, rows)

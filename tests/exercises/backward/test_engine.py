@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from engine.cases import EXTRAS, LEAVES, VALUE_SETS
-from engine.extras import DEPTH, TANGLE
 from engine.namespace import new_engine
 from engine.watch import Watcher
+from exercises.backward.plugin.extras import DEPTH, TANGLE, build_graph
+from exercises.backward.seed import EXTRAS, LEAVES, VALUE_SETS, exercise
 from server import ROOT
 from server.exercise.graphs import forward
 from server.exercise.reference import backward
@@ -95,9 +95,9 @@ CLOSED_FORM = {
 
 
 def engine_grads(expr, values):
-    engine = new_engine()
+    engine = new_engine(exercise())
     if expr in EXTRAS:  # built beside the engine, as the grader builds them
-        built = Watcher(engine).build(engine["build"], expr, list(values))
+        built = Watcher(engine).build(build_graph, engine["build"], engine["Value"], expr, list(values))
         backward(built.out)
         return [v.grad for v in built.leaves]
     engine["backward"] = backward
@@ -105,9 +105,10 @@ def engine_grads(expr, values):
 
 
 def test_graded_cases_match_closed_forms(cases):
-    assert {c["expr"] for c in cases} == set(LEAVES) - {"random"}  # /verify draws those
+    assert {c["group"] for c in cases} == set(LEAVES) - {"random"}  # /verify draws those
     for case in cases:
-        assert case["expected"] == pytest.approx(CLOSED_FORM[case["expr"]](*case["values"]), abs=1e-6)
+        closed = CLOSED_FORM[case["group"]](*case["inputs"]["values"])
+        assert case["expected"] == pytest.approx(closed, abs=1e-6)
 
 
 @pytest.mark.parametrize("expr", sorted(CLOSED_FORM))
@@ -120,7 +121,7 @@ def test_reference_matches_closed_forms_on_random_values(expr):
 
 def test_each_expression_has_an_example_and_three_hidden_sets(cases):
     for expr, sets in VALUE_SETS.items():
-        graded = [c for c in cases if c["expr"] == expr]
+        graded = [c for c in cases if c["group"] == expr]
         if expr in EXTRAS:  # extras: no worked example, flagged as extra
             assert len(graded) == len(sets) >= 1
             assert all(c["extra"] and not c["example"] for c in graded)
@@ -133,10 +134,10 @@ def test_each_expression_has_an_example_and_three_hidden_sets(cases):
 
 def test_every_picturable_case_has_every_values_expected_gradient(cases):
     for case in cases:
-        if case["expr"] == "deep":
-            assert "expected_nodes" not in case  # too big to draw
+        if case["group"] == "deep":
+            assert "data" not in case  # too big to draw
             continue
-        nodes = case["expected_nodes"]
+        nodes = case["data"]["nodes"]
         assert nodes[: len(case["leaves"])] == case["expected"]  # the leaves come first
         assert nodes[-1] == 1.0  # out
 
@@ -152,12 +153,12 @@ def test_grads_are_rounded_to_nine_digits(cases):
 
 
 def test_new_engine_is_a_new_class_each_time():
-    assert new_engine()["Value"] is not new_engine()["Value"]
+    assert new_engine(exercise())["Value"] is not new_engine(exercise())["Value"]
 
 
 def test_the_leaves_are_named_in_the_order_build_unpacks_them():
-    # engine/value.py is the seed's, written once; engine/cases.py names its leaves: they must agree.
-    source = (ROOT / "engine" / "value.py").read_text()
+    # The seed's engine is written once; its bridge (seed.py) names its leaves: they must agree.
+    source = (ROOT / "exercises" / "backward" / "engine.py").read_text()
     unpacked = re.findall(r"^\s+([\w, ]+) = leaves$", source, re.M)
     assert [tuple(names.replace(" ", "").split(",")) for names in unpacked] == [
         LEAVES["neuron"],

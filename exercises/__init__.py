@@ -1,0 +1,4 @@
+"""The playground's own exercises, one folder each.
+
+(docs/architecture.md, "The general grader and an exercise")
+"""
