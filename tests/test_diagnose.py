@@ -8,7 +8,7 @@ from engine.grade import grade
 from server.page.page import read
 from tests.support import orders, solutions
 
-STARTER = read("server/exercise/starter.py")
+STARTER = read("server/exercises/starter.py")
 
 
 def by_name(report):

@@ -7,7 +7,7 @@ import pytest
 
 from engine.cases import VALUE_SETS
 from engine.extras import TANGLE
-from server.exercise import graphs
+from server.exercises import graphs
 
 FEATURES = {"uneven", "used twice by one", "same data", "shared"}
 

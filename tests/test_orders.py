@@ -7,8 +7,8 @@ import pytest
 
 from engine.grade import grade
 from server import create_app
-from server.exercise import graphs
-from server.exercise.reference import expected, graded_cases
+from server.exercises import graphs
+from server.exercises.reference import expected, graded_cases
 from tests.support.orders import RIGHT, WRONG
 from tests.support.seeds import drawn_seed, replay
 

@@ -13,7 +13,7 @@ from engine.grade import grade
 from engine.scratch import run_scratch
 from server import create_app
 from server.contract import schema
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from tests.support import solutions
 from tests.support.events import assert_message, assert_valid, validator
 from tests.support.report_sources import SOURCES

@@ -9,7 +9,7 @@ from engine.errors import ENGINE_HINTS
 from engine.namespace import new_engine
 from engine.report import FIELDS
 from engine.scratch import MAX_DRAWINGS, run_scratch, runner
-from server.exercise.presets import PRESETS, STARTER
+from server.exercises.presets import PRESETS, STARTER
 from tests.support import solutions
 
 PRESET = {p["id"]: p["code"] for p in PRESETS}

@@ -12,7 +12,7 @@ from engine.grade import grade, grader
 from engine.gradients import left_behind
 from engine.learner_side import MAX_RECURSION
 from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from tests.support import solutions
 
 

@@ -30,7 +30,7 @@ from sqlalchemy import Connection, func, insert, select, text
 
 from engine.grade import grade
 from server.db.tables import attempts, learners, results
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from server.page.page import read
 from tests.support import orders, solutions
 
@@ -48,7 +48,7 @@ DATA_CHANGED = solutions.CORRECT.replace(
 )
 # The learner code the class writes, graded once to know what each makes.
 CANDIDATES = (
-    read("server/exercise/starter.py"),
+    read("server/exercises/starter.py"),
     solutions.CORRECT,
     solutions.ITERATIVE,
     solutions.NO_SEED,
