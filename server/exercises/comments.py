@@ -1,13 +1,13 @@
 """The comments of the code the page hands out, in the learner's language.
 
-The starter (server/exercises/starter.py), the scratch pad's starter and examples (server/exercises/presets.py)
-and the solution (server/exercises/reference.py's backward) explain themselves in comments, which a learner
-reads as text of the exercise. Each comment that says something in words (a run of whole-line comments at one
-indentation, or the comment after a line's code) is a message of the catalogue: `pybabel extract` finds
-them with extract() (babel.cfg), and said() gives the code with each in the page's language, a run
-rewrapped to the width the English takes. The code itself (names, strings, numbers) stays as written: it
-is Python, and the same code runs whatever the language. A comment without words ("# dc/da = 4.0") is
-not a message.
+The starter (server/exercises/starter.py), the scratch pad's starter and examples
+(server/exercises/presets.py) and the solution (server/exercises/reference.py's backward) explain themselves
+in comments, which a learner reads as text of the exercise. Each comment that says something in words (a run
+of whole-line comments at one indentation, or the comment after a line's code) is a message of the catalogue:
+`pybabel extract` finds them with extract() (babel.cfg), and said() gives the code with each in the page's
+language, a run rewrapped to the width the English takes. The code itself (names, strings, numbers) stays
+as written: it is Python, and the same code runs whatever the language. A comment without words
+("# dc/da = 4.0") is not a message.
 """
 
 import ast
