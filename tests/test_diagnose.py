@@ -8,7 +8,7 @@ from engine.grade import grade
 from server.page.page import read
 from tests.support import orders, solutions
 
-STARTER = read("server/exercises/starter.py")
+STARTER = read("exercises/backward/starter.py")
 
 
 def by_name(report):

@@ -1,7 +1,6 @@
 """The exercise page."""
 
 import hashlib
-import inspect
 import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
@@ -43,9 +42,7 @@ def read(path: str) -> str:
 
 def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
-    from server.exercises import reference
-
-    return comments.said(inspect.getsource(reference.backward), gettext)
+    return comments.said(read("exercises/backward/reference.py"), gettext)
 
 
 def scratch() -> dict:
@@ -61,7 +58,7 @@ def page_config(verdict: str | None = None) -> dict:
     cases = graded_cases(verdict)
     config = {
         # its comments in the page's language
-        "starter": comments.said(read("server/exercises/starter.py"), gettext),
+        "starter": comments.said(read("exercises/backward/starter.py"), gettext),
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": verdict,  # the rule the cases' extra flags follow (and /verify)

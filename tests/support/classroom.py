@@ -48,7 +48,7 @@ DATA_CHANGED = solutions.CORRECT.replace(
 )
 # The learner code the class writes, graded once to know what each makes.
 CANDIDATES = (
-    read("server/exercises/starter.py"),
+    read("exercises/backward/starter.py"),
     solutions.CORRECT,
     solutions.ITERATIVE,
     solutions.NO_SEED,
