@@ -15,8 +15,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from server.exercises import runs
-from server.exercises.registry import SHIPPED, served
+from server.exercises import registry, runs
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
 LIMIT_S = 60  # one exercise's check, at most
@@ -52,10 +51,10 @@ def check_command(folders: tuple[Path, ...], fresh: int) -> None:
     """Check each exercise folder (none named: every served one): its files, its languages, its
     reference, its starter, each named mistake, and that its cases tell them all apart."""
     if folders:
-        shipped = SHIPPED.resolve()
+        shipped = registry.SHIPPED.resolve()
         chosen = [(folder, folder.resolve().parent == shipped) for folder in folders]
     else:
-        chosen = served(current_app.config.get("EXERCISES"))
+        chosen = registry.served(current_app.config.get("EXERCISES"))
     failed = 0
     for folder, own in chosen:
         passed, block = check_in_child(folder, own, fresh)
@@ -81,7 +80,7 @@ def new_command(name: str, into: Path | None) -> None:
     folder = into / name
     if folder.exists():
         raise click.UsageError(f"{folder} exists already")
-    if (SHIPPED / name).is_dir():
+    if (registry.SHIPPED / name).is_dir():
         raise click.UsageError(f"{name}: the playground ships an exercise of that name")
     shutil.copytree(TEMPLATE, folder, ignore=shutil.ignore_patterns("__pycache__"))
     data = folder / "exercise.json"

@@ -134,9 +134,12 @@ def consistent(path: Path, data: dict, lines: dict[str, int], complaints: list[s
         if group is None:
             say(["cases", i, "group"], f"no group is named {case['group']}")
         elif len(case["inputs"]["values"]) != len(group["leaves"]):
-            say(["cases", i, "inputs", "values"], f"{len(group['leaves'])} leaves, so as many values")
+            say(
+                ["cases", i, "inputs", "values"],
+                f"its group has {len(group['leaves'])} leaves: one value each",
+            )
         elif "expected" in case and len(case["expected"]) != len(group["leaves"]):
-            say(["cases", i, "expected"], f"{len(group['leaves'])} leaves, so as many expected numbers")
+            say(["cases", i, "expected"], f"its group has {len(group['leaves'])} leaves: one number each")
     for name, verdict in (data.get("verdicts") or {}).items():
         for k, counted in enumerate(verdict["counts"]):
             if counted not in groups:

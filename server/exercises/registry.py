@@ -39,8 +39,9 @@ def course(folder: Path) -> list[str] | None:
     return ids
 
 
-def served(teachers: Path | str | None = None, shipped: Path = SHIPPED) -> list[tuple[Path, bool]]:
+def served(teachers: Path | str | None = None, shipped: Path | None = None) -> list[tuple[Path, bool]]:
     """The folders served, in order, each with whether it is the playground's own."""
+    shipped = shipped or SHIPPED
     own = {i: shipped / i for i in course(shipped) or []}
     if not teachers:
         return [(folder, True) for folder in own.values()]
