@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from server import ROOT
 from server.exercises import cli, grading
 from tests.support import general_grader
-
-SHIPPED = ROOT / "exercises"
+from tests.support.exercise_folders import SHIPPED
 
 
 @pytest.fixture(autouse=True)
@@ -36,8 +34,3 @@ def copy(tmp_path):
         return folder
 
     return copied
-
-
-def line_of(path: Path, text: str) -> int:
-    """The line (from 1) a text first appears on in a file."""
-    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)

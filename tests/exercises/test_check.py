@@ -7,8 +7,8 @@ import re
 import pytest
 
 from server.exercises.checking import check
-from tests.exercises.conftest import SHIPPED, line_of
 from tests.support import general_grader
+from tests.support.exercise_folders import SHIPPED, line_of
 
 OFFERED = ("en", "de")
 

@@ -9,7 +9,7 @@ import pytest
 from server import create_app
 from server.exercises import registry, runs, startup
 from server.exercises.registry import ExercisesRefused, served
-from tests.exercises.conftest import SHIPPED
+from tests.support.exercise_folders import SHIPPED
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def shipped(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def app(shipped, tmp_path):
+def served_app(shipped, tmp_path):
     (tmp_path / "teacher").mkdir()
     return create_app({"TESTING": True, "EXERCISES": str(tmp_path / "teacher")})
 
@@ -35,36 +35,36 @@ def new(app, name: str, where) -> object:
     return app.test_cli_runner().invoke(args=["exercises", "new", name, "--in", str(where)])
 
 
-def test_exercises_new_writes_an_exercise_that_passes_its_own_check(app, tmp_path):
-    result = new(app, "tanh", tmp_path)
+def test_exercises_new_writes_an_exercise_that_passes_its_own_check(served_app, tmp_path):
+    result = new(served_app, "tanh", tmp_path)
     assert result.exit_code == 0, result.output
     assert (
         "pairs       3 of 3 told apart" in result.output and f"Written: {tmp_path / 'tanh'}" in result.output
     )
     assert json.loads((tmp_path / "tanh" / "exercise.json").read_text())["id"] == "tanh"
-    again = app.test_cli_runner().invoke(args=["exercises", "check", str(tmp_path / "tanh")])
+    again = served_app.test_cli_runner().invoke(args=["exercises", "check", str(tmp_path / "tanh")])
     assert again.exit_code == 0 and again.output.endswith("1 exercise checked: all pass\n")
 
 
-def test_exercises_new_refuses_a_folder_that_exists_a_shipped_name_and_a_bad_name(app, tmp_path):
+def test_exercises_new_refuses_a_folder_that_exists_a_shipped_name_and_a_bad_name(served_app, tmp_path):
     (tmp_path / "mine").mkdir()
-    assert "exists already" in new(app, "mine", tmp_path).output
-    assert "the playground ships an exercise of that name" in new(app, "ops", tmp_path).output
-    assert "an exercise's name is a-z" in new(app, "Tanh", tmp_path).output
+    assert "exists already" in new(served_app, "mine", tmp_path).output
+    assert "the playground ships an exercise of that name" in new(served_app, "ops", tmp_path).output
+    assert "an exercise's name is a-z" in new(served_app, "Tanh", tmp_path).output
 
 
-def test_exercises_check_exits_non_zero_and_says_which_fails(app, tmp_path):
-    assert new(app, "tanh", tmp_path).exit_code == 0
+def test_exercises_check_exits_non_zero_and_says_which_fails(served_app, tmp_path):
+    assert new(served_app, "tanh", tmp_path).exit_code == 0
     slip = tmp_path / "tanh" / "mistakes" / "no-chain.py"
     slip.write_text((tmp_path / "tanh" / "mistakes" / "from-input.py").read_text())
-    result = app.test_cli_runner().invoke(args=["exercises", "check", str(tmp_path / "tanh")])
+    result = served_app.test_cli_runner().invoke(args=["exercises", "check", str(tmp_path / "tanh")])
     assert result.exit_code == 1
     assert "FAIL        mistakes/no-chain.py is named from-input, not no-chain" in result.output
     assert result.output.endswith("1 exercise checked: 1 fail\n")
 
 
-def test_exercises_check_with_no_folder_checks_every_served_one(app):
-    result = app.test_cli_runner().invoke(args=["exercises", "check", "--fresh", "1"])
+def test_exercises_check_with_no_folder_checks_every_served_one(served_app):
+    result = served_app.test_cli_runner().invoke(args=["exercises", "check", "--fresh", "1"])
     assert result.exit_code == 0, result.output
     assert "ops  (Pass gradients" in result.output and "step  (One step" in result.output
     assert result.output.endswith("2 exercises checked: all pass\n")
