@@ -38,7 +38,7 @@ $(VENV)/.installed: requirements.lock
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
 	touch $@
 
-# The test tools besides: pytest, playwright, ruff, jsonschema, an LTI platform, a test CA.
+# The test tools besides: pytest, playwright, ruff, an LTI platform, a test CA.
 $(VENV)/.test-installed: $(VENV)/.installed requirements-test.lock
 	@echo "make: installing the test tools (requirements-test.lock) into $(VENV)/"
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-test.lock

@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Flask
 from jinja2 import FileSystemLoader
 
+from server.exercises.registry import ExercisesRefused
 from server.sandbox.terms import SandboxUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         VERIFY_RATE_WINDOW_S=60,  # ...in this many seconds; more get a 429 (and one at a time each)
         RATELIMIT_STORAGE_URL=None,  # None: each process counts in its memory; redis://...: all share it
         VERIFY_FRESH_SETS=2,  # value sets drawn per request for each counted expression
-        VERIFY_FRESH_GRAPHS=3,  # under strict: random graphs drawn per request (server/exercise/graphs.py)
+        VERIFY_FRESH_GRAPHS=3,  # under strict: random graphs drawn per request (server/exercises/graphs.py)
         SANDBOX_UID=64000,  # run as root: sandboxes run as uids past it, each its own (bwrap.sandbox_uid)
         SIGNING_KEY_FILE=None,  # None: signing-key.pem in the instance folder, made on first start
         SIGNING_RETIRED_KEYS=None,  # None: retired-keys/ in the instance folder; their kids keep verifying
@@ -56,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TRANSLATION_DIRECTORIES=None,  # catalogues besides translations/ (<lang>/LC_MESSAGES/messages.mo)
         QUEUE_WORKERS=2,  # threads in each server process taking queued work (0: `flask queue work` does)
         ATTEMPTS_KEEP_DAYS=365,  # a recorded Check is deleted this many days after it (docs/data.md)
+        EXERCISES=None,  # a teacher's folder of exercise folders, served beside the playground's own
     )
     if test_config is None:
         app.config.from_prefixed_env("PLAYGROUND")
@@ -66,6 +68,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server.contract import schema
     from server.db import unreachable
     from server.db.cli import db_command
+    from server.exercises import cli as exercises_cli
+    from server.exercises import startup as exercises
     from server.export import site as export
     from server.http import bounds, headers, limits, wsgi
     from server.page import assets, embed, i18n, offline, page, static
@@ -77,6 +81,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/http/wsgi.py)
         # the page's language: templates, the page's scripts, the grader (server/page/i18n.py)
         i18n.init_app(app)
+        # every served exercise read and checked: one that fails stops here (server/exercises/startup.py)
+        exercises.init_app(app, i18n.languages(app))
         bounds.init_app(app)  # every route's body limit, odd JSON refused (server/http/bounds.py)
         unreachable.init_app(app)  # a database that cannot be reached: a 503 (server/db/unreachable.py)
         app.register_blueprint(page.bp)
@@ -97,7 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         classview.init_app(app)  # the class view a teacher's launch opens, with LTI on (server/classview/)
         records.init_app(app)  # every Check of a named learner, judged (server/records/)
         retention.init_app(app)  # old records deleted at start and daily (after the database and queue)
-    except (headers.SettingError, SandboxUnavailable, db.NewerDatabase) as exc:
+    except (headers.SettingError, SandboxUnavailable, db.NewerDatabase, ExercisesRefused) as exc:
         if test_config is not None:
             raise
         # Started from the environment (flask run, gunicorn): one line that says what to set, not a
@@ -106,6 +112,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         raise SystemExit(3) from None
     app.cli.add_command(export.export_command)
     app.cli.add_command(db_command)
+    app.cli.add_command(exercises_cli.exercises_command)
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
     offline.init_app(app)

@@ -8,7 +8,7 @@ import tempfile
 import pytest
 
 from server import create_app, queue
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from tests.support.lti import rig
 from tests.support.lti_registration import RegisteringRig
 from tests.support.postgres import database_on, postgres_cluster, postgres_server

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from engine import words
 from server import create_app
-from server.exercise import presets
+from server.exercises import presets
 from server.page import i18n
 from server.page.assets import engine_archive
 from server.page.plural import plural_tree
@@ -324,7 +324,7 @@ def test_messages_pot_holds_every_message_the_code_marks(tmp_path):
         + ["-k", "N_", "-k", "t", "-k", "tn:1,2", "-o", str(out), "."],
         cwd=ROOT,
         check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},  # babel.cfg's server.exercise.comments.extract
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # babel.cfg's server.exercises.comments.extract
     )
     fresh = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(out.open("rb")) if m.id}
     kept = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(POT.open("rb")) if m.id}

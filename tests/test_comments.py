@@ -1,13 +1,12 @@
 """The comments of the code the page hands out, in the learner's language, and nothing else of the code."""
 
 import ast
-import inspect
 
 import pytest
 from babel.messages.pofile import read_po
 
 from server import ROOT, create_app
-from server.exercise import comments, presets, reference
+from server.exercises import comments, presets, reference
 from server.page.page import page_config
 
 POT = ROOT / "translations" / "messages.pot"
@@ -15,9 +14,12 @@ POT = ROOT / "translations" / "messages.pot"
 
 def handed_out() -> dict[str, str]:
     """Every piece of code the page hands out, in English, by name."""
-    code = {"starter": (ROOT / "server" / "exercise" / "starter.py").read_text(), "scratch": presets.STARTER}
+    code = {
+        "starter": (ROOT / "exercises" / "backward" / "starter.py").read_text(),
+        "scratch": presets.STARTER,
+    }
     code |= {f"example {p['id']}": p["code"] for p in presets.PRESETS}
-    return code | {"solution": inspect.getsource(reference.backward)}
+    return code | {"solution": reference.REFERENCE.read_text()}
 
 
 def config_code(lang: str) -> dict[str, str]:

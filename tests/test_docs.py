@@ -23,6 +23,7 @@ READERS = [
     "course-page.md",
     "verdict.md",
     "verification.md",
+    "exercises.md",
     "lti.md",
     "class-view.md",
     "data.md",
@@ -239,3 +240,36 @@ def test_the_claims_the_registration_asks_for_are_listed_as_server_lti_openid_py
     assert "the claims " + ", ".join(f"`{claim}`" for claim in ASKED) + ")" in lti
     names = [f"`{claim}`" for claim in ASKED if claim not in ("iss", "sub")]
     assert "asks the LMS for the claims " + ", ".join(names[:-1]) + " and " + names[-1] in lti
+
+
+# -- exercises ------------------------------------------------------------------------------------------
+
+
+def schema_fields(schema: dict, prefix: str = "") -> list[str]:
+    """Every field a JSON Schema names, as docs/exercises.md writes them (`grade.call`, `cases[].group`,
+    `mistakes.<name>.title`)."""
+    found = []
+    for name, field in schema.get("properties", {}).items():
+        path = prefix + name
+        found.append(path)
+        items = field.get("items")
+        if isinstance(items, dict) and "properties" in items:
+            found += schema_fields(items, path + "[].")
+        elif "properties" in field:
+            found += schema_fields(field, path + ".")
+        elif isinstance(field.get("additionalProperties"), dict):
+            found += schema_fields(field["additionalProperties"], path + ".<name>.")
+    return found
+
+
+@pytest.mark.parametrize("name, heading", [("exercise", "## exercise.json"), ("words", "## The words")])
+def test_every_field_of_an_exercises_files_is_explained_for_teachers(name, heading):
+    from server.exercises.folder import schema
+
+    document = text("docs/exercises.md")
+    section = document[document.index(heading) :]
+    table = section[: section.index("\n## ", 3)] if "\n## " in section[3:] else section
+    explained = re.findall(r"^\| `([^`]+)` \| \S", table, re.M)
+    assert explained == schema_fields(schema(name)), (
+        f"docs/exercises.md's {heading} table: {name}.json's fields"
+    )

@@ -47,7 +47,7 @@ def test_each_leafs_mark_is_the_rules_and_a_case_passes_when_all_are_right(cases
 def test_starter_fails_every_expression(cases):
     from pathlib import Path
 
-    report = grade(Path("server/exercise/starter.py").read_text(), cases)
+    report = grade(Path("exercises/backward/starter.py").read_text(), cases)
     assert report["error"] is None
     assert statuses(report) == {"neuron": False, "reuse": False, "chain": False}
     assert report["passed"] is False

@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from engine import report as shape
 from server import create_app
 from server.contract import schema
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from tests.support import solutions
 from tests.support.events import assert_message, assert_valid, validator
 from tests.support.report_sources import SOURCES
@@ -46,7 +46,7 @@ def fresh_schemas():
     schema.schemas.cache_clear()
 
 
-@pytest.mark.parametrize("name", ["report", "run", "events"])
+@pytest.mark.parametrize("name", ["report", "run", "events", "exercise", "words"])
 def test_each_schema_is_a_valid_json_schema_and_is_published(client, name):
     Draft202012Validator.check_schema(schema.schemas()[name])
     response = client.get(f"/schema/{name}.json")

@@ -10,7 +10,7 @@ from engine.namespace import new_engine
 from engine.report import FIELDS
 from engine.scratch import MAX_DRAWINGS, runner
 from exercises.backward.seed import exercise
-from server.exercise.presets import PRESETS, STARTER
+from server.exercises.presets import PRESETS, STARTER
 from tests.support import solutions
 from tests.support.seed import run_scratch
 

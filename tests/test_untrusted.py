@@ -13,7 +13,7 @@ from engine.learner_side import MAX_RECURSION
 from engine.output import MAX_CHARS, MAX_LINES, CappedOutput, PrintedTooMuch
 from engine.outputs import left_behind
 from exercises.backward.seed import descriptor
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from tests.support import solutions
 from tests.support.seed import grade
 

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import MAX_SOURCE
 from server import ROOT, create_app
-from server.exercise import value_sets
+from server.exercises import value_sets
 from server.export.site import export_site
 from server.page.assets import archived_files
 from server.sandbox import bwrap, judging, terms

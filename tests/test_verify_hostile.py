@@ -38,7 +38,7 @@ ROWS = [
     (
         "import-reference",
         "import importlib\n"
-        'for name in ("server.exercise.reference", "reference", "server", "engine.reference"):\n'
+        'for name in ("server.exercises.reference", "reference", "server", "engine.reference"):\n'
         "    try:\n"
         "        importlib.import_module(name)\n"
         "    except ImportError:\n"

@@ -14,7 +14,7 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "uneven": ("x", "w"),
     "twins": ("x", "w", "c"),
     "tangle": ("a", "b", "c", "d"),
-    # /verify's graphs, drawn fresh for each request (server/exercise/graphs.py)
+    # /verify's graphs, drawn fresh for each request (server/exercises/graphs.py)
     "random": ("a", "b", "c", "d"),
     "deep": ("x", "w"),
 }

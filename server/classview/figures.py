@@ -35,7 +35,7 @@ def mistakes(rows: list, shown: dict[str, list[dict]]) -> list[dict]:
 
 def expression_rows(rows: list) -> list[dict]:
     """Each expression's row, in the exercise's order (cases.py)."""
-    # /verify's random graphs under strict (server/exercise/value_sets.py's value_sets): order graphs
+    # /verify's random graphs under strict (server/exercises/value_sets.py's value_sets): order graphs
     drawn = "random"
     order = {name: k for k, name in enumerate((*cases.SEED, *cases.EXTRAS, drawn))}
     found = [

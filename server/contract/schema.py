@@ -1,8 +1,9 @@
 """JSON Schemas of the page's contract, made from engine/report.py (FIELDS, the kinds, EVENTS) on request.
 
-A Check's report, a scratch pad Run's result and the messages to an embedding page, each as a JSON
-Schema (draft 2020-12) served at <prefix>/schema/<name>.json for test authors, and held to the real
-thing by the tests. Every object lists exactly the fields engine/report.py names, all required but
+A Check's report, a scratch pad Run's result and the messages to an embedding page (and, from their
+one home in server/exercises/schemas/, an exercise's data file and its words), each as a JSON Schema
+(draft 2020-12) served at <prefix>/schema/<name>.json for test authors, and held to the real thing by the
+tests. Every object lists exactly the fields engine/report.py names, all required but
 those in OPTIONAL, none other; TYPES says what each field holds. A field engine/report.py gains before
 TYPES knows it is required all the same and may hold anything, so a new field flows through at once.
 """
@@ -14,6 +15,7 @@ from flask import Blueprint, abort, jsonify
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, KINDS
 from exercises.backward.plugin.kinds import FINDINGS, MISTAKES
 from exercises.backward.seed import LEAVES, ROLES, VERDICTS
+from server.exercises import folder
 from server.page.names import NAMES
 from server.records import export
 
@@ -184,6 +186,8 @@ def schemas() -> dict[str, dict]:
         "report": document("The report of a Check: window.playground.check()", "report", defs),
         "run": document("The result of a scratch pad Run: window.playground.run()", "run", defs),
         "attempt": export.schema(),  # a line of the records' export (server/records/export.py)
+        "exercise": folder.schema("exercise"),  # an exercise's exercise.json (server/exercises/schemas/)
+        "words": folder.schema("words"),  # an exercise's words.<lang>.json
         "events": {
             "$schema": DIALECT,
             "title": "A message to the page that embeds the playground, version 1",

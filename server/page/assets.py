@@ -1,5 +1,5 @@
 """Serve what the worker loads: the engine archive, built from engine/ and the served exercise (the cases
-are in the config: their expected gradients, server/exercise/value_sets.py's graded_cases)."""
+are in the config: their expected gradients, server/exercises/value_sets.py's graded_cases)."""
 
 import hashlib
 import io

@@ -1,7 +1,6 @@
 """The exercise page."""
 
 import hashlib
-import inspect
 import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
@@ -16,8 +15,8 @@ from engine.scratch import MAX_DRAWINGS
 from exercises.backward.seed import exercise
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
 from server import ROOT
-from server.exercise import comments, presets
-from server.exercise.value_sets import graded_cases
+from server.exercises import comments, presets
+from server.exercises.value_sets import graded_cases
 from server.page import i18n
 from server.page.assets import engine_archive, engine_digest, revalidated
 from server.page.embed import frame_refused, parent_origins, refused_framer
@@ -42,9 +41,7 @@ def read(path: str) -> str:
 
 def solution() -> str:
     """Give the reference backward's source, for a server configured to show a solution."""
-    from server.exercise import reference
-
-    return comments.said(inspect.getsource(reference.backward), gettext)
+    return comments.said(read("exercises/backward/reference.py"), gettext)
 
 
 def scratch() -> dict:
@@ -60,7 +57,7 @@ def page_config(verdict: str | None = None) -> dict:
     cases = graded_cases(verdict)
     config = {
         # its comments in the page's language
-        "starter": comments.said(read("server/exercise/starter.py"), gettext),
+        "starter": comments.said(read("exercises/backward/starter.py"), gettext),
         "cases": cases,
         "expressions": expressions(cases),  # each in words, for the statement
         "verdict": verdict,  # the rule the cases' extra flags follow (and /verify)

@@ -2,7 +2,7 @@
 
 The learner's source runs in a fresh sandbox (server/sandbox/box.py; what it is given and what is read
 back: server/sandbox/sandbox_io.py) on the page's value sets and on fresh ones drawn for this run
-(server/exercise/value_sets.py); the sandbox hands back only the gradients it got. This process judges
+(server/exercises/value_sets.py); the sandbox hands back only the gradients it got. This process judges
 them against the reference's (engine/judge.py, the page's grader's own judging) and builds the report,
 so nothing the learner's code prints, patches or forges changes the verdict; it can only spoil its own
 report. /verify (server/verify/views.py) signs a receipt of it; the records' judge
@@ -16,7 +16,7 @@ from flask import current_app
 
 from engine.judge import Judging
 from exercises.backward.seed import exercise
-from server.exercise.value_sets import value_sets
+from server.exercises.value_sets import value_sets
 from server.sandbox import box
 from server.sandbox.bwrap import sandbox_uid
 from server.sandbox.sandbox_io import (

@@ -18,7 +18,7 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from server.exercise.value_sets import graded_cases
+from server.exercises.value_sets import graded_cases
 from server.keys.private import b64url, keep_private_key
 from server.page.assets import engine_archive
 

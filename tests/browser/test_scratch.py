@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from engine.errors import ENGINE_HINTS
 from engine.report import FIELDS
-from server.exercise.presets import PRESETS
+from server.exercises.presets import PRESETS
 from tests.browser.checks import fresh_runtime_ready, then_honest
 from tests.browser.pages import TIME_LIMIT_MS, answer, open_playground, watched_page
 from tests.support import solutions

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, func, insert, select, text
 
 from server.db.tables import attempts, learners, results
-from server.exercise.reference import graded_cases
+from server.exercises.reference import graded_cases
 from server.page.page import read
 from tests.support import orders, solutions
 from tests.support.seed import grade
@@ -48,7 +48,7 @@ DATA_CHANGED = solutions.CORRECT.replace(
 )
 # The learner code the class writes, graded once to know what each makes.
 CANDIDATES = (
-    read("server/exercise/starter.py"),
+    read("exercises/backward/starter.py"),
     solutions.CORRECT,
     solutions.ITERATIVE,
     solutions.NO_SEED,

@@ -2,13 +2,13 @@
 
 Each is built the way the seed's engine's build() (../engine.py) builds its three, from the same
 operations. A graph given as data (TANGLE below, and the ones /verify draws fresh for every request,
-server/exercise/graphs.py) is a list of rows, one per value after the leaves: ("+", i, j), ("*", i, j) or
+server/exercises/graphs.py) is a list of rows, one per value after the leaves: ("+", i, j), ("*", i, j) or
 ("tanh", i), where i and j index the values before it (the leaves first); the last row is out.
 """
 
 DEPTH = 500  # the deep chain: a recursive search needs a frame per value, past Python's limit of 1000
 
-# "tangle": a graph drawn once as /verify draws its own (server/exercise/graphs.py, seed 4), 34 values on 4
+# "tangle": a graph drawn once as /verify draws its own (server/exercises/graphs.py, seed 4), 34 values on 4
 # leaves, with every feature that tells orders apart; tests/test_graphs.py checks it still has them.
 TANGLE = (
     ("+", 3, 1), ("+", 3, 2), ("+", 5, 1), ("*", 4, 6), ("tanh", 3), ("+", 8, 5), ("+", 5, 8), ("+", 8, 4),

@@ -18,7 +18,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 
 from server import create_app
-from server.exercise import value_sets
+from server.exercises import value_sets
 from server.page import page as page_view
 from server.page.names import NAMES
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest

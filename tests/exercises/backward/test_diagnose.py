@@ -8,7 +8,7 @@ from server.page.page import read
 from tests.support import orders, solutions
 from tests.support.seed import grade
 
-STARTER = read("server/exercise/starter.py")
+STARTER = read("exercises/backward/starter.py")
 
 
 def by_name(report):

@@ -11,8 +11,8 @@ from engine.watch import Watcher
 from exercises.backward.plugin.extras import DEPTH, TANGLE, build_graph
 from exercises.backward.seed import EXTRAS, LEAVES, VALUE_SETS, exercise
 from server import ROOT
-from server.exercise.graphs import forward
-from server.exercise.reference import backward
+from server.exercises.graphs import forward
+from server.exercises.reference import backward
 
 
 def sech2(z: float) -> float:
@@ -62,7 +62,7 @@ def twins(x, w, c):
 
 
 def tangle(*leaves):
-    # no closed form: central differences of the graph's own arithmetic (server/exercise/graphs.py's forward)
+    # no closed form: central differences of the graph's own arithmetic (server/exercises/graphs.py's forward)
     def out(values):
         return forward(list(TANGLE), values)[-1]
 

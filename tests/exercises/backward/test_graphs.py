@@ -7,7 +7,7 @@ import pytest
 
 from exercises.backward.plugin.extras import TANGLE
 from exercises.backward.seed import VALUE_SETS
-from server.exercise import graphs
+from server.exercises import graphs
 
 FEATURES = {"uneven", "used twice by one", "same data", "shared"}
 

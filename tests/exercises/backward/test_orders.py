@@ -6,8 +6,8 @@ import random
 import pytest
 
 from server import create_app
-from server.exercise import graphs
-from server.exercise.reference import expected, graded_cases
+from server.exercises import graphs
+from server.exercises.reference import expected, graded_cases
 from tests.support.orders import RIGHT, WRONG
 from tests.support.seed import grade
 from tests.support.seeds import drawn_seed, replay

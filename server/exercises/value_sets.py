@@ -1,5 +1,5 @@
 """The value sets a Check is judged on: the page's, with the reference's gradients (once per verdict rule),
-and fresh ones drawn for each request, with random graphs under strict (server/exercise/graphs.py).
+and fresh ones drawn for each request, with random graphs under strict (server/exercises/graphs.py).
 
 /verify and the records' judge run a Check on them (server/sandbox/judging.py); the page shows the
 page's (server/page/page.py), and a receipt's version hashes them (server/verify/receipt.py).
@@ -9,7 +9,7 @@ import random
 from functools import cache
 
 from exercises.backward.seed import LEAVES, SEED, VERDICTS
-from server.exercise import graphs, reference
+from server.exercises import graphs, reference
 
 
 @cache
@@ -39,7 +39,7 @@ def value_sets(verdict: str, fresh: int, rng: random.Random, graphs_drawn: int =
     """The counted expressions' value sets: the page's, then `fresh` new ones each, with expected grads.
 
     Under strict, `graphs_drawn` random graphs too, each with a value set of its own
-    (server/exercise/graphs.py).
+    (server/exercises/graphs.py).
     """
     cases = []
     for name in counted(verdict):

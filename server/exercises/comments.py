@@ -1,13 +1,13 @@
 """The comments of the code the page hands out, in the learner's language.
 
-The starter (server/exercise/starter.py), the scratch pad's starter and examples (server/exercise/presets.py)
-and the solution (server/exercise/reference.py's backward) explain themselves in comments, which a learner
-reads as text of the exercise. Each comment that says something in words (a run of whole-line comments at one
-indentation, or the comment after a line's code) is a message of the catalogue: `pybabel extract` finds
-them with extract() (babel.cfg), and said() gives the code with each in the page's language, a run
-rewrapped to the width the English takes. The code itself (names, strings, numbers) stays as written: it
-is Python, and the same code runs whatever the language. A comment without words ("# dc/da = 4.0") is
-not a message.
+The starter (exercises/backward/starter.py), the scratch pad's starter and examples
+(server/exercises/presets.py) and the solution (exercises/backward/reference.py) explain themselves
+in comments, which a learner reads as text of the exercise. Each comment that says something in words (a run
+of whole-line comments at one indentation, or the comment after a line's code) is a message of the catalogue:
+`pybabel extract` finds them with extract() (babel.cfg), and said() gives the code with each in the page's
+language, a run rewrapped to the width the English takes. The code itself (names, strings, numbers) stays
+as written: it is Python, and the same code runs whatever the language. A comment without words
+("# dc/da = 4.0") is not a message.
 """
 
 import ast
@@ -84,9 +84,9 @@ def extract(fileobj, keywords, comment_tags, options: dict) -> Iterator[tuple]:
     """Babel's extraction method for a module that hands out code (babel.cfg): its messages, as Babel's
     own Python extraction finds them, and the comments of the code it hands out.
 
-    options: code = "file" (the file is the code: server/exercise/starter.py), "strings" (the code is in the
-    module's multi-line strings: server/exercise/presets.py) or "function" (the code is the function named by
-    name= in the module: server/exercise/reference.py's backward).
+    options: code = "file" (the file is the code: exercises/backward/starter.py and reference.py), "strings"
+    (the code is in the module's multi-line strings: server/exercises/presets.py) or "function" (the code is
+    the function named by name= in the module).
     """
     raw = fileobj.read()
     yield from extract_python(io.BytesIO(raw), keywords, comment_tags, options)

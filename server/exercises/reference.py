@@ -1,4 +1,10 @@
-"""The reference backward and the expected gradients: server-only, outside engine/ (the browser's)."""
+"""The reference backward and the expected gradients: server-only, outside engine/ (the browser's).
+
+The reference itself is the seed's exercise's (exercises/backward/reference.py), its one home.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
 
 from engine.namespace import new_engine
 from engine.picture import MAX_PICTURE
@@ -6,22 +12,17 @@ from engine.watch import Watcher
 from exercises.backward.plugin.extras import build_graph
 from exercises.backward.seed import exercise, value_sets
 
+REFERENCE = Path(__file__).resolve().parents[2] / "exercises" / "backward" / "reference.py"
 
-def backward(out) -> None:
-    """Set out.grad to 1, then call every _backward in reverse topological order."""
-    order, seen = [], set()
-    stack = [(out, False)]
-    while stack:  # iterative depth-first search: deep graphs do not hit the recursion limit
-        v, expanded = stack.pop()
-        if expanded:
-            order.append(v)
-        elif id(v) not in seen:
-            seen.add(id(v))
-            stack.append((v, True))
-            stack.extend((child, False) for child in v._prev)
-    out.grad = 1.0
-    for v in reversed(order):
-        v._backward()
+
+def load(path: Path = REFERENCE) -> Callable:
+    """The seed's reference backward, from its exercise's folder (exercises/backward/reference.py)."""
+    namespace: dict = {}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102 - ours
+    return namespace["backward"]
+
+
+backward = load()
 
 
 def graded_cases(verdict: str = "seed") -> list[dict]:

@@ -1,0 +1,18 @@
+def backward(out):
+    topo = []
+    seen = set()
+
+    def visit(v):
+        if v not in seen:
+            seen.add(v)
+            for child in v._prev:
+                visit(child)
+            topo.append(v)
+
+    visit(out)
+    out.grad = 1
+    for v in reversed(topo):
+        v._backward()
+    for v in topo:
+        if not v._prev:
+            v.grad += 1

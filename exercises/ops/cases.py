@@ -1,0 +1,23 @@
+"""Fresh cases for /verify (server-side only: never sent to the browser or the sandbox)."""
+
+
+def number(rng, low, high, apart_from=()):
+    """A number in [low, high] to three decimals, not 0, at least 0.1 from each of apart_from."""
+    while True:
+        x = round(rng.uniform(low, high), 3)
+        if x != 0 and all(abs(x - y) >= 0.1 for y in apart_from):
+            return x
+
+
+def draw(group, rng):
+    """One case of group no page has shown: the leaves' values and out.grad (g).
+
+    g stays away from 0, 1 and 2 (so forgetting out.grad, or = for +=, changes the numbers), and
+    in a*b, a and b differ (so swapping the two factors changes them).
+    """
+    g = number(rng, -2.5, 2.5, apart_from=(0.0, 1.0, 2.0))
+    a = number(rng, -2, 2)
+    if group in ("a+a", "a*a"):
+        return {"values": [a], "g": g}
+    b = number(rng, -2, 2, apart_from=(a, -a))
+    return {"values": [a, b], "g": g}

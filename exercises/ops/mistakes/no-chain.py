@@ -1,0 +1,26 @@
+class Value:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = children
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other))
+
+        def _backward():
+            self.grad += 1.0
+            other.grad += 1.0
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data
+            other.grad += self.data
+
+        out._backward = _backward
+        return out

@@ -1,0 +1,97 @@
+"""`flask --app server exercises check [FOLDER...]` and `flask --app server exercises new NAME [--in FOLDER]`.
+
+check: every named folder (none: every served one), each checked in a child process (checking.py) with a
+time limit, its block printed, then a summary; exit status 1 when any fails. new: a small exercise
+written from template/ (tanh's _backward), checked, and what to edit next.
+"""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+from server.exercises import registry, runs
+
+TEMPLATE = Path(__file__).resolve().parent / "template"
+LIMIT_S = 60  # one exercise's check, at most
+CHILD = [sys.executable, "-m", "server.exercises.checking"]  # the tests' adapter may stand in
+ID = re.compile(r"^[a-z][a-z0-9-]{0,39}$")  # the schema's id pattern (schemas/exercise.json)
+
+exercises_command = AppGroup("exercises", help="Check the exercises, or start a new one.")
+
+
+def offered() -> tuple[str, ...]:
+    """The languages the server offers (server/page/i18n.py's, as create_app hands them on)."""
+    return tuple(current_app.extensions["exercise_languages"])
+
+
+def check_in_child(folder: Path, own: bool, fresh: int) -> tuple[bool, str]:
+    """One folder's check in a child process: whether it passed, and its block (or why it did not end)."""
+    command = [*CHILD, "--offered", ",".join(offered()), "--fresh", str(fresh), str(folder)]
+    try:
+        done = subprocess.run(
+            [*command, *(["--own"] if own else [])], capture_output=True, text=True, timeout=LIMIT_S
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"{folder}\n  FAIL        its check did not end in {LIMIT_S} s (a loop in its code?)"
+    if done.returncode not in (0, 1) or not done.stdout:
+        return False, f"{folder}\n  FAIL        its check stopped: {done.stderr.strip()[-500:]}"
+    return done.returncode == 0, done.stdout.rstrip("\n")
+
+
+@exercises_command.command("check")
+@click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--fresh", default=runs.FRESH, show_default=True, help="Fresh cases drawn a group.")
+def check_command(folders: tuple[Path, ...], fresh: int) -> None:
+    """Check each exercise folder (none named: every served one): its files, its languages, its
+    reference, its starter, each named mistake, and that its cases tell them all apart."""
+    if folders:
+        shipped = registry.SHIPPED.resolve()
+        chosen = [(folder, folder.resolve().parent == shipped) for folder in folders]
+    else:
+        chosen = registry.served(current_app.config.get("EXERCISES"))
+    failed = 0
+    for folder, own in chosen:
+        passed, block = check_in_child(folder, own, fresh)
+        failed += not passed
+        click.echo(block)
+    total = len(chosen)
+    word = "exercise" if total == 1 else "exercises"
+    click.echo(f"{total} {word} checked: " + (f"{failed} fail" if failed else "all pass"))
+    if failed:
+        raise SystemExit(1)
+
+
+@exercises_command.command("new")
+@click.argument("name")
+@click.option("--in", "into", type=click.Path(path_type=Path), help="The folder of exercise folders.")
+def new_command(name: str, into: Path | None) -> None:
+    """Write a small exercise (tanh's _backward) that passes its own check, to edit."""
+    into = into or (Path(current_app.config["EXERCISES"]) if current_app.config.get("EXERCISES") else None)
+    if into is None:
+        raise click.UsageError("say where: --in FOLDER (or set PLAYGROUND_EXERCISES)")
+    if not ID.match(name):
+        raise click.UsageError(f"{name}: an exercise's name is a-z, 0-9 and -, a letter first, 40 at most")
+    folder = into / name
+    if folder.exists():
+        raise click.UsageError(f"{folder} exists already")
+    if (registry.SHIPPED / name).is_dir():
+        raise click.UsageError(f"{name}: the playground ships an exercise of that name")
+    shutil.copytree(TEMPLATE, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    data = folder / "exercise.json"
+    data.write_text(
+        data.read_text(encoding="utf-8").replace('"id": "NAME"', f'"id": "{name}"'), encoding="utf-8"
+    )
+    passed, block = check_in_child(folder, False, runs.FRESH)
+    click.echo(block)
+    if not passed:
+        raise SystemExit(1)
+    click.echo(
+        f"\nWritten: {folder}. Next: edit its statement.en.md, engine.py, starter.py, reference.py and\n"
+        "mistakes/, then `flask --app server exercises check " + str(folder) + "` (docs/exercises.md)."
+    )
