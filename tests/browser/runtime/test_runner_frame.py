@@ -24,7 +24,7 @@ from server.page.names import NAMES
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_page
 from tests.support import solutions
 from tests.support.builds import new_build_app
 
@@ -148,7 +148,7 @@ def start_of(page):
 
 
 def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     page.wait_for_function(KEPT)
@@ -170,7 +170,7 @@ def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browse
 
 
 def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     expect(page.locator("html")).to_have_attribute("data-offline", "kept")
