@@ -218,7 +218,7 @@ def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, e
     assert_clean()
     # and a site it does not allow is refused by the host's frame-ancestors
     with context.expect_console_message(lambda m: "frame-ancestors" in m.text):
-        page, _ = embed(context, serve.origins, sites, sites["other"], playground)
+        page, _ = embed(context, serve.origins, sites, sites["other"], playground, exercise="")
     assert page.frame(url=playground) is None
     assert page.evaluate("window.heard") == [] and page.evaluate("dispatched") == []
 
@@ -229,7 +229,7 @@ def test_without_frame_ancestors_a_site_not_allowed_still_hears_nothing(sites, s
     with servers.http_server(export_folder) as host:
         playground = host + "site/"
         origins = serve.origins | {urlsplit(host).netloc}
-        page, assert_clean = embed(context, origins, sites, sites["other"], playground)
+        page, assert_clean = embed(context, origins, sites, sites["other"], playground, exercise="")
         frame = playground_frame(page, playground)
         assert frame.evaluate("() => window.playground.ready.then(() => 'ready')") == "ready"
         frame.evaluate(
@@ -250,17 +250,17 @@ parent.postMessage({ type: "backprop-playground:checked", version: 1, passed: tr
 </script>"""
 
 
-def two_exercises(playground, other):
+def two_exercises(playground, other, exercise):
     """A course page with two playground iframes (one boxed border-box, with borders) and an impostor."""
     iframe = '<iframe id="{}" src="{}" title="{}" style="width: 100%; height: 900px; {}"></iframe>'
     return "\n".join(
         [
             '<!doctype html><html lang="en"><title>Two exercises</title>',
             f'<script src="{playground}embed.js"></script>',
-            iframe.format("first", playground, "First exercise", "border: 0"),
+            iframe.format("first", playground + exercise, "First exercise", "border: 0"),
             iframe.format(
                 "second",
-                playground,
+                playground + exercise,
                 "Second exercise",
                 "box-sizing: border-box; border: 3px solid; padding: 2px",
             ),
@@ -272,7 +272,7 @@ def two_exercises(playground, other):
 def test_each_iframe_gets_its_own_messages_and_other_origins_are_ignored(sites, serve, context):
     playground = sites["playground"]
     (sites["folder"] / "impostor.html").write_text(IMPOSTOR)
-    (sites["folder"] / "two.html").write_text(two_exercises(playground, sites["other"]))
+    (sites["folder"] / "two.html").write_text(two_exercises(playground, sites["other"], SEED))
     page, assert_clean = watched_page(context, serve.origins)
     page.add_init_script(HEARD)
     page.goto(sites["course"] + "two.html")
