@@ -23,7 +23,7 @@ function otherInputs(expr, index) {
 
 // An element holding HTML the server made from an exercise's Markdown (raw HTML off: no tag of its own).
 function said(tag, attrs, html) {
-  const node = el(tag, attrs);
+  const node = el(tag, { ...attrs, "data-words": "exercise" });
   node.innerHTML = html;
   return node;
 }
