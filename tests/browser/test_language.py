@@ -59,8 +59,8 @@ def pseudo_url(serve, tmp_path_factory):
 # each with the nearest block around it, which must hold a ⟦ (a message with <code> inside is one block).
 UNWRAPPED = """() => {
   // [data-words=exercise]: the exercise's own words, from its folder (statement, hints, its mistakes')
-  const skip = "pre, code, textarea, .cm-editor, .code-view, #engine-source, script, style, svg text, option, "
-    + "[data-words=exercise]";
+  const skip = "pre, code, textarea, .cm-editor, .code-view, #engine-source, script, style, svg text, option,"
+    + " [data-words=exercise]";
   const inline = new Set(["CODE", "STRONG", "EM", "A", "SPAN", "KBD", "B", "I", "LABEL", "SUMMARY"]);
   const seen = (el) => el.checkVisibility ? el.checkVisibility() : el.offsetParent !== null;
   const found = [];
