@@ -19,7 +19,7 @@ from server.exercises import registry, runs
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
 LIMIT_S = 60  # one exercise's check, at most
-CHILD = [sys.executable, "-m", "server.exercises.checking"]  # the tests' adapter may stand in
+CHILD = [sys.executable, "-m", "server.exercises.checking"]
 ID = re.compile(r"^[a-z][a-z0-9-]{0,39}$")  # the schema's id pattern (schemas/exercise.json)
 
 exercises_command = AppGroup("exercises", help="Check the exercises, or start a new one.")

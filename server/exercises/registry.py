@@ -106,10 +106,9 @@ class Registry:
 
 def with_numbers(exercise: Exercise, cases: list[dict]) -> list[dict]:
     """Cases with the reference's numbers (`expected`) and each named mistake's (`wrong`)."""
-    grader = grading.GRADER
-    read = grader.read(exercise)
-    reference = grader.numbers(read, exercise.code["reference.py"], cases)
-    wrong = {k: grader.numbers(read, exercise.code[f"mistakes/{k}.py"], cases) for k in exercise.keys}
+    read = grading.read(exercise)
+    reference = grading.numbers(read, exercise.code["reference.py"], cases)
+    wrong = {k: grading.numbers(read, exercise.code[f"mistakes/{k}.py"], cases) for k in exercise.keys}
     for i, case in enumerate(cases):
         case["expected"] = reference[i]
         case["wrong"] = {key: numbers[i] for key, numbers in wrong.items()}

@@ -6,14 +6,13 @@ one that passed before: in this process, or in the instance folder's exercises-c
 """
 
 import hashlib
-import importlib.util
 import json
 from functools import cache
 from pathlib import Path
 
 from flask import Flask
 
-from server.exercises import grading, runs
+from server.exercises import runs
 from server.exercises.folder import Exercise
 from server.exercises.registry import ExercisesRefused, Registry, served
 
@@ -39,15 +38,6 @@ def digest(folder: Path) -> str:
     return found.hexdigest()
 
 
-def available() -> bool:
-    """Whether the code's stages can run: another grader put in the general one's place (the tests'
-    adapter), or this checkout has the general grader (issue 51's P1: until it is merged, the start-up
-    check reads the files and words only)."""
-    if not isinstance(grading.GRADER, grading.General):
-        return True
-    return importlib.util.find_spec("engine.descriptor") is not None
-
-
 def check_code(exercise: Exercise, kept: set[str]) -> str | None:
     """Run an exercise's code stages unless its digest passed before; the first failure, or None."""
     sealed = digest(exercise.folder)
@@ -61,14 +51,9 @@ def check_code(exercise: Exercise, kept: set[str]) -> str | None:
     return None
 
 
-def init_app(app: Flask, offered: list[str]) -> Registry | None:
-    """Read and check every served exercise; keep the registry on the app; ExercisesRefused, one line.
-
-    Until this checkout has the general grader (issue 51's P1), the exercises' folders are data nobody
-    serves yet, and this checks none of them (available())."""
+def init_app(app: Flask, offered: list[str]) -> Registry:
+    """Read and check every served exercise; keep the registry on the app; ExercisesRefused, one line."""
     app.extensions["exercise_languages"] = offered
-    if not available():
-        return None
     teachers = app.config.get("EXERCISES")
     registry = Registry(served(teachers), offered)
     path = Path(app.instance_path) / CHECKED
