@@ -99,8 +99,8 @@ class Registry:
     def fresh(self, id_: str, verdict: str, rng: random.Random) -> list[dict]:
         """Cases no page has shown, drawn for one request, with their numbers."""
         exercise = self.by_id[id_]
-        per = (exercise.data.get("fresh") or {}).get("per_group", 0)
-        cases = [c for c in runs.drawn(exercise, per, rng) if c["group"] in exercise.fresh_groups(verdict)]
+        drawn = runs.drawn(exercise, exercise.fresh_count, rng)
+        cases = [c for c in drawn if c["group"] in exercise.fresh_groups(verdict)]
         return with_numbers(exercise, cases)
 
 

@@ -46,8 +46,8 @@ def fixed_cases(exercise: Exercise) -> list[dict]:
     ]
 
 
-def drawn(exercise: Exercise, per_group: int, rng: random.Random) -> list[dict]:
-    """Fresh cases drawn by the exercise's cases.py: per_group a group, of every group some verdict draws."""
+def drawn(exercise: Exercise, count, rng: random.Random) -> list[dict]:
+    """Fresh cases drawn by the exercise's cases.py: count(group) of each group some verdict draws."""
     namespace: dict = {"__name__": f"exercise_{exercise.id}_cases"}
     exec(compile(exercise.code["cases.py"], str(exercise.folder / "cases.py"), "exec"), namespace)  # noqa: S102
     groups = dict.fromkeys(g for verdict in exercise.verdicts() for g in exercise.fresh_groups(verdict))
@@ -62,7 +62,7 @@ def drawn(exercise: Exercise, per_group: int, rng: random.Random) -> list[dict]:
             "fresh": True,
         }
         for group in groups
-        for _ in range(per_group)
+        for _ in range(count(group))
     ]
 
 
@@ -106,7 +106,9 @@ def numbered(exercise: Exercise, fresh: int, found: Findings) -> tuple[object, N
         return None
     cases = fixed_cases(exercise)
     try:
-        cases += drawn(exercise, fresh, random.Random(SEED)) if fresh and "cases.py" in code else []
+        cases += (
+            drawn(exercise, lambda _group: fresh, random.Random(SEED)) if fresh and "cases.py" in code else []
+        )
     except Exception as exc:  # noqa: BLE001
         found.failures.append(f"{exercise.folder / 'cases.py'}: draw() raised {type(exc).__name__}: {exc}")
         return None
