@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 
 import click
-from flask import current_app
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, FlaskGroup
 
 from server.exercises import pyodide, registry, runs
+from server.exercises.registry import ExercisesRefused
+from server.exercises.startup import REFUSED
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
 LIMITS_S = {"cpython": 60, "pyodide": pyodide.LIMIT_S + 60}  # one exercise's check, at most
@@ -24,6 +26,37 @@ CHILD = [sys.executable, "-m", "server.exercises.checking"]
 ID = re.compile(r"^[a-z][a-z0-9-]{0,39}$")  # the schema's id pattern (schemas/exercise.json)
 
 exercises_command = AppGroup("exercises", help="Check the exercises, or start a new one.")
+
+
+def finding_a_command() -> bool:
+    """Whether Flask's command line is creating the app to find a command of the app's (`flask --app
+    server exercises check`), not to serve it (gunicorn, `flask run`) nor for a command of Flask's own."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and isinstance(ctx.command, FlaskGroup)
+
+
+def only_exercises(app: Flask) -> None:
+    """Where create_app kept the exercises' refusal: every command of the app but these stops with it,
+    one line and status 3, as create_app stops."""
+    refused = app.extensions.get(REFUSED)
+    if refused is None:
+        return
+    find = app.cli.get_command
+
+    def get_command(ctx: click.Context, name: str) -> click.Command | None:
+        if name != exercises_command.name:
+            click.echo(f"Error: {refused}", err=True)
+            raise SystemExit(3)
+        return find(ctx, name)
+
+    app.cli.get_command = get_command
+
+
+def said_refused() -> None:
+    """Say the start-up check's refusal, where create_app kept one: the server would not start."""
+    refused = current_app.extensions.get(REFUSED)
+    if refused is not None:
+        click.echo(f"The server refuses to start: {refused}\n")
 
 
 def offered() -> tuple[str, ...]:
@@ -62,11 +95,16 @@ def check_in_child(folder: Path, own: bool, fresh: int, runtime: str = "cpython"
 def check_command(folders: tuple[Path, ...], fresh: int, runtime: str) -> None:
     """Check each exercise folder (none named: every served one): its files, its languages, its
     reference, its starter, each named mistake, and that its cases tell them all apart."""
+    said_refused()
     if folders:
         shipped = registry.SHIPPED.resolve()
         chosen = [(folder, folder.resolve().parent == shipped) for folder in folders]
     else:
-        chosen = registry.served(current_app.config.get("EXERCISES"))
+        try:
+            chosen = registry.served(current_app.config.get("EXERCISES"))
+        except ExercisesRefused as refused:  # no folder to check: the setting or its course is wrong
+            click.echo(f"FAIL        {refused}")
+            raise SystemExit(1) from None
     failed = 0
     for folder, own in chosen:
         passed, block = check_in_child(folder, own, fresh, runtime)
@@ -84,6 +122,7 @@ def check_command(folders: tuple[Path, ...], fresh: int, runtime: str) -> None:
 @click.option("--in", "into", type=click.Path(path_type=Path), help="The folder of exercise folders.")
 def new_command(name: str, into: Path | None) -> None:
     """Write a small exercise (tanh's _backward) that passes its own check, to edit."""
+    said_refused()
     into = into or (Path(current_app.config["EXERCISES"]) if current_app.config.get("EXERCISES") else None)
     if into is None:
         raise click.UsageError("say where: --in FOLDER (or set PLAYGROUND_EXERCISES)")

@@ -1,5 +1,8 @@
 """The start-up check: create_app refuses to serve an exercise that fails its check, with one line.
 
+Except for the exercises commands (`flask --app server exercises check|new`, cli.py), which run with the
+refusal kept and said as their own output: the command that tells a teacher why must run.
+
 Every served exercise is read (its files and words) at each start; its own code runs (stages 3 to 6, on
 its fixed cases only: no fresh draws) only when its folder's digest, with the grader's (engine/), is not
 one that passed before: in this process, or in the instance folder's exercises-checked.json.
@@ -19,6 +22,7 @@ from server.exercises.registry import ExercisesRefused, Registry, served
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 CHECKED = "exercises-checked.json"  # in the instance folder: the digests that passed
 passed_here: set[str] = set()  # and in this process
+REFUSED = "exercises_refused"  # app.extensions' key of a refusal kept for the exercises commands
 
 
 @cache
@@ -51,11 +55,26 @@ def check_code(exercise: Exercise, kept: set[str]) -> str | None:
     return None
 
 
-def init_app(app: Flask, offered: list[str]) -> Registry:
-    """Read and check every served exercise; keep the registry on the app; ExercisesRefused, one line."""
+def init_app(app: Flask, offered: list[str], refuse: bool = True) -> Registry | None:
+    """Read and check every served exercise; keep the registry on the app; ExercisesRefused, one line.
+
+    refuse=False (the exercises commands, which say why themselves): a refusal is kept on the app
+    (REFUSED) instead, and no registry is kept."""
     app.extensions["exercise_languages"] = offered
-    teachers = app.config.get("EXERCISES")
-    registry = Registry(served(teachers), offered)
+    try:
+        registry = checked(app, offered)
+    except ExercisesRefused as refused:
+        if refuse:
+            raise
+        app.extensions[REFUSED] = str(refused)
+        return None
+    app.extensions["exercises"] = registry
+    return registry
+
+
+def checked(app: Flask, offered: list[str]) -> Registry:
+    """The served exercises, read and checked (their code unless its digest passed before)."""
+    registry = Registry(served(app.config.get("EXERCISES")), offered)
     path = Path(app.instance_path) / CHECKED
     try:
         kept = set(json.loads(path.read_text(encoding="utf-8")))
@@ -70,5 +89,4 @@ def init_app(app: Flask, offered: list[str]) -> Registry:
     if kept != before:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(sorted(kept)), encoding="utf-8")
-    app.extensions["exercises"] = registry
     return registry
