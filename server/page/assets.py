@@ -2,15 +2,14 @@
 are in the config: their expected gradients, server/exercises/value_sets.py's graded_cases)."""
 
 import hashlib
-import io
 import json
-import zipfile
 from functools import cache
 
 from flask import Blueprint, Response, abort, request
 
 from engine.descriptor import ARCHIVED
 from server import ROOT
+from server.exercises.archive import zipped
 from server.page.static import IMMUTABLE
 
 bp = Blueprint("assets", __name__)
@@ -37,12 +36,7 @@ def archived_files() -> dict[str, bytes]:
 @cache
 def engine_archive() -> bytes:
     """Zip archived_files(): what the browser's worker unpacks."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in archived_files().items():
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
-    return buffer.getvalue()
+    return zipped(archived_files())
 
 
 @cache
