@@ -31,7 +31,7 @@ def code(exercise: str, name: str) -> str:
 
 
 @pytest.fixture
-def recording(tmp_path):
+def recording_any(tmp_path):
     """Yield a maker of apps with records on (learner tokens, SQLite in tmp_path); their queues' consumers
     are stopped after the test."""
     made = []
@@ -77,8 +77,8 @@ def record(client, source: str, exercise: str | None = None, sub: str = "ada"):
     return client.post("/record", json=body)
 
 
-def test_each_named_mistake_of_ops_is_recorded_in_ops_and_judged_by_its_name(recording):
-    app = recording(QUEUE_WORKERS=2)
+def test_each_named_mistake_of_ops_is_recorded_in_ops_and_judged_by_its_name(recording_any):
+    app = recording_any(QUEUE_WORKERS=2)
     client = app.test_client()
     keys = ["assign", "swapped", "no-chain"]
     for n, key in enumerate(keys):  # a learner each: one sandbox per learner at a time
@@ -99,8 +99,8 @@ def test_each_named_mistake_of_ops_is_recorded_in_ops_and_judged_by_its_name(rec
     }
 
 
-def test_a_verified_pass_of_step_is_recorded_as_steps(recording):
-    app = recording(QUEUE_WORKERS=0)
+def test_a_verified_pass_of_step_is_recorded_as_steps(recording_any):
+    app = recording_any(QUEUE_WORKERS=0)
     body = {"source": code("step", "reference.py"), "exercise": "step", "learner": token()}
     answer = app.test_client().post("/verify", json=body)
     assert answer.status_code == 200 and answer.json["report"]["passed"] is True
@@ -115,20 +115,20 @@ def test_a_verified_pass_of_step_is_recorded_as_steps(recording):
     assert results_of(app, kept["id"]) == {"1-2-1": (True, None), "2-3-1": (True, None)}
 
 
-def test_a_failing_verification_of_step_is_recorded_with_its_named_mistake(recording):
-    app = recording(QUEUE_WORKERS=0)
+def test_a_failing_verification_of_step_is_recorded_with_its_named_mistake(recording_any):
+    app = recording_any(QUEUE_WORKERS=0)
     body = {"source": code("step", "mistakes/no-zero-grad.py"), "exercise": "step", "learner": token()}
     assert app.test_client().post("/verify", json=body).json["report"]["passed"] is False
     (kept,) = rows(app)
     assert (kept["exercise"], kept["passed"], kept["mistake"]) == ("step", False, "no-zero-grad")
 
 
-def test_a_verdict_is_reused_for_the_same_source_only_in_the_same_exercise(recording, monkeypatch):
+def test_a_verdict_is_reused_for_the_same_source_only_in_the_same_exercise(recording_any, monkeypatch):
     """The same code in ops and in step is judged in each (their numbers differ); again in ops, it takes
     ops's verdict without a sandbox. A Check without an exercise is the seed's."""
     runs = []
     monkeypatch.setattr(judge_module, "judge_passes", lambda *a: runs.append(a[3]) or judge_passes(*a))
-    app = recording(QUEUE_WORKERS=1)
+    app = recording_any(QUEUE_WORKERS=1)
     client = app.test_client()
     source = code("ops", "mistakes/swapped.py")
     assert record(client, source, "ops").status_code == 202
@@ -148,8 +148,8 @@ def test_a_verdict_is_reused_for_the_same_source_only_in_the_same_exercise(recor
     assert (seed["exercise"], seed["rule"], seed["passed"]) == ("backward", "seed", False)
 
 
-def test_a_record_of_an_exercise_not_served_is_refused_and_nothing_kept(recording):
-    app = recording(QUEUE_WORKERS=0)
+def test_a_record_of_an_exercise_not_served_is_refused_and_nothing_kept(recording_any):
+    app = recording_any(QUEUE_WORKERS=0)
     answer = record(app.test_client(), code("ops", "starter.py"), "nope")
     assert answer.status_code == 400 and answer.json == {"error": 'No exercise "nope" is served here.'}
     assert rows(app) == []

@@ -35,7 +35,7 @@ def keys(exercise: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
+def verify_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("verify-exercises")
     return create_app(
         {
@@ -50,20 +50,20 @@ def app(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
+def verify_client(verify_app):
+    return verify_app.test_client()
 
 
-def verified(client, source: str, exercise: str | None) -> dict:
+def verified(verify_client, source: str, exercise: str | None) -> dict:
     body = {"source": source} | ({"exercise": exercise} if exercise is not None else {})
-    response = client.post("/verify", json=body)
+    response = verify_client.post("/verify", json=body)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
 
 
-def claims_of(client, token: str) -> dict:
+def claims_of(verify_client, token: str) -> dict:
     """A receipt checked as a course checks it: the JWKS's key by its kid, EdDSA only."""
-    found = jwt.PyJWKSet.from_dict(client.get("/.well-known/jwks.json").get_json())
+    found = jwt.PyJWKSet.from_dict(verify_client.get("/.well-known/jwks.json").get_json())
     return jwt.decode(token, found[jwt.get_unverified_header(token)["kid"]].key, algorithms=["EdDSA"])
 
 
@@ -73,13 +73,13 @@ def named(report: dict) -> dict[str, str | None]:
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
-def test_the_reference_passes_and_the_receipt_names_the_exercise(client, exercise):
-    answer = verified(client, code(exercise, "reference.py"), exercise)
+def test_the_reference_passes_and_the_receipt_names_the_exercise(verify_client, exercise):
+    answer = verified(verify_client, code(exercise, "reference.py"), exercise)
     report = answer["report"]
     assert report["passed"] is True and report["error"] is None and report["rule"] == "all"
     groups = json.loads((SHIPPED / exercise / "exercise.json").read_text())["groups"]
     assert [e["name"] for e in report["expressions"]] == [g["name"] for g in groups]
-    claims = claims_of(client, answer["receipt"])
+    claims = claims_of(verify_client, answer["receipt"])
     assert claims["exercise"] == exercise and claims["rule"] == "all" and claims["passed"] is True
     assert claims["expressions"] == [{"name": g["name"], "passed": True} for g in groups]
     assert re.fullmatch(r"[0-9a-f]{16}", claims["version"])
@@ -87,25 +87,27 @@ def test_the_reference_passes_and_the_receipt_names_the_exercise(client, exercis
     assert claims["source_sha256"] == hashlib.sha256(source.encode()).hexdigest()
 
 
-def test_each_exercise_has_a_version_of_its_own_and_keeps_it(client):
+def test_each_exercise_has_a_version_of_its_own_and_keeps_it(verify_client):
     versions = {
-        exercise: claims_of(client, verified(client, code(exercise, "starter.py"), exercise)["receipt"])[
-            "version"
-        ]
+        exercise: claims_of(
+            verify_client, verified(verify_client, code(exercise, "starter.py"), exercise)["receipt"]
+        )["version"]
         for exercise in EXERCISES
     }
-    seed = claims_of(client, verified(client, solutions.CORRECT, None)["receipt"])
+    seed = claims_of(verify_client, verified(verify_client, solutions.CORRECT, None)["receipt"])
     assert len({*versions.values(), seed["version"]}) == 3
-    again = claims_of(client, verified(client, code("ops", "reference.py"), "ops")["receipt"])
+    again = claims_of(verify_client, verified(verify_client, code("ops", "reference.py"), "ops")["receipt"])
     assert again["version"] == versions["ops"]  # the same exercise's same version, whatever passed
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
-def test_the_starter_fails(client, exercise):
-    report = verified(client, code(exercise, "starter.py"), exercise)["report"]
+def test_the_starter_fails(verify_client, exercise):
+    report = verified(verify_client, code(exercise, "starter.py"), exercise)["report"]
     assert report["passed"] is False and report["error"] is None
     assert (
-        claims_of(client, verified(client, code(exercise, "starter.py"), exercise)["receipt"])["passed"]
+        claims_of(verify_client, verified(verify_client, code(exercise, "starter.py"), exercise)["receipt"])[
+            "passed"
+        ]
         is False
     )
 
@@ -113,9 +115,9 @@ def test_the_starter_fails(client, exercise):
 @pytest.mark.parametrize(
     ("exercise", "key"), [(exercise, key) for exercise in EXERCISES for key in keys(exercise)]
 )
-def test_each_named_mistake_is_named_by_the_server_on_every_group_it_fails(client, exercise, key):
+def test_each_named_mistake_is_named_by_the_server_on_every_group_it_fails(verify_client, exercise, key):
     """The server names the mistake from the numbers its sandbox sent back, fresh cases included."""
-    report = verified(client, code(exercise, f"mistakes/{key}.py"), exercise)["report"]
+    report = verified(verify_client, code(exercise, f"mistakes/{key}.py"), exercise)["report"]
     assert report["passed"] is False and report["error"] is None
     failing = named(report)
     assert failing and set(failing.values()) == {key}, failing
@@ -124,12 +126,12 @@ def test_each_named_mistake_is_named_by_the_server_on_every_group_it_fails(clien
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
-def test_fresh_cases_are_drawn_for_every_request_and_never_the_pages(client, exercise):
+def test_fresh_cases_are_drawn_for_every_request_and_never_the_pages(verify_client, exercise):
     def fresh(report: dict) -> list:
         return [c["values"] for e in report["expressions"] for c in e["cases"] if c["fresh"]]
 
-    first = verified(client, code(exercise, "reference.py"), exercise)["report"]
-    second = verified(client, code(exercise, "reference.py"), exercise)["report"]
+    first = verified(verify_client, code(exercise, "reference.py"), exercise)["report"]
+    second = verified(verify_client, code(exercise, "reference.py"), exercise)["report"]
     per_group = json.loads((SHIPPED / exercise / "exercise.json").read_text())["fresh"]["per_group"]
     assert len(fresh(first)) == per_group * len(first["expressions"])
     assert fresh(first) != fresh(second)
@@ -139,11 +141,13 @@ def test_fresh_cases_are_drawn_for_every_request_and_never_the_pages(client, exe
     assert len(shown) == len(fixed)  # every fixed case counts (one verdict, `all`, counts every group)
 
 
-def test_the_sandbox_gets_the_exercises_archive_and_cases_without_their_numbers(app, client, monkeypatch):
+def test_the_sandbox_gets_the_exercises_archive_and_cases_without_their_numbers(
+    verify_app, verify_client, monkeypatch
+):
     sent = []
     files = judging.sandbox_files
     monkeypatch.setattr(judging, "sandbox_files", lambda *args: sent.append(files(*args)) or sent[-1])
-    verified(client, code("ops", "starter.py"), "ops")
+    verified(verify_client, code("ops", "starter.py"), "ops")
     (given,) = sent
     assert json.loads(given["exercise.json"])["id"] == "ops"
     assert given["exercises/ops/engine.py"] == (SHIPPED / "ops" / "engine.py").read_bytes()
@@ -155,14 +159,14 @@ def test_the_sandbox_gets_the_exercises_archive_and_cases_without_their_numbers(
     assert not any(s in data for s in secret for data in given.values())  # server-only code stays out
 
 
-def test_a_post_without_an_exercise_is_the_seeds(client):
-    answer = verified(client, solutions.CORRECT, None)
+def test_a_post_without_an_exercise_is_the_seeds(verify_client):
+    answer = verified(verify_client, solutions.CORRECT, None)
     assert answer["report"]["passed"] is True
     assert [e["name"] for e in answer["report"]["expressions"]] == ["neuron", "reuse", "chain"]
-    claims = claims_of(client, answer["receipt"])
+    claims = claims_of(verify_client, answer["receipt"])
     assert claims["exercise"] == "backward" and claims["rule"] == "seed"
     # the seed's code in another exercise fails there: no Value of its own
-    other = verified(client, solutions.CORRECT, "ops")["report"]
+    other = verified(verify_client, solutions.CORRECT, "ops")["report"]
     assert other["passed"] is False and other["error"]["kind"] == "runtime"
 
 
@@ -175,18 +179,20 @@ def test_a_post_without_an_exercise_is_the_seeds(client):
         (["ops"], "The exercise must be named by its id, as text."),
     ],
 )
-def test_an_exercise_not_served_is_refused_with_a_400_that_says_so(client, exercise, said):
-    response = client.post("/verify", json={"source": code("ops", "reference.py"), "exercise": exercise})
+def test_an_exercise_not_served_is_refused_with_a_400_that_says_so(verify_client, exercise, said):
+    response = verify_client.post(
+        "/verify", json={"source": code("ops", "reference.py"), "exercise": exercise}
+    )
     assert response.status_code == 400 and response.get_json() == {"error": said}
 
 
-def test_the_refusal_is_in_the_pages_language(client):
-    response = client.post("/verify?lang=de", json={"source": "x = 1", "exercise": "nope"})
+def test_the_refusal_is_in_the_pages_language(verify_client):
+    response = verify_client.post("/verify?lang=de", json={"source": "x = 1", "exercise": "nope"})
     assert response.get_json() == {"error": 'Hier wird keine Übung "nope" angeboten.'}
 
 
-def test_a_launchs_exercise_wins_and_another_is_refused(app):
-    with app.test_request_context():
+def test_a_launchs_exercise_wins_and_another_is_refused(verify_app):
+    with verify_app.test_request_context():
         assert exercise_of({}, {"exercise": "step"}).id == "step"  # the launch's, none posted
         assert exercise_of({"exercise": "ops"}, {"exercise": "ops"}).id == "ops"
         assert exercise_of({}, None).id == "backward"  # no launch, none posted: the seed's
@@ -207,10 +213,10 @@ def test_a_launchs_exercise_wins_and_another_is_refused(app):
         ("import os\nos._exit(0)\n", {"crash"}),  # the driver's process ended before it answered
     ],
 )
-def test_hostile_code_is_an_error_and_the_next_verifications_come_out_right(client, body, kinds):
-    report = verified(client, body + code("ops", "reference.py"), "ops")["report"]
+def test_hostile_code_is_an_error_and_the_next_verifications_come_out_right(verify_client, body, kinds):
+    report = verified(verify_client, body + code("ops", "reference.py"), "ops")["report"]
     assert report["passed"] is False and report["error"]["kind"] in kinds, report["error"]
-    right = verified(client, code("ops", "reference.py"), "ops")["report"]
+    right = verified(verify_client, code("ops", "reference.py"), "ops")["report"]
     assert right["passed"] is True and right["error"] is None
-    wrong = verified(client, code("ops", "mistakes/assign.py"), "ops")["report"]
+    wrong = verified(verify_client, code("ops", "mistakes/assign.py"), "ops")["report"]
     assert wrong["passed"] is False and set(named(wrong).values()) == {"assign"}

@@ -19,8 +19,8 @@ from server.exercises import archive, grading, runs
 from server.exercises.folder import Exercise
 from server.exercises.runs import Findings, Numbered
 
-SCRIPT = archive.ROOT / "server" / "exercises" / "in_pyodide.mjs"
-PYODIDE = archive.ROOT / "node_modules" / "pyodide"
+SCRIPT = archive.REPOSITORY / "server" / "exercises" / "in_pyodide.mjs"
+PYODIDE = archive.REPOSITORY / "node_modules" / "pyodide"
 LIMIT_S = 240  # Node's run of one exercise, at most (Pyodide's start is most of it)
 
 
@@ -42,7 +42,7 @@ def reports(exercise: Exercise, cases: list[dict], names: list[str]) -> dict:
     done = subprocess.run(
         [node, str(SCRIPT)],
         input=json.dumps(job),
-        cwd=archive.ROOT,
+        cwd=archive.REPOSITORY,
         capture_output=True,
         text=True,
         timeout=LIMIT_S,

@@ -21,8 +21,7 @@ from flask_babel import gettext
 from exercises.backward.plugin.diagnose import diagnose, mistake
 from exercises.backward.plugin.trace import from_plain
 from exercises.backward.seed import exercise as seed_exercise
-from server.exercises import archive
-from server.exercises.grading import GRADER
+from server.exercises import archive, grading
 from server.exercises.registry import LEGACY
 from server.exercises.value_sets import graded_cases, value_sets
 from server.page.assets import archived_files, engine_archive
@@ -43,7 +42,7 @@ class Graded:
     @cached_property
     def exercise(self):
         """The exercise as the general grader reads it (engine/descriptor.py), to judge the numbers."""
-        return GRADER.read(self.folder)
+        return grading.read(self.folder)
 
     def rule(self, asked: str) -> str:
         """The verdict a Check is judged by: the one asked (an activity's, PLAYGROUND_VERDICT) where the
