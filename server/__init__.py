@@ -82,7 +82,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # the page's language: templates, the page's scripts, the grader (server/page/i18n.py)
         i18n.init_app(app)
         # every served exercise read and checked: one that fails stops here (server/exercises/startup.py)
-        exercises.init_app(app, i18n.languages(app))
+        # (for the exercises commands, kept for them to say: server/exercises/cli.py)
+        exercises.init_app(app, i18n.languages(app), refuse=not exercises_cli.finding_a_command())
         bounds.init_app(app)  # every route's body limit, odd JSON refused (server/http/bounds.py)
         unreachable.init_app(app)  # a database that cannot be reached: a 503 (server/db/unreachable.py)
         app.register_blueprint(page.bp)
@@ -113,6 +114,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(export.export_command)
     app.cli.add_command(db_command)
     app.cli.add_command(exercises_cli.exercises_command)
+    exercises_cli.only_exercises(app)  # a refusal kept: every other command stops with it
     assets.engine_digest()  # build the engine archive now, once
     static.init_app(app)
     offline.init_app(app)

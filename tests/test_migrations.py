@@ -17,7 +17,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, insert, inspect, select, text
 
 from server import ROOT, create_app
-from server.classview.stats import timeline
+from server.classview.stats import class_summary, learner_row, timeline
 from server.db import Database, NewerDatabase, alembic_config, database, engine_url, head
 from server.db.tables import attempts, learners, metadata, results, rosters
 from server.keys.private import b64url
@@ -339,3 +339,61 @@ def test_0010_adds_the_note_of_whose_records_were_deleted_and_a_delete_writes_it
         ("https://lms.example", "course-1", "Pabc")
     ]
     assert time.time() - noted[0]["forgotten"] < 60
+
+
+def test_0012_names_every_launch_and_check_made_before_the_seeds_and_the_class_view_is_unchanged(empty_url):
+    """0012_exercise: a database as today's main leaves it (0011_pseudo), with a launch, a learner, Checks
+    and their results, upgrades in place: each launch and Check is the seed's exercise's (`backward`),
+    nothing else changes, and the class view reads the same summary, row and timeline as before."""
+    at_revision(empty_url, "0011_pseudo")
+    issuer, course, activity, now = "https://lms.example", "course-1", "link-1", time.time()
+    engine = create_engine(engine_url(empty_url))
+    with engine.connect() as conn:  # the columns 0011 knows, not tables.py's
+        launch = {"id": "launch-1", "issuer": issuer, "client_id": "c", "deployment_id": "d", "sub": "ada"}
+        launch |= {"resource_link_id": activity, "course": "ML 101", "created": now, "context_id": course}
+        names = ", ".join(launch)
+        conn.execute(text(f"INSERT INTO launches ({names}) VALUES (:{', :'.join(launch)})"), launch)
+        row = {"issuer": issuer, "course": course, "activity": activity, "sub": "ada", "learner": "Pada"}
+        row |= {"per_course": True, "opened": now, "last_opened": now}
+        conn.execute(text(f"INSERT INTO learners ({', '.join(row)}) VALUES (:{', :'.join(row)})"), row)
+        for n, (passed, mistake) in enumerate([(False, "reversed"), (False, "out-grad"), (True, None)]):
+            attempt = {"issuer": issuer, "course": course, "activity": activity, "sub": "ada"}
+            attempt |= {"time": now + n, "source": f"def backward(out): {n}", "source_bytes": 20}
+            attempt |= {"source_sha256": f"s{n}", "shape_sha256": f"h{n}", "rule": "seed", "state": "judged"}
+            attempt |= {"passed": passed, "mistake": mistake, "judged": now + n}
+            names = ", ".join(attempt)
+            attempt_id = conn.execute(
+                text(f"INSERT INTO attempts ({names}) VALUES (:{', :'.join(attempt)}) RETURNING id"), attempt
+            ).scalar()
+            for expr in ("neuron", "reuse", "chain"):
+                result = {"attempt_id": attempt_id, "expr": expr, "passed": passed, "mistake": mistake}
+                into = "INSERT INTO results VALUES (:attempt_id, :expr, :passed, :mistake)"
+                conn.execute(text(into), result)
+        conn.commit()
+    engine.dispose()
+
+    def class_view(db: Database) -> tuple:
+        with db.connect() as conn:
+            return (
+                class_summary(conn, issuer, course, activity),
+                learner_row(conn, issuer, course, activity, "Pada"),
+                timeline(conn, issuer, course, activity, "Pada"),
+            )
+
+    before = class_view(Database(empty_url, migrate=False))
+    columns = ["id", "issuer", "course", "activity", "sub", "time", "source", "state", "passed", "mistake"]
+    attempts_before = rows(empty_url, "attempts", columns)
+    upgraded = Database(empty_url)
+    assert upgraded.revision() == head() and differences(upgraded) == []
+    assert rows(empty_url, "launches", ["id", "exercise"]) == [{"id": "launch-1", "exercise": "backward"}]
+    assert rows(empty_url, "attempts", ["id", "exercise"]) == [
+        {"id": r["id"], "exercise": "backward"} for r in attempts_before
+    ]
+    assert rows(empty_url, "attempts", columns) == attempts_before  # nothing else changed
+    assert class_view(upgraded) == before and len(before[2]) == 3
+    with upgraded.connect() as conn:  # the indexes the class view and the judge read name the exercise
+        indexes = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("attempts")}
+    assert indexes["attempts_of_source"] == ["source_sha256", "exercise", "rule"]
+    assert indexes["attempts_of_activity"][:5] == ["issuer", "course", "activity", "exercise", "time"]
+    assert indexes["attempts_counted"][3:5] == ["exercise", "sub"]
+    upgraded.engine.dispose()

@@ -56,10 +56,11 @@ def test_every_exported_line_follows_the_schema_made_from_fields_and_says_each_c
         assert list(each) == list(FIELDS)
     assert all(text.endswith("\n") and text.count("\n") == 1 for text in lines)
     first = exported[0]
-    assert {k: first[k] for k in ("issuer", "course", "activity", "learner", "sub")} == {
+    assert {k: first[k] for k in ("issuer", "course", "activity", "exercise", "learner", "sub")} == {
         "issuer": ISSUER,
         "course": "course-1",
         "activity": "link-1",
+        "exercise": "backward",
         "learner": "p-ada",
         "sub": "ada",
     }
@@ -96,10 +97,14 @@ def test_a_line_that_strays_from_fields_is_refused_by_the_schema(database):
     strays = [
         {**line, "passed": "false"},
         {**line, "passed": None},  # judged: a verdict is due
-        {**line, "mistake": "typo"},
+        {**line, "mistake": "Not a key"},
+        {**line, "exercise": None},
+        {**line, "exercise": "../ops"},
+        {**line, "rule": None},
         {**line, "time": "05/12/2025"},
         {**line, "source_sha256": "abc"},
-        {**line, "expressions": {"nonsense": {"passed": True, "mistake": None}}},
+        {**line, "expressions": {"neuron": {"passed": "yes", "mistake": None}}},
+        {**line, "expressions": {"neuron": {"passed": True, "mistake": "Not a key"}}},
         {**line, "extra": 1},
         {k: v for k, v in line.items() if k != "sub"},
     ]
@@ -138,6 +143,7 @@ def test_the_learners_csv_counts_each_learner_of_the_activity(database):
     ada, bob, dee = rows
     assert ada == {
         "activity": "link-1",
+        "exercise": "backward",
         "learner": "p-ada",
         "sub": "ada",
         "name": "Ada Lovelace",
@@ -155,7 +161,7 @@ def test_the_learners_csv_counts_each_learner_of_the_activity(database):
         "",
         "",
     )
-    assert (dee["checks"], dee["name"]) == ("0", '\'=HYPERLINK("http://x")')
+    assert (dee["checks"], dee["name"], dee["exercise"]) == ("0", '\'=HYPERLINK("http://x")', "")
     assert [(r["activity"], r["learner"], r["checks"]) for r in whole_course] == [
         ("link-1", "p-ada", "3"),
         ("link-1", "p-bob", "1"),
@@ -163,6 +169,37 @@ def test_the_learners_csv_counts_each_learner_of_the_activity(database):
         ("link-2", "p-ada", "1"),
     ]
     assert whole_course[-1]["last_mistake"] == "nothing"
+
+
+def test_each_check_names_its_exercise_and_the_csv_counts_a_learner_in_each(database):
+    """A learner's Checks of two exercises in one activity (a course page's, whose activity is empty):
+    each line names its exercise, its groups and its mistake by that exercise's names; the CSV has a row
+    for each exercise, counted apart."""
+    ops = {"a*b": (True, None), "a+a": (False, "assign")}
+    with database.connect() as conn:
+        opened(conn, "ada", activity="", when=T0)
+        in_ops = {"activity": "", "exercise": "ops", "rule": "all"}
+        checked(conn, "ada", "v1", passed=False, mistake="assign", expressions=ops, when=T0 + 1, **in_ops)
+        checked(conn, "ada", "v2", passed=True, when=T0 + 2, **in_ops)
+        checked(conn, "ada", "b1", passed=False, mistake="reversed", activity="", when=T0 + 3)
+        lines = [json.loads(text) for text in jsonl(attempt_rows(conn, activity=""))]
+        rows = list(csv.DictReader(io.StringIO("".join(learners_csv(conn, ISSUER, "course-1", "")))))
+    validator = Draft202012Validator(schema())
+    assert all(validator.is_valid(each) for each in lines)
+    assert [(e["exercise"], e["rule"], e["passed"], e["mistake"]) for e in lines] == [
+        ("ops", "all", False, "assign"),
+        ("ops", "all", True, None),
+        ("backward", "seed", False, "reversed"),
+    ]
+    assert lines[0]["expressions"] == {
+        "a*b": {"passed": True, "mistake": None},
+        "a+a": {"passed": False, "mistake": "assign"},
+    }
+    counted = [
+        (r["exercise"], r["checks"], r["passed"], r["checks_to_first_pass"], r["last_mistake"]) for r in rows
+    ]
+    assert sorted(counted) == [("backward", "1", "false", "", "reversed"), ("ops", "2", "true", "2", "")]
+    assert {r["learner"] for r in rows} == {"p-ada"}
 
 
 def test_the_command_prints_the_export_as_json_lines_all_or_by_course_and_activity(database, tmp_path):

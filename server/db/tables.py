@@ -78,6 +78,9 @@ launches = Table(
     # None where the LMS sent none), which the class view shows.
     Column("learner", Boolean, nullable=False, server_default=text("false")),
     Column("activity_title", Text),
+    # Added with exercises (issue 51): the exercise the launch opened (server/exercises/registry.py's
+    # LEGACY, the seed's, for every launch made before).
+    Column("exercise", Text, nullable=False, server_default=text("'backward'")),
 )
 passbacks = Table(
     "passbacks",
@@ -137,26 +140,38 @@ attempts = Table(
     Column("source_bytes", Integer, nullable=False, server_default=text("0")),  # its UTF-8 bytes kept
     Column("source_sha256", Text, nullable=False),  # of the source's UTF-8 bytes, as the receipt's
     Column("shape_sha256", Text, nullable=False),  # of the normalised source: duplicates fold into one
-    Column("rule", Text, nullable=False),  # the verdict it was judged under: seed or strict
+    Column("rule", Text, nullable=False),  # the verdict it was judged under (the seed's: seed or strict)
     # queued (waiting for the sandbox), judged, or skipped (over the bound: recorded, never judged)
     Column("state", Text, nullable=False),
     Column("passed", Boolean),  # the server's verdict; None until judged (or when skipped)
     Column("mistake", Text),  # the named mistake (report.MISTAKES) or error kind; None when passed
     Column("judged", Float),
+    # Added with exercises (issue 51): the exercise the Check was made in and is judged with (the seed's,
+    # LEGACY, for every Check made before).
+    Column("exercise", Text, nullable=False, server_default=text("'backward'")),
 )
-Index("attempts_of_activity", attempts.c.issuer, attempts.c.course, attempts.c.activity, attempts.c.time)
+Index(
+    "attempts_of_activity",
+    attempts.c.issuer,
+    attempts.c.course,
+    attempts.c.activity,
+    attempts.c.exercise,
+    attempts.c.time,
+)
 Index("attempts_queued", attempts.c.state, attempts.c.time)
-Index("attempts_of_source", attempts.c.source_sha256, attempts.c.rule)  # a verdict judged once is reused
+# a verdict judged once is reused, for the same source, exercise and rule
+Index("attempts_of_source", attempts.c.source_sha256, attempts.c.exercise, attempts.c.rule)
 # What one learner keeps, per window and in all (server/records/quota.py), counted from the index alone.
 Index("attempts_of_learner", attempts.c.issuer, attempts.c.sub, attempts.c.time, attempts.c.source_bytes)
 # What the class view counts (server/classview/stats.py, in_order.py), in each learner's order: every
 # column its windows and groups read, so they read this index alone, never the rows (with their sources);
-# a learner's Checks in order (the timeline, the export) by its first five columns.
+# a learner's Checks of an exercise in order (the timeline, the export) by its first six columns.
 Index(
     "attempts_counted",
     attempts.c.issuer,
     attempts.c.course,
     attempts.c.activity,
+    attempts.c.exercise,
     attempts.c.sub,
     attempts.c.time,
     attempts.c.state,
@@ -169,7 +184,7 @@ results = Table(
     "results",
     metadata,
     Column("attempt_id", ID, ForeignKey("attempts.id", ondelete="CASCADE"), primary_key=True),
-    Column("expr", Text, primary_key=True),  # the seed's expression names (exercises/backward/seed.py)
+    Column("expr", Text, primary_key=True),  # the exercise's group names
     Column("passed", Boolean, nullable=False),
     Column("mistake", Text),
 )

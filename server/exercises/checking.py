@@ -1,8 +1,10 @@
 """`flask --app server exercises check`: one exercise's check, all six stages, as one block of text.
 
 check() runs it in this process (the start-up check, the tests); `python -m server.exercises.checking
-[--own] [--offered en,de] [--fresh N] FOLDER` runs it in a child process, as the command does for each
-folder (a teacher's loop ends with the child, at its time limit), and exits 1 when it fails.
+[--own] [--offered en,de] [--fresh N] [--runtime pyodide] FOLDER` runs it in a child process, as the
+command does for each folder (a teacher's loop ends with the child, at its time limit), and exits 1 when
+it fails. Its code stages run in CPython (runs.py) or, with the cases CPython numbered, in Node's Pyodide
+(pyodide.py).
 """
 
 import argparse
@@ -10,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.exercises import languages, runs
+from server.exercises import languages, pyodide, runs
 from server.exercises.folder import Refused, load
 
 
@@ -37,11 +39,18 @@ class Checked:
         return "\n".join([head, *body])
 
 
+RUNTIMES = {"cpython": runs.run, "pyodide": pyodide.run}  # where the code stages run
+
+
 def check(
-    folder: Path, own: bool = False, offered: tuple[str, ...] = ("en",), fresh: int = runs.FRESH
+    folder: Path,
+    own: bool = False,
+    offered: tuple[str, ...] = ("en",),
+    fresh: int = runs.FRESH,
+    runtime: str = "cpython",
 ) -> Checked:
-    """Check one exercise's folder: files, languages, reference, starter, mistakes, pairs; stop at the
-    first stage that fails."""
+    """Check one exercise's folder: files, languages, reference, starter, mistakes, pairs (in runtime);
+    stop at the first stage that fails."""
     checked = Checked(Path(folder))
     try:
         exercise = load(Path(folder), own=own)
@@ -56,7 +65,7 @@ def check(
         checked.failures = complaints
         return checked
     checked.said.append(("languages", ", ".join(exercise.data["languages"]) + " complete"))
-    found = runs.run(exercise, fresh)
+    found = RUNTIMES[runtime](exercise, fresh)
     checked.said += found.said
     checked.notes += found.notes
     checked.failures = found.failures
@@ -69,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--own", action="store_true", help="the playground's own (shipped) exercise")
     parser.add_argument("--offered", default="en", help="the languages the server offers, by commas")
     parser.add_argument("--fresh", type=int, default=runs.FRESH, help="fresh draws a group")
+    parser.add_argument("--runtime", choices=list(RUNTIMES), default="cpython", help="where the code runs")
     args = parser.parse_args(argv)
-    checked = check(args.folder, args.own, tuple(args.offered.split(",")), args.fresh)
+    checked = check(args.folder, args.own, tuple(args.offered.split(",")), args.fresh, args.runtime)
     print(checked.text(), flush=True)
     return 0 if checked.passed else 1
 

@@ -1,7 +1,8 @@
 """`flask --app server exercises check [FOLDER...]` and `flask --app server exercises new NAME [--in FOLDER]`.
 
 check: every named folder (none: every served one), each checked in a child process (checking.py) with a
-time limit, its block printed, then a summary; exit status 1 when any fails. new: a small exercise
+time limit, its block printed, then a summary; exit status 1 when any fails. --runtime pyodide runs its
+code stages in Node's Pyodide (pyodide.py), the learner's runtime. new: a small exercise
 written from template/ (tanh's _backward), checked, and what to edit next.
 """
 
@@ -12,17 +13,50 @@ import sys
 from pathlib import Path
 
 import click
-from flask import current_app
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, FlaskGroup
 
-from server.exercises import registry, runs
+from server.exercises import pyodide, registry, runs
+from server.exercises.registry import ExercisesRefused
+from server.exercises.startup import REFUSED
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
-LIMIT_S = 60  # one exercise's check, at most
-CHILD = [sys.executable, "-m", "server.exercises.checking"]  # the tests' adapter may stand in
+LIMITS_S = {"cpython": 60, "pyodide": pyodide.LIMIT_S + 60}  # one exercise's check, at most
+CHILD = [sys.executable, "-m", "server.exercises.checking"]
 ID = re.compile(r"^[a-z][a-z0-9-]{0,39}$")  # the schema's id pattern (schemas/exercise.json)
 
 exercises_command = AppGroup("exercises", help="Check the exercises, or start a new one.")
+
+
+def finding_a_command() -> bool:
+    """Whether Flask's command line is creating the app to find a command of the app's (`flask --app
+    server exercises check`), not to serve it (gunicorn, `flask run`) nor for a command of Flask's own."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and isinstance(ctx.command, FlaskGroup)
+
+
+def only_exercises(app: Flask) -> None:
+    """Where create_app kept the exercises' refusal: every command of the app but these stops with it,
+    one line and status 3, as create_app stops."""
+    refused = app.extensions.get(REFUSED)
+    if refused is None:
+        return
+    find = app.cli.get_command
+
+    def get_command(ctx: click.Context, name: str) -> click.Command | None:
+        if name != exercises_command.name:
+            click.echo(f"Error: {refused}", err=True)
+            raise SystemExit(3)
+        return find(ctx, name)
+
+    app.cli.get_command = get_command
+
+
+def said_refused() -> None:
+    """Say the start-up check's refusal, where create_app kept one: the server would not start."""
+    refused = current_app.extensions.get(REFUSED)
+    if refused is not None:
+        click.echo(f"The server refuses to start: {refused}\n")
 
 
 def offered() -> tuple[str, ...]:
@@ -30,15 +64,19 @@ def offered() -> tuple[str, ...]:
     return tuple(current_app.extensions["exercise_languages"])
 
 
-def check_in_child(folder: Path, own: bool, fresh: int) -> tuple[bool, str]:
+def check_in_child(folder: Path, own: bool, fresh: int, runtime: str = "cpython") -> tuple[bool, str]:
     """One folder's check in a child process: whether it passed, and its block (or why it did not end)."""
-    command = [*CHILD, "--offered", ",".join(offered()), "--fresh", str(fresh), str(folder)]
+    command = [*CHILD, "--offered", ",".join(offered()), "--fresh", str(fresh), "--runtime", runtime]
+    limit = LIMITS_S[runtime]
     try:
         done = subprocess.run(
-            [*command, *(["--own"] if own else [])], capture_output=True, text=True, timeout=LIMIT_S
+            [*command, *(["--own"] if own else []), str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=limit,
         )
     except subprocess.TimeoutExpired:
-        return False, f"{folder}\n  FAIL        its check did not end in {LIMIT_S} s (a loop in its code?)"
+        return False, f"{folder}\n  FAIL        its check did not end in {limit} s (a loop in its code?)"
     if done.returncode not in (0, 1) or not done.stdout:
         return False, f"{folder}\n  FAIL        its check stopped: {done.stderr.strip()[-500:]}"
     return done.returncode == 0, done.stdout.rstrip("\n")
@@ -47,17 +85,29 @@ def check_in_child(folder: Path, own: bool, fresh: int) -> tuple[bool, str]:
 @exercises_command.command("check")
 @click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--fresh", default=runs.FRESH, show_default=True, help="Fresh cases drawn a group.")
-def check_command(folders: tuple[Path, ...], fresh: int) -> None:
+@click.option(
+    "--runtime",
+    type=click.Choice(["cpython", "pyodide"]),
+    default="cpython",
+    show_default=True,
+    help="Where the exercise's code runs: this Python, or Node's Pyodide (the learner's).",
+)
+def check_command(folders: tuple[Path, ...], fresh: int, runtime: str) -> None:
     """Check each exercise folder (none named: every served one): its files, its languages, its
     reference, its starter, each named mistake, and that its cases tell them all apart."""
+    said_refused()
     if folders:
         shipped = registry.SHIPPED.resolve()
         chosen = [(folder, folder.resolve().parent == shipped) for folder in folders]
     else:
-        chosen = registry.served(current_app.config.get("EXERCISES"))
+        try:
+            chosen = registry.served(current_app.config.get("EXERCISES"))
+        except ExercisesRefused as refused:  # no folder to check: the setting or its course is wrong
+            click.echo(f"FAIL        {refused}")
+            raise SystemExit(1) from None
     failed = 0
     for folder, own in chosen:
-        passed, block = check_in_child(folder, own, fresh)
+        passed, block = check_in_child(folder, own, fresh, runtime)
         failed += not passed
         click.echo(block)
     total = len(chosen)
@@ -72,6 +122,7 @@ def check_command(folders: tuple[Path, ...], fresh: int) -> None:
 @click.option("--in", "into", type=click.Path(path_type=Path), help="The folder of exercise folders.")
 def new_command(name: str, into: Path | None) -> None:
     """Write a small exercise (tanh's _backward) that passes its own check, to edit."""
+    said_refused()
     into = into or (Path(current_app.config["EXERCISES"]) if current_app.config.get("EXERCISES") else None)
     if into is None:
         raise click.UsageError("say where: --in FOLDER (or set PLAYGROUND_EXERCISES)")

@@ -69,10 +69,15 @@ class Exercise:
     def fresh_groups(self, verdict: str) -> list[str]:
         """The groups /verify draws fresh cases of under a verdict: its counted ones (those `fresh` names)."""
         fresh = self.data.get("fresh")
-        if not fresh or not fresh.get("per_group"):
+        if not fresh:
             return []
         counted = self.verdicts()[verdict]
-        return [g for g in counted if g in fresh.get("groups", counted)]
+        return [g for g in counted if g in fresh.get("groups", counted) and self.fresh_count(g)]
+
+    def fresh_count(self, group: str) -> int:
+        """How many fresh cases of a group /verify draws for each request (where it draws the group)."""
+        fresh = self.data.get("fresh") or {}
+        return fresh.get("by_group", {}).get(group, fresh.get("per_group", 0))
 
     def title(self, lang: str = "en") -> str:
         """The statement's first line without its `# `, in a language (else English)."""
@@ -147,6 +152,9 @@ def consistent(path: Path, data: dict, lines: dict[str, int], complaints: list[s
     for k, drawn in enumerate((data.get("fresh") or {}).get("groups", [])):
         if drawn not in groups:
             say(["fresh", "groups", k], f"no group is named {drawn}")
+    for drawn in (data.get("fresh") or {}).get("by_group", {}):
+        if drawn not in groups:
+            say(["fresh", "by_group", drawn], f"no group is named {drawn}")
     seen: set[str] = set()
     for i, mistake in enumerate(data["mistakes"]):
         key = mistake["key"]
@@ -175,7 +183,8 @@ def load(folder: Path, own: bool = False) -> Exercise:
     consistent(path, data, lines, complaints)
     exercise = Exercise(folder, data, own=own)
     names = [*CODE, *(f"mistakes/{key}.py" for key in exercise.keys)]
-    drawn = (data.get("fresh") or {}).get("per_group")
+    fresh = data.get("fresh") or {}
+    drawn = fresh.get("per_group") or any(fresh.get("by_group", {}).values())
     names += ["cases.py"] if drawn or (folder / "cases.py").exists() else []
     names += [name for name in ("scratch.py",) if (folder / name).exists()]
     for name in names:

@@ -1,18 +1,22 @@
 """The general grader (engine/: docs/architecture.md, "The general grader and an exercise") as the
 server's exercises use it: an exercise's descriptor made from its folder, trusted runs of its own code,
-a Check graded, a group's mistake named by its numbers.
+a Check graded (each failing group's mistake named: by the plugin, else by its numbers), the Check's
+mistake.
 
 A trusted run is the exercise's own code (its reference, a named mistake's wrong code), the host's,
 run in the server process beside a fresh engine, without the learner's side (which swaps builtins for
 the whole process: never in a threaded server). Learner code never runs here: a learner's Check runs
 in the browser, and at /verify in the sandbox.
-
-GRADER is what the check and the registry call; use() puts another in its place (the tests' adapter,
-while a checkout has no general grader).
 """
 
 from contextlib import nullcontext
 
+from engine.compare import tolerance_of
+from engine.descriptor import Descriptor
+from engine.descriptor import read as engine_read
+from engine.grade import grade as engine_grade
+from engine.named import equal
+from engine.outputs import Runner
 from server.exercises.folder import Exercise
 
 
@@ -54,57 +58,33 @@ class Trusted:
         return ""
 
 
-class General:
-    """The general grader of this checkout (engine/descriptor.py, outputs.py, grade.py, named.py)."""
-
-    def read(self, exercise: Exercise) -> object:
-        """The exercise read by the grader: its engine compiled, its plugin imported."""
-        from engine.descriptor import read
-
-        return read(descriptor(exercise), exercise.code["engine.py"])
-
-    def numbers(self, read: object, source: str, cases: list[dict]) -> list[list[float] | None]:
-        """A trusted run: each case's numbers with source (the exercise's own code) as the learner's,
-        None where its run raised (or the code did not load)."""
-        from engine.outputs import Runner
-
-        runner = Runner(read, source, Trusted(), watch=False)
-        if runner.error is not None:
-            return [None] * len(cases)
-        found = []
-        for case in cases:
-            read.plugin.prepare(runner, case)
-            got, _error = runner.outputs(case)
-            found.append(got)
-        return found
-
-    def grade(self, read: object, source: str, cases: list[dict]) -> dict:
-        """A Check's report, as the page's grader makes it (the check runs it on the exercise's own code)."""
-        from engine.grade import grade
-
-        return grade(read, source, cases)
-
-    def named(self, got: list, expected: list, wrong: dict, keys: list[str], tolerance: dict) -> str | None:
-        """The numbers rule: the mistake a group's numbers show, or None."""
-        from engine import compare, named
-
-        return named.named(got, expected, wrong, keys, compare.tolerance_of(tolerance))
-
-    def same(self, a: list | None, b: list | None, tolerance: dict) -> bool:
-        """Whether two runs' numbers on a case are equal by the exercise's tolerance."""
-        from engine import compare, named
-
-        return named.equal(a, b, compare.tolerance_of(tolerance))
+def read(exercise: Exercise) -> Descriptor:
+    """The exercise read by the grader: its engine compiled, its plugin imported."""
+    return engine_read(descriptor(exercise), exercise.code["engine.py"])
 
 
-GRADER = General()
+def numbers(read: Descriptor, source: str, cases: list[dict]) -> list[list[float] | None]:
+    """A trusted run: each case's numbers with source (the exercise's own code) as the learner's, None
+    where its run raised (or the code did not load)."""
+    runner = Runner(read, source, Trusted(), watch=False)
+    if runner.error is not None:
+        return [None] * len(cases)
+    found = []
+    for case in cases:
+        read.plugin.prepare(runner, case)
+        got, _error = runner.outputs(case)
+        found.append(got)
+    return found
 
 
-def use(grader: object) -> object:
-    """Put another grader in GRADER's place; give back the one it replaces."""
-    global GRADER
-    before, GRADER = GRADER, grader
-    return before
+def grade(read: Descriptor, source: str, cases: list[dict]) -> dict:
+    """A Check's report, as the page's grader makes it (the check runs it on the exercise's own code)."""
+    return engine_grade(read, source, cases)
+
+
+def same(a: list | None, b: list | None, tolerance: dict) -> bool:
+    """Whether two runs' numbers on a case are equal by the exercise's tolerance."""
+    return equal(a, b, tolerance_of(tolerance))
 
 
 def checks_mistake(report: dict) -> str | None:

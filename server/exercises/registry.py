@@ -99,17 +99,16 @@ class Registry:
     def fresh(self, id_: str, verdict: str, rng: random.Random) -> list[dict]:
         """Cases no page has shown, drawn for one request, with their numbers."""
         exercise = self.by_id[id_]
-        per = (exercise.data.get("fresh") or {}).get("per_group", 0)
-        cases = [c for c in runs.drawn(exercise, per, rng) if c["group"] in exercise.fresh_groups(verdict)]
+        drawn = runs.drawn(exercise, exercise.fresh_count, rng)
+        cases = [c for c in drawn if c["group"] in exercise.fresh_groups(verdict)]
         return with_numbers(exercise, cases)
 
 
 def with_numbers(exercise: Exercise, cases: list[dict]) -> list[dict]:
     """Cases with the reference's numbers (`expected`) and each named mistake's (`wrong`)."""
-    grader = grading.GRADER
-    read = grader.read(exercise)
-    reference = grader.numbers(read, exercise.code["reference.py"], cases)
-    wrong = {k: grader.numbers(read, exercise.code[f"mistakes/{k}.py"], cases) for k in exercise.keys}
+    read = grading.read(exercise)
+    reference = grading.numbers(read, exercise.code["reference.py"], cases)
+    wrong = {k: grading.numbers(read, exercise.code[f"mistakes/{k}.py"], cases) for k in exercise.keys}
     for i, case in enumerate(cases):
         case["expected"] = reference[i]
         case["wrong"] = {key: numbers[i] for key, numbers in wrong.items()}

@@ -46,8 +46,8 @@ def fixed_cases(exercise: Exercise) -> list[dict]:
     ]
 
 
-def drawn(exercise: Exercise, per_group: int, rng: random.Random) -> list[dict]:
-    """Fresh cases drawn by the exercise's cases.py: per_group a group, of every group some verdict draws."""
+def drawn(exercise: Exercise, count, rng: random.Random) -> list[dict]:
+    """Fresh cases drawn by the exercise's cases.py: count(group) of each group some verdict draws."""
     namespace: dict = {"__name__": f"exercise_{exercise.id}_cases"}
     exec(compile(exercise.code["cases.py"], str(exercise.folder / "cases.py"), "exec"), namespace)  # noqa: S102
     groups = dict.fromkeys(g for verdict in exercise.verdicts() for g in exercise.fresh_groups(verdict))
@@ -62,7 +62,7 @@ def drawn(exercise: Exercise, per_group: int, rng: random.Random) -> list[dict]:
             "fresh": True,
         }
         for group in groups
-        for _ in range(per_group)
+        for _ in range(count(group))
     ]
 
 
@@ -78,39 +78,57 @@ def failing(report: dict) -> str:
     return "wrong on " + ", ".join(wrong)
 
 
-def run(exercise: Exercise, fresh: int = FRESH) -> Findings:
-    """Stages 3 to 6 on an exercise whose files and words passed (stages 1 and 2)."""
-    found = Findings()
-    grader, code, tolerance = grading.GRADER, exercise.code, exercise.data["grade"].get("tolerance", {})
+@dataclass
+class Numbered:
+    """An exercise's cases with the numbers its own code gives in CPython: the reference's (`expected`)
+    and each named mistake's (`wrong`, by key), case by case (None where a run raised)."""
+
+    cases: list[dict]
+    reference: list
+    wrong: dict[str, list]
+
+    @property
+    def fixed(self) -> list[int]:
+        return [i for i, c in enumerate(self.cases) if not c["fresh"]]
+
+
+def numbered(exercise: Exercise, fresh: int, found: Findings) -> tuple[object, Numbered] | None:
+    """Stage 3's first half, in this process: the exercise read, its cases (fixed, and fresh ones drawn
+    from SEED), the reference's numbers on each (finite, and any the teacher stated) and each mistake's;
+    None (and found's failures) where the reference's are not right."""
+    code, tolerance = exercise.code, exercise.data["grade"].get("tolerance", {})
     path = exercise.folder / "exercise.json"
     lines = positions.lines(path.read_text(encoding="utf-8"))
     try:
-        read = grader.read(exercise)
+        read = grading.read(exercise)
     except Exception as exc:  # noqa: BLE001 - a teacher's engine may raise anything as it loads
         found.failures.append(f"{exercise.folder / 'engine.py'}: does not load: {type(exc).__name__}: {exc}")
-        return found
+        return None
     cases = fixed_cases(exercise)
     try:
-        cases += drawn(exercise, fresh, random.Random(SEED)) if fresh and "cases.py" in code else []
+        cases += (
+            drawn(exercise, lambda _group: fresh, random.Random(SEED)) if fresh and "cases.py" in code else []
+        )
     except Exception as exc:  # noqa: BLE001
         found.failures.append(f"{exercise.folder / 'cases.py'}: draw() raised {type(exc).__name__}: {exc}")
-        return found
-    fixed = [i for i, c in enumerate(cases) if not c["fresh"]]
-    reference = grader.numbers(read, code["reference.py"], cases)
+        return None
+    reference = grading.numbers(read, code["reference.py"], cases)
     for i, (case, numbers) in enumerate(zip(cases, reference, strict=True)):
         at = where(path, lines.get(f"/cases/{i}")) if not case["fresh"] else "a fresh case"
         if not finite(numbers):
             found.failures.append(f"reference.py: no finite numbers on {at} ({case['group']}): {numbers}")
         elif not case["fresh"] and "expected" in exercise.data["cases"][i]:
             stated = exercise.data["cases"][i]["expected"]
-            if not grader.same(numbers, stated, tolerance):
+            if not grading.same(numbers, stated, tolerance):
                 found.failures.append(f"reference.py gives {numbers} on {at}, not its expected {stated}")
     if found.failures:
-        return found
-    wrong = {key: grader.numbers(read, code[f"mistakes/{key}.py"], cases) for key in exercise.keys}
+        return None
+    wrong = {key: grading.numbers(read, code[f"mistakes/{key}.py"], cases) for key in exercise.keys}
     for i, case in enumerate(cases):
         case["expected"] = reference[i]
         case["wrong"] = {key: numbers[i] for key, numbers in wrong.items()}
+    done = Numbered(cases, reference, wrong)
+    fixed = done.fixed
     groups = len({cases[i]["group"] for i in fixed})
     shown = sum(cases[i]["example"] for i in fixed)
     found.said.append(
@@ -120,28 +138,45 @@ def run(exercise: Exercise, fresh: int = FRESH) -> Findings:
             + (f"{len(cases) - len(fixed)} drawn" if len(cases) > len(fixed) else "none"),
         )
     )
+    return read, done
 
-    report = grader.grade(read, code["reference.py"], cases)
-    if not report["passed"] or not all(e["passed"] for e in report["expressions"]):
-        found.failures.append(f"reference.py does not pass its own cases: {failing(report)}")
+
+def run(exercise: Exercise, fresh: int = FRESH) -> Findings:
+    """Stages 3 to 6 on an exercise whose files and words passed (stages 1 and 2), in this process."""
+    found = Findings()
+    made = numbered(exercise, fresh, found)
+    if made is None:
         return found
-    found.said.append(("reference", f"passes {len(fixed)} fixed and {len(cases) - len(fixed)} fresh cases"))
-    report = grader.grade(read, code["starter.py"], cases)
-    if report["passed"]:
-        found.failures.append("starter.py passes: a learner would have nothing to do")
-        return found
-    found.said.append(("starter", f"fails ({grading.checks_mistake(report)})"))
-    mistakes(exercise, read, cases, found)
-    if not found.failures:
-        pairs(exercise, reference, wrong, cases, fixed, found)
+    read, done = made
+    judge(exercise, done, lambda name: grading.grade(read, exercise.code[name], done.cases), found)
     return found
 
 
-def mistakes(exercise: Exercise, read: object, cases: list[dict], found: Findings) -> None:
+def judge(exercise: Exercise, done: Numbered, graded, found: Findings) -> None:
+    """Stages 3 (the reference through the learner's way in) to 6, on numbered cases: graded(name) is the
+    report of the exercise's file of that name (reference.py, starter.py, mistakes/<key>.py) graded on
+    them, by whichever runtime runs the check."""
+    cases, fixed = done.cases, done.fixed
+    report = graded("reference.py")
+    if not report["passed"] or not all(e["passed"] for e in report["expressions"]):
+        found.failures.append(f"reference.py does not pass its own cases: {failing(report)}")
+        return
+    found.said.append(("reference", f"passes {len(fixed)} fixed and {len(cases) - len(fixed)} fresh cases"))
+    report = graded("starter.py")
+    if report["passed"]:
+        found.failures.append("starter.py passes: a learner would have nothing to do")
+        return
+    found.said.append(("starter", f"fails ({grading.checks_mistake(report)})"))
+    mistakes(exercise, graded, found)
+    if not found.failures:
+        pairs(exercise, done, found)
+
+
+def mistakes(exercise: Exercise, graded, found: Findings) -> None:
     """Stage 5: each mistake's code fails, and the Check is counted by its own key."""
     said = []
     for key in exercise.keys:
-        report = grading.GRADER.grade(read, exercise.code[f"mistakes/{key}.py"], cases)
+        report = graded(f"mistakes/{key}.py")
         name = grading.checks_mistake(report)
         if report["passed"]:
             found.failures.append(f"mistakes/{key}.py passes: its cases do not show the mistake")
@@ -158,18 +193,17 @@ def mistakes(exercise: Exercise, read: object, cases: list[dict], found: Finding
     found.said.append(("mistakes", "   ".join(said) or "none"))
 
 
-def pairs(
-    exercise: Exercise, reference: list, wrong: dict, cases: list[dict], fixed: list[int], found: Findings
-) -> None:
+def pairs(exercise: Exercise, done: Numbered, found: Findings) -> None:
     """Stage 6: every two of the reference and the mistakes differ on some fixed case."""
-    runs = {"reference": reference, **wrong}
+    runs = {"reference": done.reference, **done.wrong}
     names, tolerance = list(runs), exercise.data["grade"].get("tolerance", {})
     told, alike = [], []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            apart = [k for k in fixed if not grading.GRADER.same(runs[a][k], runs[b][k], tolerance)]
+            apart = [k for k in done.fixed if not grading.same(runs[a][k], runs[b][k], tolerance)]
             if apart:
-                told.append(f"{a}/{b} on {cases[apart[0]]['group']} {cases[apart[0]]['inputs']['values']}")
+                case = done.cases[apart[0]]
+                told.append(f"{a}/{b} on {case['group']} {case['inputs']['values']}")
             elif exercise.data.get("plugin"):
                 alike.append(f"{a}/{b}")  # each was named as itself in stage 5: the diagnosis tells them
             else:

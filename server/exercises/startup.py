@@ -1,25 +1,28 @@
 """The start-up check: create_app refuses to serve an exercise that fails its check, with one line.
 
+Except for the exercises commands (`flask --app server exercises check|new`, cli.py), which run with the
+refusal kept and said as their own output: the command that tells a teacher why must run.
+
 Every served exercise is read (its files and words) at each start; its own code runs (stages 3 to 6, on
 its fixed cases only: no fresh draws) only when its folder's digest, with the grader's (engine/), is not
 one that passed before: in this process, or in the instance folder's exercises-checked.json.
 """
 
 import hashlib
-import importlib.util
 import json
 from functools import cache
 from pathlib import Path
 
 from flask import Flask
 
-from server.exercises import grading, runs
+from server.exercises import runs
 from server.exercises.folder import Exercise
 from server.exercises.registry import ExercisesRefused, Registry, served
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 CHECKED = "exercises-checked.json"  # in the instance folder: the digests that passed
 passed_here: set[str] = set()  # and in this process
+REFUSED = "exercises_refused"  # app.extensions' key of a refusal kept for the exercises commands
 
 
 @cache
@@ -39,15 +42,6 @@ def digest(folder: Path) -> str:
     return found.hexdigest()
 
 
-def available() -> bool:
-    """Whether the code's stages can run: another grader put in the general one's place (the tests'
-    adapter), or this checkout has the general grader (issue 51's P1: until it is merged, the start-up
-    check reads the files and words only)."""
-    if not isinstance(grading.GRADER, grading.General):
-        return True
-    return importlib.util.find_spec("engine.descriptor") is not None
-
-
 def check_code(exercise: Exercise, kept: set[str]) -> str | None:
     """Run an exercise's code stages unless its digest passed before; the first failure, or None."""
     sealed = digest(exercise.folder)
@@ -61,16 +55,26 @@ def check_code(exercise: Exercise, kept: set[str]) -> str | None:
     return None
 
 
-def init_app(app: Flask, offered: list[str]) -> Registry | None:
+def init_app(app: Flask, offered: list[str], refuse: bool = True) -> Registry | None:
     """Read and check every served exercise; keep the registry on the app; ExercisesRefused, one line.
 
-    Until this checkout has the general grader (issue 51's P1), the exercises' folders are data nobody
-    serves yet, and this checks none of them (available())."""
+    refuse=False (the exercises commands, which say why themselves): a refusal is kept on the app
+    (REFUSED) instead, and no registry is kept."""
     app.extensions["exercise_languages"] = offered
-    if not available():
+    try:
+        registry = checked(app, offered)
+    except ExercisesRefused as refused:
+        if refuse:
+            raise
+        app.extensions[REFUSED] = str(refused)
         return None
-    teachers = app.config.get("EXERCISES")
-    registry = Registry(served(teachers), offered)
+    app.extensions["exercises"] = registry
+    return registry
+
+
+def checked(app: Flask, offered: list[str]) -> Registry:
+    """The served exercises, read and checked (their code unless its digest passed before)."""
+    registry = Registry(served(app.config.get("EXERCISES")), offered)
     path = Path(app.instance_path) / CHECKED
     try:
         kept = set(json.loads(path.read_text(encoding="utf-8")))
@@ -85,5 +89,4 @@ def init_app(app: Flask, offered: list[str]) -> Registry | None:
     if kept != before:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(sorted(kept)), encoding="utf-8")
-    app.extensions["exercises"] = registry
     return registry

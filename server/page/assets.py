@@ -6,15 +6,14 @@ The seed's (LEGACY's) keeps today's URL, `engine-<digest>.zip`; every other exer
 """
 
 import hashlib
-import io
 import json
-import zipfile
 from functools import cache
 
 from flask import Blueprint, Response, abort, current_app, request
 
 from engine.descriptor import ARCHIVED
 from server import ROOT
+from server.exercises import archive
 from server.exercises.registry import LEGACY
 from server.page.static import IMMUTABLE
 
@@ -42,43 +41,23 @@ def seed_files() -> dict[str, bytes]:
     return files
 
 
-@cache
-def grader_files() -> dict[str, bytes]:
-    """engine/, all of it (what is server-only, the reference, lives under server/)."""
-    return {f"engine/{path.name}": path.read_bytes() for path in sorted((ROOT / "engine").glob("*.py"))}
-
-
-@cache
-def folder_files(folder: str, descriptor_json: str, engine: str) -> dict[str, bytes]:
-    """A folder exercise's archive beside engine/: its descriptor and its engine (no plugin: only the
-    seed has one, and it is archived by seed_files)."""
-    data = json.loads(descriptor_json)
-    return {ARCHIVED: descriptor_json.encode(), data["engine"]: engine.encode()}
-
-
 def archived_files(exercise: str = LEGACY) -> dict[str, bytes]:
     """What the browser's worker and /verify's sandbox get for an exercise, by path: engine/, the
     exercise's descriptor (exercise.json, engine/descriptor.py reads it there), its engine and its
-    plugin's package."""
+    plugin's package (server/exercises/archive.py; the seed's descriptor from its bridge, seed_files)."""
     if exercise == LEGACY:
-        return {**grader_files(), **seed_files()}
-    from server.exercises.grading import descriptor
-
+        return {**archive.grader_files(), **seed_files()}
     found = served(exercise)
     if found is None:
         raise KeyError(exercise)
-    data = json.dumps(descriptor(found), sort_keys=True)
-    return {**grader_files(), **folder_files(str(found.folder), data, found.code["engine.py"])}
+    return archive.files(found)
 
 
 @cache
 def zipped(files: tuple[tuple[str, bytes], ...]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
-    return buffer.getvalue()
+    """An archive's files zipped once (server/exercises/archive.py's zipped: the same bytes for the same
+    files)."""
+    return archive.zipped(dict(files))
 
 
 def engine_archive(exercise: str = LEGACY) -> bytes:
@@ -92,8 +71,8 @@ def engine_digest(exercise: str = LEGACY) -> str:
 
 
 @cache
-def digest_of(archive: bytes) -> str:
-    return hashlib.sha256(archive).hexdigest()[:16]
+def digest_of(zipped_bytes: bytes) -> str:
+    return hashlib.sha256(zipped_bytes).hexdigest()[:16]
 
 
 def revalidated(response: Response) -> Response:

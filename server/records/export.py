@@ -22,17 +22,15 @@ from itertools import groupby
 
 from sqlalchemy import Connection, and_, case, func, select
 
-from engine.report import KINDS
-from exercises.backward.plugin.kinds import MISTAKES
-from exercises.backward.seed import LEAVES, VERDICTS
 from server.db.tables import attempts, learners, results
 
 BATCH = 500  # rows fetched from the database at a time
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 STATES = ("queued", "judged", "skipped")  # server/db/tables.py's attempts.state
-# What a Check's mistake may be: a named mistake (exercises/backward/plugin/kinds.py MISTAKES) or an
-# error's kind (KINDS).
-MISTAKE_KEYS = [*MISTAKES, *(kind for kind in KINDS if kind not in MISTAKES)]
+# An exercise's id, and what a Check's mistake may be: a key of its exercise's named mistakes (the seed's:
+# exercises/backward/plugin/kinds.py), an error's kind (engine/report.py's KINDS) or `wrong`: each a key
+# as server/exercises/schemas/exercise.json has them.
+KEY = r"^[a-z][a-z0-9-]{0,39}$"
 
 
 def described(schema: dict, description: str) -> dict:
@@ -45,7 +43,7 @@ ISO_TIME = {
     "format": "date-time",
     "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$",
 }
-MISTAKE = {"enum": [None, *MISTAKE_KEYS]}
+MISTAKE = {"type": ["string", "null"], "pattern": KEY}
 EXPRESSION = {
     "type": "object",
     "properties": {
@@ -65,6 +63,11 @@ FIELDS: dict[str, dict] = {
         TEXT, "The course: the LTI context's id (a course page's learner token: its `course`, or empty)."
     ),
     "activity": described(TEXT, "The activity: the LTI resource link's id (empty for a course page)."),
+    "exercise": described(
+        {"type": "string", "pattern": KEY},
+        "The exercise the Check was made in and judged with: its id (`ops`, `backward`, `step`, a"
+        " teacher's own; `backward`, the seed's, for every Check made before there were several).",
+    ),
     "learner": described(
         TEXT,
         "The learner's pseudonym in this course (another in each other course), the one the class view"
@@ -80,14 +83,14 @@ FIELDS: dict[str, dict] = {
     ),
     "mistake": described(
         MISTAKE,
-        "The Check's named mistake (the seed's MISTAKES, exercises/backward/plugin/kinds.py: out-grad,"
-        " reversed...), or its error's kind (syntax, runtime, timeout...); null when it passed or is not"
-        " judged.",
+        "The Check's named mistake: a key of its exercise's mistakes (ops's assign, the seed's reversed...),"
+        " `wrong` where none is named, or its error's kind (syntax, runtime, timeout...); null when it"
+        " passed or is not judged.",
     ),
     "expressions": described(
-        {"type": "object", "propertyNames": {"enum": list(LEAVES)}, "additionalProperties": EXPRESSION},
-        "Each expression's and each graph's result, by name (exercises/backward/seed.py's): passed, and its"
-        " mistake. Empty until judged.",
+        {"type": "object", "additionalProperties": EXPRESSION},
+        "Each counted group's result, by its name in the exercise (the seed's expressions and graphs):"
+        " passed, and its mistake. Empty until judged.",
     ),
     "source_sha256": described(
         {"type": "string", "pattern": "^[0-9a-f]{64}$"},
@@ -99,7 +102,9 @@ FIELDS: dict[str, dict] = {
         " one learner, or the same code, by `source_sha256`, as an earlier Check of theirs in the"
         " activity, kept there).",
     ),
-    "rule": described({"enum": list(VERDICTS)}, "The verdict it was judged under: seed or strict."),
+    "rule": described(
+        TEXT, "The verdict it was judged under: the seed's seed or strict; another exercise's own (all)."
+    ),
     "state": described(
         {"enum": list(STATES)},
         "queued: waiting for the sandbox; judged; skipped: recorded over the bounds on judging, never"
@@ -110,12 +115,13 @@ FIELDS: dict[str, dict] = {
 # One row of the learners' CSV: column -> what it holds.
 COLUMNS: dict[str, str] = {
     "activity": "The activity (the LTI resource link's id).",
+    "exercise": "The exercise of the Checks counted in the row; empty for a learner who made none.",
     "learner": "The learner's pseudonym in this course (another in each other course).",
     "sub": "The learner's id at the LMS.",
     "name": "The learner's name, only where the LMS shared it; else empty.",
     "opened": "When they first opened the activity (ISO 8601, UTC).",
     "last_opened": "When they last opened it.",
-    "checks": "How many Checks they made.",
+    "checks": "How many Checks they made (of that exercise).",
     "passed": "true once the server judged one of them a pass, else false.",
     "first_pass": "When their first pass was made; empty before.",
     "checks_to_first_pass": "How many Checks it took, the passing one included; empty before a pass.",
@@ -214,7 +220,7 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
     COLUMNS, counted by the database. A learner who opened it and made no Check is there too."""
     a, who = attempts, learners
     mine = scope(a, issuer, course, activity)
-    learner = (a.c.activity, a.c.sub)
+    learner = (a.c.activity, a.c.exercise, a.c.sub)
     # One pass over the activity's Checks (a sort by learner): each Check beside its learner's first pass
     # and last Check (the latest recorded), then counted by learner. Materialized on PostgreSQL, so that a
     # plan made without statistics (a database just filled) cannot compute it again for every learner.
@@ -234,19 +240,21 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
     counted = (
         select(
             each.c.activity,
+            each.c.exercise,
             each.c.sub,
             func.count(each.c.id).label("checks"),
             func.min(each.c.first).label("first"),
             func.sum(case((each.c.time <= each.c.first, 1), else_=0)).label("to_first"),
             func.max(case((each.c.id == each.c.last_id, each.c.mistake))).label("last_mistake"),
         )
-        .group_by(each.c.activity, each.c.sub)
+        .group_by(each.c.activity, each.c.exercise, each.c.sub)
         .cte("counted")
         .prefix_with("MATERIALIZED", dialect="postgresql")
     )
     query = (
         select(
             who,
+            counted.c.exercise,
             func.coalesce(counted.c.checks, 0).label("checks"),
             counted.c.first,
             case((counted.c.first.is_(None), None), else_=counted.c.to_first).label("checks_to_first_pass"),
@@ -256,7 +264,7 @@ def learners_csv(conn: Connection, issuer: str, course: str, activity: str | Non
             who.outerjoin(counted, and_(counted.c.activity == who.c.activity, counted.c.sub == who.c.sub))
         )
         .where(*scope(who, issuer, course, activity))
-        .order_by(who.c.activity, who.c.opened, who.c.learner)
+        .order_by(who.c.activity, who.c.opened, who.c.learner, counted.c.exercise)
     )
     yield csv_line(list(COLUMNS))
     for row in conn.execute(query.execution_options(yield_per=BATCH)).mappings():

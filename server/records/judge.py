@@ -1,12 +1,14 @@
 """The judge: a recorded Check run in /verify's sandbox, its verdict decided and diagnosed here.
 
-The task takes a queued attempt, runs its source in a sandbox exactly as /verify does
-(server/sandbox/judging.py's run_source and judge_passes, the same Slots, so verification and judging
-share the machine's sandboxes), and keeps the server's verdict: passed (from the numbers only), the named
-mistake, and each expression's result. The mistake is the server's: the sandbox hands back each value
-set's _backward pass as data (the seed's plugin's, exercises/backward/plugin/trace.py), and its
-diagnose.py names it here, outside the sandbox, once its shape is checked. A source judged before under
-the same rule is not run again (an endless loop costs its time limit once); a source another worker is
+The task takes a queued attempt, runs its source in a sandbox exactly as /verify does, with the exercise
+it was made in (server/sandbox/judging.py's run_source and judge_passes, the same Slots, so verification
+and judging share the machine's sandboxes), and keeps the server's verdict: passed (from the numbers
+only), the named mistake, and each expression's result. The mistake is the server's: an exercise's
+mistakes are named by their numbers (engine/named.py, in the judged report); for the seed's, the sandbox
+hands back each value set's _backward pass as data (its plugin's, exercises/backward/plugin/trace.py),
+and its diagnosis names it here, outside the sandbox, once its shape is checked
+(server/sandbox/graded.py). A source judged before in the same exercise under the same rule is not run
+again (an endless loop costs its time limit once); a source another worker is
 judging now waits for that verdict. Whose Check a free sandbox judges next is turns.py's: one sandbox per
 learner at a time, round robin across learners, endless loops in a lane of their own.
 """
@@ -18,14 +20,14 @@ from flask import current_app
 from huey.exceptions import RetryTask
 from sqlalchemy.exc import SQLAlchemyError
 
-from exercises.backward.plugin.diagnose import diagnose, mistake
-from exercises.backward.plugin.trace import from_plain
 from server.db import database
 from server.db.unreachable import is_unreachable
+from server.exercises.registry import LEGACY
 from server.learners.who import Who
 from server.queue import queue
 from server.records import of_the_class, quota, store, turns
 from server.records.pseudonyms import pseudonym
+from server.sandbox.graded import NotServed, diagnosed, graded
 from server.sandbox.judging import judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or no waiting Check's turn now: look again after this long
@@ -44,23 +46,14 @@ class Verdict:
     results: dict[str, tuple[bool, str | None]]
 
 
-def named(plain: object, leaves: list[str]) -> str | None:
-    """The mistake one value set's pass shows (the seed's diagnosis's), or None when it is no pass."""
-    try:
-        trace = from_plain(plain)
-    except ValueError:  # not a pass's shape: the learner's code wrote it, or it was not sent
-        return None
-    try:
-        names = [name for name, _ in trace.labelled(leaves)]
-        return mistake(trace, names, diagnose(trace, names))["kind"]
-    except Exception:  # noqa: BLE001 - a pass of the right shape the diagnosis cannot read: said, not fatal
-        current_app.logger.exception("a pass the sandbox sent could not be diagnosed")
-        return None
+named = diagnosed  # the seed's diagnosis of one value set's pass (server/sandbox/graded.py)
 
 
-def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
+def verdict_of(cases: list[dict], report: dict, passes: list, exercise: str = LEGACY) -> Verdict:
     """The verdict of a judged report: each expression's mistake read from its first wrong value set that
-    ran and has a pass (as the page explains its first wrong one)."""
+    ran and has a pass (the seed's diagnosis, as the page explains its first wrong one), else the one the
+    numbers rule named in the report (engine/named.py), else the error's kind, else `wrong`."""
+    which = graded(exercise)
     error = report["error"]["kind"] if report["error"] else None
     expressions = {e["name"]: e for e in report["expressions"]}
     found: dict[str, str] = {}
@@ -71,10 +64,14 @@ def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
         result = expressions[name]["cases"][number]
         if name in found or result["passed"] or "got" not in result or i >= len(passes):
             continue
-        if kind := named(passes[i], case["leaves"]):
+        if kind := which.diagnosed(passes[i], case["leaves"]):
             found[name] = kind
+    for name, expr in expressions.items():  # named by its numbers (the seed's have no named mistakes)
+        if name not in found and not expr["passed"] and expr["mistake"]:
+            found[name] = expr["mistake"]["kind"]
+    unnamed = None if exercise == LEGACY else "wrong"  # the seed's: its diagnosis names a pass it reads
     results = {
-        name: (expr["passed"], None if expr["passed"] else found.get(name) or error)
+        name: (expr["passed"], None if expr["passed"] else found.get(name) or error or unnamed)
         for name, expr in expressions.items()
         if not expr["extra"]
     }
@@ -82,30 +79,41 @@ def verdict_of(cases: list[dict], report: dict, passes: list) -> Verdict:
     return Verdict(report["passed"], None if report["passed"] else error or first, results)
 
 
-def record_judged(who: Who | None, source: str, cases: list[dict], report: dict, passes: list) -> None:
-    """Record a Check /verify judged (its pass, or the server's refusal of it), with its verdict, when a
-    learner of the class made it. A database that cannot be reached now raises (the request's 503: the
-    page sends the Check again, server/db/unreachable.py); any other failure is logged, and the learner
-    still gets their answer."""
+def record_judged(
+    who: Who | None, source: str, cases: list[dict], report: dict, passes: list, exercise: str = LEGACY
+) -> None:
+    """Record a Check of an exercise /verify judged (its pass, or the server's refusal of it), with its
+    verdict, when a learner of the class made it. A database that cannot be reached now raises (the
+    request's 503: the page sends the Check again, server/db/unreachable.py); any other failure is
+    logged, and the learner still gets their answer."""
     if not of_the_class(who):
         return
-    verdict = verdict_of(cases, report, passes)
+    verdict = verdict_of(cases, report, passes, exercise)
     try:
-        keep_judged(who, source, report["rule"], verdict)
+        keep_judged(who, source, exercise, report["rule"], verdict)
     except SQLAlchemyError as exc:
         if is_unreachable(exc):
             raise
         current_app.logger.error("a verified Check could not be recorded: %s", exc)
 
 
-def keep_judged(who: Who, source: str, rule: str, verdict: Verdict) -> None:
+def keep_judged(who: Who, source: str, exercise: str, rule: str, verdict: Verdict) -> None:
     with database().connect() as conn:
         if who.launch is None:
             learner = pseudonym(who.issuer, who.course, who.sub)  # in this course
             store.opened(conn, who.issuer, who.course, who.activity, who.sub, learner, None)
         bounds = quota.Bounds.of(current_app.config)  # what the learner keeps: counted, never refused
         attempt_id = store.add_verified(
-            conn, bounds, who.issuer, who.course, who.activity, who.sub, source, rule, verdict.passed
+            conn,
+            bounds,
+            who.issuer,
+            who.course,
+            who.activity,
+            who.sub,
+            source,
+            exercise,
+            rule,
+            verdict.passed,
         )
         if attempt_id is None:  # their records were deleted as it was judged: it goes with them
             return
@@ -163,15 +171,23 @@ def judge_one(attempt_id: int, slot: int) -> None:
         if (before := store.verdict_before(conn, row)) is not None:
             store.judged(conn, attempt_id, *before)
             return
-    cases, outcome, fault = run_source(row.source, row.rule, slot, None)
+    try:
+        cases, outcome, fault = run_source(row.source, row.rule, slot, None, row.exercise)
+    except NotServed:  # its exercise is no longer served here: nothing can judge it (said, never lost)
+        current_app.logger.error(
+            "recorded Check %s is of exercise %r, not served: skipped", attempt_id, row.exercise
+        )
+        with database().connect() as conn:
+            store.skip(conn, attempt_id)
+        return
     if fault:  # the server's, not the learner's code's: tried again later
         current_app.logger.error("a recorded Check could not be judged: %s", fault)
         with database().connect() as conn:
             turns.let_go(conn, attempt_id, FAULT_RETRY_S)
         raise RetryTask(delay=FAULT_RETRY_S)
     with current_app.test_request_context():  # the report's words (English: only kinds are kept)
-        report, passes = judge_passes(cases, outcome, row.rule)
-    verdict = verdict_of(cases, report, passes)
+        report, passes = judge_passes(cases, outcome, row.rule, row.exercise)
+    verdict = verdict_of(cases, report, passes, row.exercise)
     with database().connect() as conn:
         store.judged(conn, attempt_id, verdict.passed, verdict.mistake, verdict.results)
     current_app.logger.info("judged recorded Check %s in the sandbox: %s", attempt_id, verdict.mistake)

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, and_, delete, func, insert, literal, or_, sel
 
 from server.db import upsert
 from server.db.tables import attempts, learners, results
+from server.exercises.registry import LEGACY
 from server.records import quota
 from server.records.quota import size
 
@@ -100,10 +101,11 @@ def add_attempt(
     rule: str,
     state: str = "queued",
     keep_code: bool = True,
+    exercise: str = LEGACY,
 ) -> int | None:
-    """Record a Check as the server received it now (queued for the judge, skipped over the bound, or
-    judged already: /verify's), with its code or, where keep_code is false, without (its hashes kept:
-    server/records/quota.py); its id. Only beside its learner's row (opened()): None, and nothing
+    """Record a Check of an exercise as the server received it now (queued for the judge, skipped over the
+    bound, or judged already: /verify's), with its code or, where keep_code is false, without (its hashes
+    kept: server/records/quota.py); its id. Only beside its learner's row (opened()): None, and nothing
     written, when there is none (their records were deleted). On PostgreSQL the row is held (FOR KEY
     SHARE) while the Check is written, so a delete of the learner (retention.py's, which deletes the
     learners rows first) waits for it and then deletes it too: no Check outlives its learner."""
@@ -117,6 +119,7 @@ def add_attempt(
         "source_bytes": size(source) if keep_code else 0,
         "source_sha256": source_sha256(source),
         "shape_sha256": source_sha256(shape(source)),
+        "exercise": exercise,
         "rule": rule,
         "state": state,
     }
@@ -143,15 +146,17 @@ def add_verified(
     activity: str,
     sub: str,
     source: str,
+    exercise: str,
     rule: str,
     passed: bool,
 ) -> int | None:
-    """Record a Check /verify judged, its code kept where it is worth keeping (server/records/quota.py:
-    never refused, a pass's code always kept but the same code again); its id (None: add_attempt's)."""
+    """Record a Check of an exercise /verify judged, its code kept where it is worth keeping
+    (server/records/quota.py: never refused, a pass's code always kept but the same code again); its id
+    (None: add_attempt's)."""
     kept, _ = quota.learner_now(conn, bounds, issuer, sub)
     same = quota.identical(conn, issuer, course, activity, sub, source_sha256(source))
     keep_code = quota.keeps_code(bounds, kept, size(source), same, passed)
-    return add_attempt(conn, issuer, course, activity, sub, source, rule, "judged", keep_code)
+    return add_attempt(conn, issuer, course, activity, sub, source, rule, "judged", keep_code, exercise)
 
 
 def judged(
@@ -177,6 +182,11 @@ def judged(
                 for expr, (ok, kind) in results_.items()
             ],
         )
+
+
+def skip(conn: Connection, attempt_id: int) -> None:
+    """Keep a queued Check as never judged (skipped): its exercise is no longer served here."""
+    conn.execute(update(attempts).where(attempts.c.id == attempt_id).values(state="skipped"))
 
 
 def queued(conn: Connection, issuer: str, sub: str) -> tuple[int, int]:
@@ -208,12 +218,13 @@ def attempt(conn: Connection, attempt_id: int):
 
 
 def verdict_before(conn: Connection, row) -> tuple[bool, str | None, dict] | None:
-    """The verdict of the same source under the same rule, judged before (passed, mistake, results), or
-    None: judged once, it is not judged again."""
+    """The verdict of the same source in the same exercise under the same rule, judged before (passed,
+    mistake, results), or None: judged once, it is not judged again."""
     earlier = conn.execute(
         select(attempts.c.id, attempts.c.passed, attempts.c.mistake)
         .where(
             attempts.c.source_sha256 == row.source_sha256,
+            attempts.c.exercise == row.exercise,
             attempts.c.rule == row.rule,
             attempts.c.state == "judged",
         )

@@ -18,6 +18,7 @@ from server.http.limits import client, limits
 from server.learners.who import TokenRefused, launch_over, learner_of, rule_of
 from server.records import of_the_class, quota, store
 from server.records.pseudonyms import pseudonym
+from server.sandbox.graded import NotServed, exercise_of
 
 bp = Blueprint("records", __name__)
 
@@ -49,6 +50,10 @@ def record() -> tuple[Response, int]:
         return answer(400, error=str(exc))
     if who is None:
         return answer(400, error="No launch or learner token: nothing is recorded.")
+    try:  # the Check's exercise: the payload's (none: LEGACY), or the launch's, which it must not contradict
+        which = exercise_of(payload, who.launch)
+    except NotServed as exc:
+        return answer(400, error=str(exc))
     if not of_the_class(who):
         return answer(204)  # a teacher trying the exercise: not one of the class's Checks
     rules = quota.Bounds.of(config)
@@ -78,8 +83,9 @@ def record() -> tuple[Response, int]:
             learner = pseudonym(who.issuer, who.course, who.sub)  # in this course
             store.opened(conn, who.issuer, who.course, who.activity, who.sub, learner, None)
         state = "queued" if judged else "skipped"
+        rule = which.rule(rule_of(who))
         attempt_id = store.add_attempt(
-            conn, who.issuer, who.course, who.activity, who.sub, source, rule_of(who), state, keep_code
+            conn, who.issuer, who.course, who.activity, who.sub, source, rule, state, keep_code, which.id
         )
     if attempt_id is None:  # the learner's records were deleted as this arrived: it goes with them
         return answer(400, error=launch_over())

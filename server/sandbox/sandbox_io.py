@@ -34,14 +34,19 @@ UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 @cache
 def engine_files() -> dict[str, bytes]:
-    """The engine archive's files (server/page/assets.py: engine/ and the exercise, as the browser gets
-    them), and their bytecode, which the sandbox's Python would compile each time.
+    """The seed's engine archive's files (server/page/assets.py) with their bytecode and the driver."""
+    return with_bytecode(archived_files())
+
+
+def with_bytecode(archived: dict[str, bytes]) -> dict[str, bytes]:
+    """An exercise's archive's files (engine/ and the exercise, as the browser gets them), their
+    bytecode, which the sandbox's Python would compile each time, and the driver.
 
     Unchecked-hash .pyc files: valid whatever the copies' times, for this interpreter (the sandbox's).
     """
     files = {}
     with tempfile.TemporaryDirectory() as folder:
-        for name, data in archived_files().items():
+        for name, data in archived.items():
             files[name] = data
             if not name.endswith(".py"):
                 continue
@@ -54,15 +59,18 @@ def engine_files() -> dict[str, bytes]:
     return files
 
 
-def sandbox_files(source: str, cases: list[dict], catalogue: dict | None = None) -> dict[str, bytes]:
-    """What the sandbox sees: the engine (as the browser gets it), the driver, the source, the values, and
-    the messages of the learner's language (server/page/i18n.py's catalogue; None: English)."""
-    files = dict(engine_files())
+def sandbox_files(
+    source: str, cases: list[dict], catalogue: dict | None = None, engine: dict[str, bytes] | None = None
+) -> dict[str, bytes]:
+    """What the sandbox sees: the exercise's engine (as the browser gets it, with_bytecode's; None: the
+    seed's), the driver, the source, the values, and the messages of the learner's language
+    (server/page/i18n.py's catalogue; None: English)."""
+    files = dict(engine_files() if engine is None else engine)
     files["source.py"] = source.encode("utf-8", "surrogatepass")
     files["catalogue.json"] = json.dumps(catalogue).encode()
     fields = ("group", "leaves", "inputs", "example", "extra")
     plain = [{k: c[k] for k in fields if k in c} for c in cases]
-    files["cases.json"] = json.dumps(plain).encode()  # no expected gradients: the sandbox never sees them
+    files["cases.json"] = json.dumps(plain).encode()  # no expected or wrong numbers: never in the sandbox
     return files
 
 

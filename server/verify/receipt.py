@@ -11,19 +11,17 @@ import hashlib
 import json
 import time
 import uuid
-from functools import cache
 from pathlib import Path
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from server.exercises.value_sets import graded_cases
+from server.exercises.registry import LEGACY
 from server.keys.private import b64url, keep_private_key
-from server.page.assets import engine_archive
+from server.sandbox.graded import seed_version
 
 ALGORITHM = "EdDSA"
-EXERCISE = "backward"
 
 # A receipt's claims, each with what it says: docs/verification.md lists exactly these (a test holds
 # it to them), and claims() writes no other.
@@ -31,9 +29,9 @@ CLAIMS = {
     "iss": "the page's URL",
     "iat": "when it was signed (seconds since 1970)",
     "jti": "unique to this receipt",
-    "exercise": f"`{EXERCISE}`",
-    "version": "a hash of the engine and the cases: the exercise's exact version",
-    "rule": "the verdict's rule, `seed` or `strict`",
+    "exercise": f"the exercise's id (`ops`, `{LEGACY}`, `step`, a teacher's own): the one verified",
+    "version": "a hash of the exercise's archive (the grader, its engine) and cases: its exact version",
+    "rule": f"the verdict's rule: `seed` or `strict` for `{LEGACY}`; another exercise's own (`all`)",
     "passed": "the verdict",
     "expressions": 'each counted expression\'s verdict, `[{"name", "passed"}]`',
     "source_sha256": "the SHA-256 of the source, as UTF-8",
@@ -42,21 +40,23 @@ CLAIMS = {
 }
 
 
-@cache
-def version(verdict: str) -> str:
-    """A hash of the engine and the cases: a receipt names the exercise's exact version."""
-    cases = json.dumps(graded_cases(verdict), sort_keys=True).encode()
-    return hashlib.sha256(engine_archive() + cases).hexdigest()[:16]
-
-
-def claims(issuer: str, report: dict, source: str, sub: str | None = None, lms: str | None = None) -> dict:
-    """The claims of a receipt for a verification's report of source (CLAIMS says what each means)."""
+def claims(
+    issuer: str,
+    report: dict,
+    source: str,
+    sub: str | None = None,
+    lms: str | None = None,
+    exercise: str = LEGACY,
+    version: str | None = None,
+) -> dict:
+    """The claims of a receipt for a verification's report of source in an exercise, at its version
+    (None: the seed's, under the report's rule); CLAIMS says what each means."""
     said = {
         "iss": issuer,
         "iat": int(time.time()),
         "jti": uuid.uuid4().hex,
-        "exercise": EXERCISE,
-        "version": version(report["rule"]),
+        "exercise": exercise,
+        "version": version or seed_version(report["rule"]),
         "rule": report["rule"],
         "passed": report["passed"],
         "expressions": [{"name": e["name"], "passed": e["passed"]} for e in report["expressions"]],

@@ -28,6 +28,7 @@ from server.learners.who import TokenRefused, Who, learner_of, rule_of
 from server.page import i18n
 from server.sandbox import box
 from server.sandbox.bwrap import PLAIN_SLOT
+from server.sandbox.graded import NotServed, exercise_of
 from server.sandbox.holds import Holds, Queue
 from server.sandbox.judging import judge_passes, run_source
 from server.sandbox.sandbox_io import Slots
@@ -90,6 +91,10 @@ def verify() -> tuple[Response, int]:
             return refuse(429, gettext("Too many verifications from you; try again in a moment."), wait)
         return refuse(400, str(exc))
     sub, launch = (learner.sub, learner.launch) if learner is not None else (None, None)
+    try:  # the Check's exercise: the payload's (none: LEGACY), or a launch's, which it must not contradict
+        which = exercise_of(payload, launch)
+    except NotServed as exc:
+        return refuse(400, str(exc))
     who = learner_key(learner) or client()
     # One verification at a time per learner (per address for the anonymous), seen by every process of
     # the instance (and every instance, with Redis); the count; then a slot, at once or in the queue:
@@ -104,15 +109,15 @@ def verify() -> tuple[Response, int]:
             if slot is None:
                 limits().refund("verify", who, window)
                 return refuse(503, gettext("Every sandbox is busy; try again in a moment."), BUSY_RETRY_S)
-            verdict = rule_of(learner)
+            verdict = which.rule(rule_of(learner))
             start = time.perf_counter()
-            cases, outcome, fault = run_source(source, verdict, slot, i18n.catalogue())
+            cases, outcome, fault = run_source(source, verdict, slot, i18n.catalogue(), which.id)
             if fault:  # the server's, not the learner's code's: said so, and not counted
                 current_app.logger.error("a verification could not run: %s", fault)
                 limits().refund("verify", who, window)
                 return refuse(503, gettext("The server could not run your code; try again in a moment."), 5)
     with i18n.speaking():  # the report's words: the expressions', the errors' caps
-        report, passes = judge_passes(cases, outcome, verdict)
+        report, passes = judge_passes(cases, outcome, verdict, which.id)
     report["ms"] = round((time.perf_counter() - start) * 1000, 3)
     claims = receipt.claims(
         url_for("page.index", _external=True),
@@ -120,13 +125,15 @@ def verify() -> tuple[Response, int]:
         source,
         sub,  # the learner the course's token (or the launch) names
         launch["issuer"] if launch is not None else None,  # LTI: sub is this platform's user
+        which.id,
+        which.version(verdict),
     )
     body = {"report": report, "receipt": state["signer"].sign(claims)}
     try:
         if "records" in current_app.extensions:  # records: this Check of a named learner, judged here
             from server.records.judge import record_judged
 
-            record_judged(learner, source, cases, report, passes)
+            record_judged(learner, source, cases, report, passes, which.id)
         if launch is not None:  # LTI hook: a verified pass goes to the course's gradebook
             from server.lti.grades import record_pass
 

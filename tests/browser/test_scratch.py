@@ -249,6 +249,7 @@ def test_a_drawing_of_values_whose_labels_double_stays_small(scratch_page):
     assert max(map(len, labels)) <= 40 and labels[-1] == "x"
     assert max(len(node["formula"] or "") for node in drawing["nodes"]) <= 2 * 40 + 3
     expect(page.get_by_test_id("drawing")).to_have_attribute("data-state", "ready")  # drawn, opened
+    page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)  # whatever an earlier test left
     honest = run(page, PRESET["reused"]["code"])
     assert honest["error"] is None and honest["output"]["text"] == "a.grad = 4.0\n"
 

@@ -14,8 +14,8 @@ from tests.support.exercise_folders import SHIPPED
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
-    """The playground's own exercises, as far as this checkout can check them (the seed's needs issue 51's
-    P1 here): ops and step, in a course of their own."""
+    """The playground's own exercises as these tests serve them: ops and step, in a course of their own
+    (the seed's takes the longest to check at each start: test_check.py checks it)."""
     folder = tmp_path / "shipped"
     for name in ("ops", "step"):
         shutil.copytree(SHIPPED / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))

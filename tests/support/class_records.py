@@ -65,8 +65,10 @@ def checked(
     issuer=ISSUER,
     when=None,
     state="judged",
+    exercise="backward",
+    rule="seed",
 ) -> int:
-    """A Check and its results (expression -> (passed, mistake)); its attempt id."""
+    """A Check of an exercise and its results (group -> (passed, mistake)); its attempt id."""
     when = time.time() if when is None else when
     attempt_id = conn.execute(
         insert(attempts).values(
@@ -78,7 +80,8 @@ def checked(
             source=source,
             source_sha256=source_sha256(source),
             shape_sha256=source_sha256(" ".join(source.split())),
-            rule="seed",
+            exercise=exercise,
+            rule=rule,
             state=state,
             passed=passed,
             mistake=mistake,
