@@ -64,11 +64,11 @@ def test_embedded_same_site_too(host, context):
     playground = create_app({"TESTING": True})
     site = Dispatch()
     base = host(site)
-    embedding = course_page(base + "playground/", isolated=True)
+    embedding = course_page(base + "playground/" + SEED, isolated=True)
     site.app = DispatcherMiddleware(embedding, {"/playground": playground})
     page, assert_clean = watched_page(context, {base.split("/")[2]})
     page.goto(base + "course")
-    sees_no_storage(ready_frame(page, base + "playground/"))
+    sees_no_storage(ready_frame(page, base + "playground/" + SEED))
     assert_clean()
 
 
@@ -223,7 +223,8 @@ def neuron_cases(report) -> int:
 def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_old_snapshot(
     switchable, context, monkeypatch, tmp_path
 ):
-    site, url = switchable
+    site, root = switchable
+    url = root + SEED  # the seed's page
     site.app = create_app({"TESTING": True})
     page, assert_clean = watched_page(context, {url.split("/")[2]})
     open_playground(page, url)
