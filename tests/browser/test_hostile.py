@@ -386,7 +386,7 @@ def gated(learners_browser):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     context = learners_browser.new_context()
     page, assert_clean = watched_page(context, {f"127.0.0.1:{server.server_port}"})
-    page.goto(f"http://127.0.0.1:{server.server_port}/")
+    page.goto(f"http://127.0.0.1:{server.server_port}/{SEED}")
     page.wait_for_function("() => window.playground !== undefined")
     yield page, gate
     gate.open.set()
