@@ -1,25 +1,20 @@
-"""The general grader on two exercises that are not the seed's (plan 51's drafts: ops, where the learner
-writes Value's _backward of + and *, and step, one gradient-descent step): their call and tolerance read
-from the descriptor, their mistakes named by their numbers, in CPython."""
+"""The general grader on two exercises that are not the seed's (exercises/ops, where the learner writes
+Value's _backward of + and *, and exercises/step, one gradient-descent step): their call and tolerance
+read from the descriptor, their mistakes named by their numbers, in CPython."""
 
-import copy
+from functools import cache
 
 import pytest
 
 from engine.descriptor import read
 from engine.grade import grade
 from engine.outputs import compute
-from tests.support import drafts
+from server.exercises import grading, languages
+from server.exercises.folder import Exercise, load
+from server.exercises.registry import SHIPPED
+from server.exercises.runs import fixed_cases
 
-EXERCISES = {
-    "ops": (drafts.OPS_DESCRIPTOR, drafts.OPS_ENGINE, drafts.OPS_CASES),
-    "step": (drafts.STEP_DESCRIPTOR, drafts.STEP_ENGINE, drafts.STEP_CASES),
-}
-CODE = {
-    "ops": (drafts.OPS_REFERENCE, drafts.OPS_STARTER, drafts.OPS_MISTAKES),
-    "step": (drafts.STEP_REFERENCE, drafts.STEP_STARTER, drafts.STEP_MISTAKES),
-}
-# Other code learners write (plan 51's check_drafts.py), and what the rule names it: None, nothing.
+# Other code learners write, and what the rule names it: None, nothing.
 OTHERS = {
     "ops": {
         "= in + only": (
@@ -29,6 +24,12 @@ OTHERS = {
             "assign",
         ),
         "* doubled": (lambda ref: ref.replace("* out.grad", "* out.grad * 2"), None),
+        "* passes out.grad on as + does": (
+            lambda ref: ref.replace("self.grad += other.data * out.grad", "self.grad += out.grad").replace(
+                "other.grad += self.data * out.grad", "other.grad += out.grad"
+            ),
+            None,
+        ),
     },
     "step": {
         "value ops": (
@@ -36,6 +37,7 @@ OTHERS = {
             "grad-not-data",
         ),
         "no lr": (lambda ref: ref.replace("p.data -= lr * p.grad", "p.data -= p.grad"), None),
+        "data for grad": (lambda ref: ref.replace("p.data -= lr * p.grad", "p.data -= lr * p.data"), None),
     },
 }
 
@@ -47,14 +49,24 @@ def trusted(exercise, source: str, cases: list[dict]) -> list:
     return result["got"]
 
 
-@pytest.fixture(scope="module", params=sorted(EXERCISES))
+@cache
+def shipped(id_: str) -> Exercise:
+    """A shipped exercise's folder, read with its words in every language it lists."""
+    folder = load(SHIPPED / id_, own=True)
+    complaints, _ = languages.check(folder, [])
+    assert not complaints, complaints
+    return folder
+
+
+@pytest.fixture(scope="module", params=["ops", "step"])
 def served(request):
-    """An exercise read from its descriptor, and its cases with their expected and wrong numbers."""
-    descriptor, engine, fixed = EXERCISES[request.param]
-    reference, starter, mistakes = CODE[request.param]
-    exercise = read(copy.deepcopy(descriptor), engine)
-    groups = {g["name"]: g["leaves"] for g in descriptor["groups"]}
-    cases = [dict(c, leaves=groups[c["group"]], extra=False) for c in copy.deepcopy(fixed)]
+    """An exercise read from its folder's descriptor, and its fixed cases with their expected and wrong
+    numbers; its code (reference, starter, named mistakes) and English words beside."""
+    folder = shipped(request.param)
+    exercise = grading.read(folder)
+    reference, starter = folder.code["reference.py"], folder.code["starter.py"]
+    mistakes = {key: folder.code[f"mistakes/{key}.py"] for key in folder.keys}
+    cases = fixed_cases(folder)
     expected = trusted(exercise, reference, cases)
     wrong = {key: trusted(exercise, code, cases) for key, code in mistakes.items()}
     for i, case in enumerate(cases):
@@ -83,12 +95,13 @@ def test_the_reference_passes_and_the_starter_does_not(served):
 
 def test_each_wrong_solution_is_named_as_itself_with_its_words(served):
     exercise, cases, _, _, mistakes = served
+    words = shipped(exercise.id).words["en"]
     for key, code in mistakes.items():
         report = grade(exercise, code, cases)
         assert report["passed"] is False
         assert failing(report) and set(failing(report).values()) == {key}, key
         said = {e["mistake"]["message"] for e in report["expressions"] if not e["passed"]}
-        assert said == {f"says {key}"}
+        assert said == {words["mistakes"][key]["says"]}, key
 
 
 def test_other_code_is_named_only_for_a_mistake_it_makes(served):

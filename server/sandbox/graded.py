@@ -38,6 +38,7 @@ class Graded:
     def __init__(self, registry, id_: str) -> None:
         self.registry, self.id = registry, id_
         self.folder = registry.exercise(id_)
+        self.versions: dict[str, str] = {}  # by rule: made once, not zipped again at each request
 
     @cached_property
     def exercise(self):
@@ -67,8 +68,10 @@ class Graded:
 
     def version(self, rule: str) -> str:
         """A hash of the archive and the page's cases under the rule: the exercise's exact version."""
-        cases = json.dumps(self.registry.cases(self.id, rule), sort_keys=True).encode()
-        return hashlib.sha256(archive.zipped(self.files) + cases).hexdigest()[:16]
+        if rule not in self.versions:
+            cases = json.dumps(self.registry.cases(self.id, rule), sort_keys=True).encode()
+            self.versions[rule] = hashlib.sha256(archive.zipped(self.files) + cases).hexdigest()[:16]
+        return self.versions[rule]
 
     def diagnosed(self, plain: object, leaves: list[str]) -> str | None:
         """The mistake a plugin names from what the sandbox handed back for one case (none here)."""
