@@ -29,6 +29,12 @@ def words(exercise: str, lang: str = "en") -> dict:
     return json.loads(folder(exercise, f"words.{lang}.json"))
 
 
+def groups(exercise: str) -> tuple[int, str]:
+    """How many groups the exercise grades, and what they are (its grade.groups_are: the page's word)."""
+    data = json.loads(folder(exercise, "exercise.json"))
+    return len(data["groups"]), data["grade"].get("groups_are", "expressions")
+
+
 def title(exercise: str, lang: str = "en") -> str:
     return folder(exercise, f"statement.{lang}.md").splitlines()[0].removeprefix("# ")
 
@@ -63,10 +69,15 @@ def test_the_reference_passes_and_the_starter_does_not(exercise_page):
     assert (event["exercise"], event["passed"]) == (exercise, True)  # the event names the exercise
     report = page.evaluate("s => window.playground.check(s)", folder(exercise, "reference.py"))
     assert report["passed"] is True and report["exercise"] == exercise
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_have_attribute("data-status", "pass")
+    n, what = groups(exercise)  # counted in the word of what they are: step's are networks, not expressions
+    expect(verdict).to_have_text(f"All {n} {what} pass.")
+    expect(page.locator("table.examples th").first).to_have_text(what.removesuffix("s"))
     report = page.evaluate("s => window.playground.check(s)", folder(exercise, "starter.py"))
     assert report["passed"] is False
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    expect(verdict).to_have_attribute("data-status", "fail")
+    expect(verdict).to_contain_text(f"0 of {n} {what} pass.")
 
 
 @pytest.mark.parametrize("index", range(4))
