@@ -24,11 +24,11 @@ def grade(exercise: Descriptor, source: str, cases: list[dict], sink=None, stopp
     rule = exercise.rule_of(cases)
     reason = refusal(source)
     if reason:
-        return report.failed(report.error("syntax", reason), rule)
+        return report.failed(report.error("syntax", reason), rule, exercise.id)
     graded, err, output, ms = within(
         {"editor": source}, lambda side: grade_cases(exercise, source, cases, side), sink, stopping
     )
-    result = graded if err is None else report.failed(err, rule)
+    result = graded if err is None else report.failed(err, rule, exercise.id)
     result["output"], result["ms"] = output, ms
     return result
 

@@ -77,4 +77,4 @@ class Judging:
         graded = [e for e in expressions if not e["extra"]]
         passed = err is None and bool(graded) and all(e["passed"] for e in graded)
         order = self.exercise.plugin.verdict(expressions, err)
-        return report.report(expressions, err, order, rule, passed)
+        return report.report(expressions, err, order, rule, passed, self.exercise.id)

@@ -25,7 +25,7 @@ KEY = re.compile(r"[a-z][a-z0-9-]{0,39}")
 # The fields of each object in a report (docs/page-contract.md lists the same, and server/contract/schema.py
 # makes the JSON Schema that tests hold real reports to, from these and the kinds above).
 FIELDS = {
-    "report": ("passed", "expressions", "error", "order", "rule", "output", "ms"),
+    "report": ("exercise", "passed", "expressions", "error", "order", "rule", "output", "ms"),
     "expression": (
         "name",
         "formula",
@@ -74,7 +74,17 @@ FILES = ("editor", "scratch")
 # fields of each beside "type" and "version". server/contract/schema.py makes their JSON Schema from these.
 EVENTS = {
     "ready": ("exercise",),
-    "checked": ("passed", "attempt", "expressions", "error", "hintsShown", "order", "verified", "receipt"),
+    "checked": (
+        "exercise",
+        "passed",
+        "attempt",
+        "expressions",
+        "error",
+        "hintsShown",
+        "order",
+        "verified",
+        "receipt",
+    ),
     "resize": ("height",),
 }
 EVENT_EXPRESSION = ("name", "passed", "extra")  # each of a checked message's expressions
@@ -110,9 +120,12 @@ def text(x: object, limit: int = 40) -> str:
         return _("<a {type} that cannot be printed>", type=type(x).__name__)
 
 
-def report(expressions: list[dict], err: dict | None, order: str | None, rule: str, passed: bool) -> dict:
-    """Build a Check's report (its output and time are added once known)."""
+def report(
+    expressions: list[dict], err: dict | None, order: str | None, rule: str, passed: bool, exercise: str = ""
+) -> dict:
+    """Build a Check's report of an exercise (its id; its output and time are added once known)."""
     return {
+        "exercise": exercise,
         "passed": passed,
         "expressions": expressions,
         "error": err,
@@ -123,9 +136,9 @@ def report(expressions: list[dict], err: dict | None, order: str | None, rule: s
     }
 
 
-def failed(err: dict | None, rule: str = "seed") -> dict:
+def failed(err: dict | None, rule: str = "seed", exercise: str = "") -> dict:
     """The report of a Check that graded nothing (its code did not run, or ended the Check)."""
-    return report([], err, None, rule, False)
+    return report([], err, None, rule, False, exercise)
 
 
 def expression(name: str, words: dict, leaves: list[str], extra: bool, role: str) -> dict:
@@ -247,11 +260,12 @@ def drawing(line: int, file: str, label: str | None, size: int, drawn: dict | No
     }
 
 
-def shape() -> dict:
-    """What the page needs to make and read reports: the kinds, a failed report and Run to fill in."""
+def shape(exercise: str = "") -> dict:
+    """What the page needs to make and read reports (of an exercise): the kinds, a failed report and Run to
+    fill in."""
     return {
         "kinds": KINDS,
-        "failed": failed(None),
+        "failed": failed(None, exercise=exercise),
         "failedRun": run_result(),
         "error": error("crash", ""),
         "fields": FIELDS,

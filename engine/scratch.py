@@ -45,12 +45,14 @@ def run_scratch(exercise, scratch: str, backward: str | None, sink=None, stoppin
 
     def work(side: LearnerSide) -> None:
         engine = new_engine(exercise)  # this Run's own copy: what is set on its Value here reaches no Check
-        engine["Value"].__repr__ = value_repr  # the one Value class, as the learner's backward sees it
-        watcher = Watcher(engine)
+        if "Value" in engine:  # the one Value class, as the learner's backward sees it
+            engine["Value"].__repr__ = value_repr
+        # None until there is a Value to watch: an engine whose Value the learner writes (learner_writes)
+        watcher = Watcher(engine) if "Value" in engine else None
 
         def draw(v) -> None:
             """Draw the graph that ends at v, as it is now (the picture appears below the scratch pad)."""
-            if not isinstance(v, engine["Value"]):
+            if watcher is None or not isinstance(v, watcher.value_class):
                 raise TypeError(_("draw() takes a Value, not {type}", type=type(v).__name__))
             if len(result["drawings"]) >= MAX_DRAWINGS:
                 result["cut_drawings"] += 1
@@ -64,6 +66,11 @@ def run_scratch(exercise, scratch: str, backward: str | None, sink=None, stoppin
             with side.learner():
                 if backward is not None:
                     exec(compile(backward, FILENAME, "exec"), namespace)
+                if "Value" in namespace and namespace["Value"] is not engine.get("Value"):
+                    # the learner wrote Value (an exercise's learner_writes): watch theirs, which the
+                    # scratch pad's code makes its values from
+                    engine = {**engine, "Value": namespace["Value"]}
+                    watcher = Watcher(engine)
                 exec(compile(scratch, SCRATCH_FILE, "exec"), namespace)
         except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Run
             if fatal(exc):
@@ -71,7 +78,7 @@ def run_scratch(exercise, scratch: str, backward: str | None, sink=None, stoppin
             hints = engine.get("Value") if exercise.engine_hints else None  # for the seed's Value only
             result["error"] = learner_error(exc, sources, side, value_class=hints)
         finally:
-            if watcher.dropped:
+            if watcher is not None and watcher.dropped:
                 side.output.write(
                     "\n"
                     + ngettext(

@@ -24,6 +24,7 @@ from server.exercises import presets
 from server.page import i18n
 from server.page.assets import engine_archive
 from server.page.plural import plural_tree
+from tests.support.served_page import SEED
 
 ROOT = Path(__file__).resolve().parent.parent
 POT = ROOT / "translations" / "messages.pot"
@@ -401,11 +402,11 @@ def test_the_engine_speaks_the_catalogue_it_is_given_and_english_without_one():
 def test_the_page_speaks_the_learners_choice_then_the_launch_then_the_course_then_the_browser():
     app = create_app({"TESTING": True, "LANGUAGE": "de"})
     client = app.test_client()
-    german = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    german = client.get(SEED, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert '<html lang="de"' in german and "Prüfen" in german  # the course's language
-    english = client.get("/?lang=en").get_data(as_text=True)
+    english = client.get(SEED + "?lang=en").get_data(as_text=True)
     assert '<html lang="en"' in english and ">Check</button>" in english  # the learner's own choice
     browser = create_app({"TESTING": True}).test_client()
-    page = browser.get("/", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}).get_data(as_text=True)
+    page = browser.get(SEED, headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}).get_data(as_text=True)
     assert '<html lang="de"' in page and "Zum Editor springen" in page
-    assert '<html lang="en"' in browser.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert '<html lang="en"' in browser.get(SEED, headers={"Accept-Language": "fr"}).get_data(as_text=True)

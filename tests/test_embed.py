@@ -11,7 +11,7 @@ from tests.support import solutions
 from tests.support.events import assert_message
 from tests.support.node import module_json
 from tests.support.seed import grade
-from tests.support.served_page import PREFIX, page_config
+from tests.support.served_page import PREFIX, SEED, page_config
 
 SECRET = "# a-comment-only-the-learner-wrote"
 SYNTAX_ERROR = "def backward(out):\n    for v in\n"
@@ -80,7 +80,8 @@ def test_checked_message_follows_the_schema_and_carries_no_code_or_gradients(cas
 
 
 def test_ready_and_resize_messages_follow_the_schema():
-    ready, resize = node("console.log(JSON.stringify([events.readyMessage(), events.resizeMessage(1234)]))")
+    messages = '[events.readyMessage("backward"), events.resizeMessage(1234)]'
+    ready, resize = node(f"console.log(JSON.stringify({messages}))")
     assert ready == {"type": "backprop-playground:ready", "version": 1, "exercise": "backward"}
     assert resize == {"type": "backprop-playground:resize", "version": 1, "height": 1234}
     for message in (ready, resize):
@@ -145,7 +146,7 @@ def test_export_puts_embed_js_beside_the_page(app, tmp_path):
 def framed_by(client, site: str | None, dest: str = "iframe"):
     """GET the page as a browser does for a frame in a page of site (None: a site that withholds it)."""
     headers = {"Sec-Fetch-Dest": dest, "Sec-Fetch-Site": "cross-site"}
-    return client.get("/", headers=headers | ({"Referer": f"{site}/week3/"} if site else {}))
+    return client.get(SEED, headers=headers | ({"Referer": f"{site}/week3/"} if site else {}))
 
 
 def test_a_frame_of_a_site_that_may_not_show_the_page_is_told_so_with_a_way_out():
@@ -153,7 +154,7 @@ def test_a_frame_of_a_site_that_may_not_show_the_page_is_told_so_with_a_way_out(
     refused = framed_by(app.test_client(), "https://elsewhere.example")
     assert refused.status_code == 403
     html = refused.get_data(as_text=True)
-    assert "can’t be shown inside this page" in html and 'href="http://localhost/"' in html
+    assert "can’t be shown inside this page" in html and 'href="http://localhost/exercises/backward/"' in html
     assert "https://elsewhere.example" in html and "PLAYGROUND_FRAME_ANCESTORS" in html
     policy = refused.headers["Content-Security-Policy"]
     assert (

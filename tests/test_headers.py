@@ -9,6 +9,7 @@ import pytest
 from server import create_app
 from server.http.headers import SettingError
 from tests.support import servers
+from tests.support.served_page import SEED
 
 
 def framed_by(value):
@@ -72,7 +73,7 @@ def test_a_url_with_a_path_is_reduced_to_its_origin_with_a_warning(caplog):
     assert any(warning in record.getMessage() for record in caplog.records)
     assert framed_by("'self' https://lms.example.org/course/7") == "'self' https://lms.example.org"
     # the page's events go to that origin, the one a browser compares with the framing page's
-    html = app.test_client().get("/").get_data(as_text=True)
+    html = app.test_client().get(SEED).get_data(as_text=True)  # the seed's page
     assert '"origins": ["https://lms.example.org"]' in html
 
 

@@ -10,7 +10,7 @@ import brotli
 from server import create_app
 from server.page.names import NAMES
 from tests.support.builds import new_build_app
-from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, SEED, page_config, page_urls
 
 
 def offline_data(text):
@@ -54,7 +54,7 @@ def test_under_a_prefix_it_and_its_files_are_under_the_prefix(client):
     assert page_config(client, base_url=base)["serviceWorker"] == PREFIX + "/sw.js"
     data = offline_data(client.get("/sw.js", base_url=base).get_data(as_text=True))
     assert all(url.startswith(PREFIX + "/") for url in [*data["files"], *data["digests"], *data["lazy"]])
-    page = client.get("/", base_url=base).data
+    page = client.get(SEED, base_url=base).data
     assert data["pageDigest"] == sha256(page)  # the page as served there, its URLs under the prefix
 
 
@@ -97,14 +97,14 @@ def test_names_the_sha256_of_every_file_as_a_browser_receives_it(client):
 
 def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client, tmp_path):
     data = offline_data(client.get("/sw.js").get_data(as_text=True))
-    assert data["pageDigest"] == sha256(client.get("/").data)
+    assert data["pageDigest"] == sha256(client.get(SEED).data)
     new = new_build_app(tmp_path / "build").test_client()
     new_data = offline_data(new.get("/sw.js").get_data(as_text=True))
-    assert new_data["pageDigest"] == sha256(new.get("/").data) != data["pageDigest"]
+    assert new_data["pageDigest"] == sha256(new.get(SEED).data) != data["pageDigest"]
     # Settings that change the page change the script too, so the new page is kept, not refused.
     slower = create_app({"TESTING": True, "TIME_LIMIT_MS": 9000}).test_client()
     slower_data = offline_data(slower.get("/sw.js").get_data(as_text=True))
-    assert slower_data["pageDigest"] == sha256(slower.get("/").data) != data["pageDigest"]
+    assert slower_data["pageDigest"] == sha256(slower.get(SEED).data) != data["pageDigest"]
     assert slower_data["build"] != data["build"]
 
 

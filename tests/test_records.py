@@ -19,6 +19,7 @@ from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import launched
 from tests.support.orders import WRONG
+from tests.support.served_page import SEED
 from tests.support.verifying import verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes and databases: not in make test-fast
@@ -211,18 +212,18 @@ def test_without_learner_tokens_or_lti_there_are_no_records(tmp_path):
     app = verifying_app(tmp_path)
     assert app.test_client().post("/record", json={"source": "x = 1"}).status_code == 404
     assert "records" not in app.extensions and "db" not in app.extensions
-    page = app.test_client().get("/?learner=" + token())
+    page = app.test_client().get(SEED + "?learner=" + token())
     assert b'"record": null' in page.data and b"records-note" not in page.data
 
 
 def test_a_page_with_a_learner_token_says_its_checks_are_shared(recording):
     """The page says it, in the page's language, only where a token names the learner."""
     client = recording(QUEUE_WORKERS=0).test_client()
-    page = client.get("/?learner=" + token()).get_data(as_text=True)
+    page = client.get(SEED + "?learner=" + token()).get_data(as_text=True)
     assert "Each Check you make is shared with your teacher" in page and '"record": "/record"' in page
-    german = client.get("/?lang=de&learner=" + token()).get_data(as_text=True)
+    german = client.get(SEED + "?lang=de&learner=" + token()).get_data(as_text=True)
     assert "Jedes Prüfen teilst du mit deiner Lehrkraft" in german
-    assert "records-note" not in client.get("/").get_data(as_text=True)
+    assert "records-note" not in client.get(SEED).get_data(as_text=True)
 
 
 def test_the_shape_folds_comments_blank_lines_and_trailing_spaces():

@@ -12,7 +12,7 @@ from exercises.backward.plugin import expressions, extras
 from tests.support import solutions
 from tests.support.report_sources import SOURCES
 from tests.support.seed import grade
-from tests.support.served_page import page_config
+from tests.support.served_page import SEED, page_config
 
 
 @pytest.mark.parametrize("name", SOURCES)
@@ -34,7 +34,7 @@ def test_every_report_the_grader_makes_has_the_published_shape(name, cases):
 
 
 def test_the_page_gets_the_shape_it_makes_its_own_reports_from(client):
-    assert page_config(client)["report"] == json.loads(json.dumps(shape()))
+    assert page_config(client)["report"] == json.loads(json.dumps(shape("backward")))
 
 
 def test_an_unknown_error_kind_is_refused():
@@ -55,7 +55,7 @@ def texts_follow(monkeypatch):
 
 def formulas(client) -> dict:
     """The formula of each expression as the page's statement lists it and the report heads it."""
-    html = client.get("/").get_data(as_text=True)
+    html = client.get(SEED).get_data(as_text=True)
     listed = dict(re.findall(r"<li><code>(\w+)</code> is <code>([^<]+)</code>", html))
     config = {e["name"]: e for e in page_config(client)["expressions"]}
     return {"listed": listed, "config": config}

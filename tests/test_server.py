@@ -17,13 +17,13 @@ from runtime.server import bootstrap_hash, pyodide_folder, pyodide_path
 from server import ROOT, create_app
 from server.page.first_paint import READ_SNAPSHOT, RESTORE, first_paint_hashes
 from tests.support import servers, solutions
-from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, page_config, page_urls
+from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, SEED, page_config, page_urls
 
 PYODIDE = f"/static/{pyodide_path()}"
 
 
 def test_page_shows_the_exercise_and_the_starter(client):
-    response = client.get("/")
+    response = client.get(SEED)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "Run backpropagation in the right order" in html
@@ -34,7 +34,7 @@ def test_page_shows_the_exercise_and_the_starter(client):
 
 
 def test_the_tab_names_the_exercise_and_the_site_in_the_page_s_language(client):
-    html = client.get("/?lang=de").get_data(as_text=True)
+    html = client.get(SEED + "?lang=de").get_data(as_text=True)
     assert html.startswith('<!doctype html>\n<html lang="de">')
     title = "<title>Backpropagation in der richtigen Reihenfolge ausführen · Backprop-Playground</title>"
     assert title in html
@@ -112,7 +112,7 @@ def test_worker_script_has_the_headers(client):
 
 
 def test_policy_allows_only_this_origin(client):
-    policy = client.get("/").headers["Content-Security-Policy"]
+    policy = client.get(SEED).headers["Content-Security-Policy"]
     directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
     assert directives["default-src"] == "'self'"
     # the inline scripts (the runner frame's, the page's two), by their hashes, and the blob: URLs of the
@@ -127,7 +127,7 @@ def test_policy_allows_only_this_origin(client):
 
 def test_frame_ancestors_is_configurable():
     app = create_app({"TESTING": True, "FRAME_ANCESTORS": "'self' https://course.example"})
-    response = app.test_client().get("/")
+    response = app.test_client().get(SEED)
     assert "frame-ancestors 'self' https://course.example" in response.headers["Content-Security-Policy"]
     # a course page that requires CORP may embed it; its files stay same-origin
     assert response.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
@@ -136,13 +136,13 @@ def test_frame_ancestors_is_configurable():
 
 
 def test_isolation_can_be_switched_off_but_not_the_security_headers():
-    response = create_app({"TESTING": True, "CROSS_ORIGIN_ISOLATION": False}).test_client().get("/")
+    response = create_app({"TESTING": True, "CROSS_ORIGIN_ISOLATION": False}).test_client().get(SEED)
     assert not any(name in response.headers for name in ISOLATION)
     assert all(name in response.headers for name in SECURITY)
 
 
 def test_the_only_inline_scripts_read_the_kept_snapshot_and_put_the_saved_code_in_the_editor(client):
-    html = client.get("/").get_data(as_text=True)
+    html = client.get(SEED).get_data(as_text=True)
     inline = []
     for attributes, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
         if re.fullmatch(r'( data-\w+="[^"]+"\s*)+', attributes):
@@ -156,7 +156,7 @@ def test_the_only_inline_scripts_read_the_kept_snapshot_and_put_the_saved_code_i
 
 
 def test_reference_never_reaches_the_browser(client):
-    html = client.get("/").get_data(as_text=True)
+    html = client.get(SEED).get_data(as_text=True)
     assert "reversed(order)" not in html and "graded_cases" not in html
     names = zipfile.ZipFile(io.BytesIO(client.get(page_config(client)["urls"]["engine"]).data)).namelist()
     assert not [n for n in names if "reference" in n]

@@ -12,9 +12,8 @@ from functools import cache
 
 from flask import Blueprint, abort, jsonify
 
+from engine import report
 from engine.report import EVENT_EXPRESSION, EVENTS, FIELDS, FILES, KINDS
-from exercises.backward.plugin.kinds import FINDINGS, MISTAKES
-from exercises.backward.seed import LEAVES, ROLES, VERDICTS
 from server.exercises import folder
 from server.page.names import NAMES
 from server.records import export
@@ -30,6 +29,9 @@ TEXT = {"type": "string"}
 BOOL = {"type": "boolean"}
 GRAD = {"type": ["number", "string"]}  # a grad that is not a finite number is given as its text
 ORDER = {"enum": ["right", "wrong", "error"]}  # what the graphs that tell orders apart show
+# An exercise's id, and a name it gives (a mistake's key, a diagnosis's kind): engine/report.py's KEY. The
+# words of a report are any exercise's: its groups' names, roles and verdicts are strings.
+KEY = {"type": "string", "pattern": f"^{report.KEY.pattern}$"}
 
 
 def either(*schemas: dict) -> dict:
@@ -47,20 +49,21 @@ def array(items: dict) -> dict:
 # What each field holds, by object (engine/report.py FIELDS names the objects and their fields).
 TYPES = {
     "report": {
+        "exercise": KEY,  # the exercise it grades (its id)
         "passed": BOOL,
         "expressions": array(ref("expression")),
         "error": either(NULL, ref("error")),
         "order": either(NULL, ORDER),
-        "rule": {"enum": list(VERDICTS)},
+        "rule": TEXT,  # the verdict's name: the exercise's (the seed's: seed, strict)
         "output": ref("output"),
         "ms": NUMBER,
     },
     "expression": {
-        "name": TEXT,  # names(): the enum
+        "name": TEXT,  # the group's name
         "formula": TEXT,
         "about": TEXT,
         "extra": BOOL,
-        "role": {"enum": list(ROLES)},
+        "role": TEXT,  # graded, extra, or the plugin's (the seed's: seed, order, lesson)
         "passed": BOOL,
         "leaves": array(TEXT),
         "size": either(NULL, COUNT),  # null: no graph was built to explain it (always at /verify)
@@ -79,8 +82,9 @@ TYPES = {
         "example": BOOL,
         "fresh": BOOL,  # drawn for this request (only at /verify)
     },
-    "mistake": {"kind": {"enum": list(MISTAKES)}, "message": TEXT, "node": either(NULL, COUNT)},
-    "diagnosis": {"kind": {"enum": list(FINDINGS)}, "message": TEXT, "node": either(NULL, COUNT)},
+    # a mistake's kind: one of the exercise's keys, a plugin's (the seed's: plugin/kinds.py), or wrong
+    "mistake": {"kind": KEY, "message": TEXT, "node": either(NULL, COUNT)},
+    "diagnosis": {"kind": KEY, "message": TEXT, "node": either(NULL, COUNT)},
     "graph": {"case": COUNT, "out": COUNT, "nodes": array(ref("node")), "calls": array(ref("call"))},
     "node": {
         "id": COUNT,
@@ -126,11 +130,6 @@ TYPES = {
 OPTIONAL = {"expression": {"error"}}
 
 
-def names() -> list[str]:
-    """Every expression's name: the page's, and /verify's random graphs (the seed's LEAVES)."""
-    return list(LEAVES)
-
-
 def closed(fields: tuple[str, ...], types: dict, optional: set[str] = frozenset()) -> dict:
     """An object with exactly these fields, each as types says (where silent: anything)."""
     properties = {name: types.get(name, {}) for name in fields}
@@ -144,7 +143,6 @@ def definitions() -> dict:
         kind: closed(fields, TYPES.get(kind, {}), OPTIONAL.get(kind, set()))
         for kind, fields in FIELDS.items()
     }
-    defs["expression"]["properties"]["name"] = {"enum": names()}
     return defs
 
 
@@ -154,9 +152,9 @@ def document(title: str, root: str, defs: dict) -> dict:
 
 def event_types() -> dict:
     """What each field of the messages to an embedding page holds."""
-    expression = closed(EVENT_EXPRESSION, {"name": {"enum": names()}, "passed": BOOL, "extra": BOOL})
+    expression = closed(EVENT_EXPRESSION, {"name": TEXT, "passed": BOOL, "extra": BOOL})
     return {
-        "exercise": {"const": "backward"},
+        "exercise": KEY,  # the page's exercise
         "passed": BOOL,
         "attempt": {"type": "integer", "minimum": 1},
         "expressions": array(expression),

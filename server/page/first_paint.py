@@ -20,6 +20,8 @@ RESTORE = (ROOT / "static/js/boot/restore-code.js").read_text(encoding="utf-8")
 # In the <head>: start reading the snapshot this browser kept while the page is parsed (main.js runs
 # only once it is); runtime/stored-snapshot.js checks the bytes against their digest.
 READ_SNAPSHOT = (ROOT / "runtime/page/read-snapshot.js").read_text(encoding="utf-8")
+# The front page's one script: an old share link to the seed's page, the learner's theme.
+FRONT = (ROOT / "static/js/boot/front.js").read_text(encoding="utf-8")
 
 
 def script_hash(script: str) -> str:
@@ -30,5 +32,5 @@ def script_hash(script: str) -> str:
 
 @cache
 def first_paint_hashes() -> str:
-    """The CSP sources that allow RESTORE and READ_SNAPSHOT inline."""
-    return f"{script_hash(RESTORE)} {script_hash(READ_SNAPSHOT)}"
+    """The CSP sources that allow RESTORE, READ_SNAPSHOT and FRONT inline."""
+    return f"{script_hash(RESTORE)} {script_hash(READ_SNAPSHOT)} {script_hash(FRONT)}"

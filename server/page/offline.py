@@ -19,6 +19,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, render_template
 
 from runtime.server import is_variant, lazy_stdlib
+from server.exercises.registry import LEGACY
 from server.page.assets import engine_archive, engine_digest, revalidated
 from server.page.names import NAMES
 from server.page.page import page_config, render_page
@@ -109,6 +110,7 @@ def offline_data(page: str, exported: Path | None = None) -> dict:
     build = sha256(json.dumps([files, digests, page_digest]).encode())[:16]
     folders = [page_url("static", filename=f) for f in lazy_folders()]
     return {
+        "page": kept_page(exported),
         "build": build,
         "cachePrefix": CACHE_PREFIX,
         "files": files,
@@ -116,6 +118,16 @@ def offline_data(page: str, exported: Path | None = None) -> dict:
         "digests": digests,
         "pageDigest": page_digest,
     }
+
+
+def kept_page(exported: Path | None) -> str:
+    """The page sw.js keeps, relative to its own folder: the seed's exercise's (page_config()'s), which a
+    static export writes as its index.html. Until each exercise's page is kept (issue 51, P6), the front
+    page and the other exercises' pages are not kept offline."""
+    if exported is not None:
+        return "./"
+    folder = page_url("offline.service_worker").rsplit("/", 1)[0] + "/"
+    return page_url("page.exercise", exercise=LEGACY).removeprefix(folder)
 
 
 def service_worker_script(page: str | None = None, exported: Path | None = None) -> str:

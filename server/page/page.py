@@ -4,7 +4,6 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
-from flask_babel import gettext
 
 from engine.drawing import MAX_CALLS, MAX_LABEL_CHARS
 from engine.errors import FILENAME, MAX_SOURCE
@@ -12,15 +11,15 @@ from engine.output import MAX_CHARS
 from engine.picture import MAX_PICTURE
 from engine.report import shape
 from engine.scratch import MAX_DRAWINGS
-from exercises.backward.seed import exercise
 from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, runner_document
 from server import ROOT
-from server.exercises import comments, presets
+from server.exercises.registry import LEGACY
 from server.exercises.value_sets import graded_cases
 from server.page import i18n
 from server.page.assets import engine_archive, engine_digest, revalidated
 from server.page.embed import frame_refused, parent_origins, refused_framer
-from server.page.first_paint import READ_SNAPSHOT, RESTORE
+from server.page.exercise import Shown, served, shown
+from server.page.first_paint import FRONT, READ_SNAPSHOT, RESTORE
 from server.page.names import NAMES
 from server.page.policy import page_headers
 from server.page.static import page_url, pyodide_url, static_size, static_url
@@ -32,6 +31,8 @@ RUNTIME_BUNDLES = ("runtime/runner/runner.js", "runtime/worker/worker.js")
 # After Stop or the time limit interrupts Python, a worker still running is ended after one grace period
 # (the interrupt not taken) or two (taken, but the code has not left the learner's lines).
 STOP_GRACE_MS = 1000
+# An exercise's page, from the playground's root (under its prefix): its one home (tests build it too).
+EXERCISE_RULE = "/exercises/<exercise>/"
 
 
 def read(path: str) -> str:
@@ -39,27 +40,26 @@ def read(path: str) -> str:
     return (ROOT / path).read_text(encoding="utf-8")
 
 
-def solution() -> str:
-    """Give the reference backward's source, for a server configured to show a solution."""
-    return comments.said(read("exercises/backward/reference.py"), gettext)
+def page_config(verdict: str | None = None, exercise: str | None = None) -> dict:
+    """What the page's scripts need: the exercise (default: LEGACY's), its starter and cases, the limits,
+    every URL, who hears its events; graded by verdict (an LTI activity's, server/lti/activity.py), or else
+    the server's PLAYGROUND_VERDICT, where the exercise has that verdict (else by its first)."""
+    return config_of(shown(exercise), verdict)
 
 
-def scratch() -> dict:
-    """The scratch pad's starting code and examples, their comments in the page's language."""
-    examples = [{**preset, "code": comments.said(preset["code"], gettext)} for preset in presets.PRESETS]
-    return {"starter": comments.said(presets.STARTER, gettext), "presets": examples}
-
-
-def page_config(verdict: str | None = None) -> dict:
-    """What the page's scripts need: the starter, the cases, the limits, every URL, who hears its events;
-    graded by verdict (an LTI activity's, server/lti/activity.py), or else the server's PLAYGROUND_VERDICT."""
-    verdict = verdict or current_app.config["VERDICT"]
-    cases = graded_cases(verdict)
+def config_of(view: Shown, verdict: str | None = None) -> dict:
+    """page_config of one served exercise."""
+    verdict = view.verdict(verdict or current_app.config["VERDICT"])
+    cases = graded_cases(verdict) if view.seed else view.cases(verdict)  # the seed's: through its bridge
     config = {
+        "exercise": view.id,  # its events, its report and its receipts name it
+        "storage": view.storage(),  # what its keys in this browser end in (static/js/shared/storage.js)
+        "grade": view.grade(),  # the names the learner writes, how each number is labelled
+        "mistakes": view.mistakes(),  # each named mistake's title, says and hint (HTML), by key
         # its comments in the page's language
-        "starter": comments.said(read("exercises/backward/starter.py"), gettext),
+        "starter": view.starter(),
         "cases": cases,
-        "expressions": expressions(cases),  # each in words, for the statement
+        "expressions": view.groups(cases),  # each in words, for the statement
         "verdict": verdict,  # the rule the cases' extra flags follow (and /verify)
         "timeLimitMs": current_app.config["TIME_LIMIT_MS"],
         "stopGraceMs": STOP_GRACE_MS,
@@ -73,25 +73,28 @@ def page_config(verdict: str | None = None) -> dict:
             "label": MAX_LABEL_CHARS,
         },
         "learnerFile": FILENAME,  # the learner's code as Python's tracebacks name it (the worker reads them)
-        "report": shape(),  # the report's kinds and fields: the page makes timeout and crash reports from it
+        "report": shape(
+            view.id
+        ),  # the report's kinds and fields: the page makes timeout and crash reports from it
         "loadStallMs": current_app.config["LOAD_STALL_MS"],
         # the progress bar's total: every file the page fetches for the runtime
         "loadBytes": pyodide_fetched_bytes()
-        + len(engine_archive())
+        + len(engine_archive(view.id))
         + sum(static_size(entry) for entry in RUNTIME_BUNDLES),
-        "solution": solution() if current_app.config["SHOW_SOLUTION"] else None,
-        "scratch": scratch(),  # the scratch pad's code
+        "solution": view.solution() if current_app.config["SHOW_SOLUTION"] else None,
+        "scratch": view.scratch(),  # the scratch pad's code
         "parents": parent_origins(current_app.config),  # who hears the page's events when it is framed
+        "home": page_url("page.index"),  # the front page, and the scope of sw.js (hosting/offline.js)
         "serviceWorker": service_worker_url(),  # None: offline use is off, and the page removes it
         "pyodideFiles": RUNTIME_FILES,  # fetched from urls.pyodide by the page, handed to the runner
         "runner": runner_document(),  # the sandboxed frame's srcdoc: learner code runs in its workers
-        "publicPage": page_url("page.index"),  # share links point here, never at a launch
+        "publicPage": exercise_url(view.id),  # share links point here, never at a launch
         "urls": {
             "runner": static_url("runtime/runner/runner.js"),
             "worker": static_url("runtime/worker/worker.js"),
             "pyodide": pyodide_url(),
             "lazyStdlib": pyodide_url(lazy_stdlib() + "/"),  # the folder of the archives a worker may read
-            "engine": page_url("assets.engine_zip", digest=engine_digest()),
+            "engine": archive_url(view.id),
         },
         "verify": verify_url(),  # None: the page does not ask the server to verify a pass
         "record": record_url(),  # None: the page records no Check (server/records/)
@@ -117,18 +120,6 @@ def snapshot_key(config: dict) -> str:
     return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def expressions(cases: list[dict]) -> list[dict]:
-    """Name each expression the cases grade, in order, with its formula, its role and whether it is extra."""
-    served = exercise()
-    names = dict.fromkeys(case["group"] for case in cases)
-    extra = {case["group"]: case["extra"] for case in cases}
-    with i18n.speaking():
-        return [
-            {"name": name, **served.words(name), "extra": extra[name], "role": served.role(name)}
-            for name in names
-        ]
-
-
 def verify_url() -> str | None:
     """Where the page sends a pass to be verified (server/verify/views.py), or None: off, or a static
     export."""
@@ -150,12 +141,25 @@ def service_worker_url() -> str | None:
     return page_url("offline.service_worker") if current_app.config["OFFLINE"] else None
 
 
+def exercise_url(exercise: str) -> str:
+    """An exercise's page: `<prefix>/exercises/<id>/`."""
+    return page_url("page.exercise", exercise=exercise)
+
+
+def archive_url(exercise: str) -> str:
+    """An exercise's archive (server/page/assets.py), its digest in its URL."""
+    return page_url("assets.engine_zip", exercise=exercise, digest=engine_digest(exercise))
+
+
 def render_page(config: dict, meta_policy: str | None = None) -> str:
-    """Render the page; every URL in it and in its config comes from page_url."""
+    """Render an exercise's page; every URL in it and in its config comes from page_url."""
+    view = shown(config["exercise"])
     return render_template(
         "index.html",
         config=config,
-        engine_source=exercise().engine_source,
+        exercise=view,
+        statement=view.statement(),
+        engine_source=view.engine_source(),
         meta_policy=meta_policy,
         restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
         read_snapshot_script=READ_SNAPSHOT,  # the kept snapshot read while the page is parsed
@@ -163,11 +167,41 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
     )
 
 
-@bp.get("/")
-def index() -> Response:
-    """Show the exercise, the engine and the editor."""
-    if framer := refused_framer(current_app.config):  # a site it may not be shown in: say so, not a blank box
-        return frame_refused(framer, request.url)
-    response = make_response(render_page(page_config()))
+def render_front(meta_policy: str | None = None) -> str:
+    """Render the front page: every served exercise, a link each, in the course's order."""
+    exercises = served()
+    seed = next((e for e in exercises if e.id == LEGACY), None)
+    return render_template(
+        "front.html",
+        exercises=[{"title": e.title(), "url": exercise_url(e.id), "id": e.id} for e in exercises],
+        seed_url=exercise_url(seed.id) if seed else "",
+        meta_policy=meta_policy,
+        front_script=FRONT,
+        names=NAMES,
+    )
+
+
+def sent(html: str) -> Response:
+    """A page as it is sent: its headers, revalidated each visit."""
+    response = make_response(html)
     response.headers.update(page_headers(current_app.config))
     return revalidated(response)
+
+
+@bp.get("/")
+def index() -> Response:
+    """The front page: a list of the served exercises; with one served, its page."""
+    if framer := refused_framer(current_app.config):  # a site it may not be shown in: say so, not a blank box
+        return frame_refused(framer, request.url)
+    exercises = served()
+    if len(exercises) == 1:
+        return sent(render_page(config_of(exercises[0])))
+    return sent(render_front())
+
+
+@bp.get(EXERCISE_RULE)
+def exercise(exercise: str) -> Response:
+    """Show an exercise: its statement, its engine and the editor."""
+    if framer := refused_framer(current_app.config):
+        return frame_refused(framer, request.url)
+    return sent(render_page(config_of(shown(exercise))))

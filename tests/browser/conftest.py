@@ -15,7 +15,7 @@ from server import ROOT, create_app
 from server.export.site import export_site
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
 from tests.browser.hosts import Host
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, returning_page, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, returning_page, watched_page
 from tests.support.servers import http_server
 
 
@@ -60,7 +60,7 @@ def serve():
 
 @pytest.fixture(scope="session")
 def base_url(serve):
-    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED  # the seed's exercise's page
 
 
 @pytest.fixture(scope="session")

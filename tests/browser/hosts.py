@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from werkzeug.serving import make_server
 
 from server import create_app
-from tests.browser.pages import watched_page
+from tests.browser.pages import SEED, watched_page
 
 PREFIX = "/courses/ml/backprop"
 
@@ -112,7 +112,9 @@ def embedded_cross_site(host, context, isolated: bool):
     opened in context: (the page, the playground's frame once its runtime is ready, assert_clean)."""
     course = Dispatch()
     course_url = host(course)
-    playground = host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"}))
+    playground = (
+        host(create_app({"TESTING": True, "FRAME_ANCESTORS": f"'self' {course_url.rstrip('/')}"})) + SEED
+    )
     course.app = course_page(playground, isolated)
     page, assert_clean = watched_page(context, {netloc(course_url), netloc(playground)})
     page.goto(course_url)

@@ -11,7 +11,7 @@ from whitenoise import WhiteNoise
 from server import ROOT, create_app
 from server.export.nginx import FILE as NGINX_FILE
 from server.export.site import export_site
-from tests.browser.pages import READY_MS, TIME_LIMIT_MS, wait_for_pictures, watched_page
+from tests.browser.pages import READY_MS, SEED, TIME_LIMIT_MS, wait_for_pictures, watched_page
 from tests.support import servers, solutions
 from tests.support.events import assert_message
 from tests.support.nginx import headers_for
@@ -77,10 +77,12 @@ def sites(serve, tmp_path_factory):
     }
 
 
-def embed(context, origins, sites, site, playground):
-    """Open the docs' course page on a site, embedding the playground at its URL; record what it hears."""
+def embed(context, origins, sites, site, playground, exercise=SEED):
+    """Open the docs' course page on a site, embedding the playground at its URL (its exercise's page:
+    the seed's, which a static export writes at its root); record what it hears."""
     name = f"{urlsplit(site).port}-{urlsplit(playground).port}.html"
-    (sites["folder"] / name).write_text(docs_course_page().replace(DOCS_URL, playground))
+    course_page = docs_course_page().replace(DOCS_URL + SEED, playground + exercise)
+    (sites["folder"] / name).write_text(course_page.replace(DOCS_URL, playground))
     page, assert_clean = watched_page(context, origins)
     page.add_init_script(HEARD)
     page.goto(site + name)
@@ -99,7 +101,7 @@ def wait_for_ready(page):
 
 
 def playground_frame(page, url):
-    frame = page.frame(url=url)
+    frame = page.frame(url=lambda address: address.startswith(url))  # its exercise's page, under url
     frame.wait_for_function("() => window.playground !== undefined")  # a function: its CSP forbids eval
     return frame
 
@@ -176,7 +178,7 @@ def test_a_site_that_is_not_allowed_is_told_so_in_the_frame_and_hears_nothing(si
     expect(refused).to_contain_text("This exercise can’t be shown inside this page")
     expect(refused).to_contain_text(sites["other"].rstrip("/"))  # the site, named for whoever runs it
     link = frame.get_by_role("link", name="Open the backpropagation exercise in a new tab")
-    expect(link).to_have_attribute("href", sites["playground"])
+    expect(link).to_have_attribute("href", sites["playground"] + SEED)
     expect(link).to_have_attribute("target", "_blank")
     with context.expect_page() as opened:
         link.click()
@@ -203,7 +205,7 @@ def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, e
     host = serve.wsgi(static_host(export_folder, exported_site_headers(conf)))
     playground = host + "site/"
     # an isolated course page: the host's CORP lets it load embed.js and embed the page
-    page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground)
+    page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground, exercise="")
     wait_for_ready(page)
     frame = playground_frame(page, playground)
     assert frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)["passed"] is True
@@ -216,7 +218,7 @@ def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, e
     assert_clean()
     # and a site it does not allow is refused by the host's frame-ancestors
     with context.expect_console_message(lambda m: "frame-ancestors" in m.text):
-        page, _ = embed(context, serve.origins, sites, sites["other"], playground)
+        page, _ = embed(context, serve.origins, sites, sites["other"], playground, exercise="")
     assert page.frame(url=playground) is None
     assert page.evaluate("window.heard") == [] and page.evaluate("dispatched") == []
 
@@ -227,7 +229,7 @@ def test_without_frame_ancestors_a_site_not_allowed_still_hears_nothing(sites, s
     with servers.http_server(export_folder) as host:
         playground = host + "site/"
         origins = serve.origins | {urlsplit(host).netloc}
-        page, assert_clean = embed(context, origins, sites, sites["other"], playground)
+        page, assert_clean = embed(context, origins, sites, sites["other"], playground, exercise="")
         frame = playground_frame(page, playground)
         assert frame.evaluate("() => window.playground.ready.then(() => 'ready')") == "ready"
         frame.evaluate(
@@ -248,17 +250,17 @@ parent.postMessage({ type: "backprop-playground:checked", version: 1, passed: tr
 </script>"""
 
 
-def two_exercises(playground, other):
+def two_exercises(playground, other, exercise):
     """A course page with two playground iframes (one boxed border-box, with borders) and an impostor."""
     iframe = '<iframe id="{}" src="{}" title="{}" style="width: 100%; height: 900px; {}"></iframe>'
     return "\n".join(
         [
             '<!doctype html><html lang="en"><title>Two exercises</title>',
             f'<script src="{playground}embed.js"></script>',
-            iframe.format("first", playground, "First exercise", "border: 0"),
+            iframe.format("first", playground + exercise, "First exercise", "border: 0"),
             iframe.format(
                 "second",
-                playground,
+                playground + exercise,
                 "Second exercise",
                 "box-sizing: border-box; border: 3px solid; padding: 2px",
             ),
@@ -270,7 +272,7 @@ def two_exercises(playground, other):
 def test_each_iframe_gets_its_own_messages_and_other_origins_are_ignored(sites, serve, context):
     playground = sites["playground"]
     (sites["folder"] / "impostor.html").write_text(IMPOSTOR)
-    (sites["folder"] / "two.html").write_text(two_exercises(playground, sites["other"]))
+    (sites["folder"] / "two.html").write_text(two_exercises(playground, sites["other"], SEED))
     page, assert_clean = watched_page(context, serve.origins)
     page.add_init_script(HEARD)
     page.goto(sites["course"] + "two.html")

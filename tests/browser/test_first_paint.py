@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from server import create_app
 from server.page.names import NAMES
 from tests.browser.middleware import Halt
-from tests.browser.pages import TIME_LIMIT_MS, wait_until
+from tests.browser.pages import SEED, TIME_LIMIT_MS, wait_until
 from tests.support import solutions
 
 CODE_KEY = NAMES["storage"]["code"]
@@ -193,8 +193,8 @@ def test_the_plain_textarea_wraps_as_the_learner_chose(routed_page, base_url):
 def test_a_page_script_refused_before_the_body_has_arrived_is_said_once_it_has(routed_page, serve):
     # A blocker refuses the script at once, while the rest of the page is still on its way: the page says
     # so when its status line is there, and nothing throws meanwhile (the `page` fixture checks).
-    halt = Halt(create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS}), "/", b"<body")
-    url = serve.wsgi(halt)
+    halt = Halt(create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS}), "/" + SEED, b"<body")
+    url = serve.wsgi(halt) + SEED
     routed_page.route(PAGE_SCRIPT, lambda route: route.abort("blockedbyclient"))
     # The runtime's worker asks for Pyodide after main.js has run, and so asked for the page's script.
     with routed_page.expect_request(lambda request: request.url.endswith("/pyodide.asm.wasm")):

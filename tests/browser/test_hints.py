@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.pages import answer, open_playground
+from tests.browser.pages import SEED, answer, open_playground
 
 
 def shown_hints(page):
@@ -32,7 +32,7 @@ def test_no_solution_unless_the_server_allows_it(page, base_url):
 
 
 def test_a_teacher_can_offer_the_solution(page, serve):
-    url = serve(SHOW_SOLUTION=True)
+    url = serve(SHOW_SOLUTION=True) + SEED
     open_playground(page, url)
     page.get_by_role("button", name="Show a solution").click()
     expect(page.locator("#solution-code")).to_contain_text("reversed(order)")

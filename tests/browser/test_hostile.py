@@ -22,7 +22,7 @@ from server.page.names import NAMES
 from server.page.page import STOP_GRACE_MS
 from tests.browser.checks import check, fresh_runtime_ready, then_honest
 from tests.browser.middleware import Gate
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import SEED, open_playground, watched_page
 from tests.support import solutions
 
 # Alone (make test runs it after the rest, away from the other tests' browsers): what a stop does within its
@@ -190,7 +190,7 @@ def place(body: str, where: str) -> tuple[str, int]:
 
 def page_for(serve, browser, isolated: bool, limit_ms: int):
     """A playground page, cross-origin isolated or not, with this time limit, kept for a module's tests."""
-    url = serve(TIME_LIMIT_MS=limit_ms, CROSS_ORIGIN_ISOLATION=isolated)
+    url = serve(TIME_LIMIT_MS=limit_ms, CROSS_ORIGIN_ISOLATION=isolated) + SEED
     context = browser.new_context()
     page, assert_clean = watched_page(context, serve.origins)
     page.console = []  # what the page said on the console, for the host (not the learner)
@@ -346,7 +346,7 @@ def test_code_that_posts_messages_cannot_forge_a_report(isolated):
 
 @pytest.mark.parametrize("isolation", [True, False], ids=["isolated", "not-isolated"])
 def test_stop_button(serve, learners_browser, isolation):
-    url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolation)
+    url = serve(TIME_LIMIT_MS=60_000, CROSS_ORIGIN_ISOLATION=isolation) + SEED
     context = learners_browser.new_context()
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
@@ -386,7 +386,7 @@ def gated(learners_browser):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     context = learners_browser.new_context()
     page, assert_clean = watched_page(context, {f"127.0.0.1:{server.server_port}"})
-    page.goto(f"http://127.0.0.1:{server.server_port}/")
+    page.goto(f"http://127.0.0.1:{server.server_port}/{SEED}")
     page.wait_for_function("() => window.playground !== undefined")
     yield page, gate
     gate.open.set()

@@ -17,7 +17,7 @@ from server import create_app
 from server.page.policy import content_security_policy
 from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_page
 from tests.browser.service_worker import kept_offline
 from tests.support import solutions
 
@@ -78,7 +78,7 @@ def reporting_app(policy, **config):
 def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
     policy = content_security_policy("'self'").replace("script-src", "script-src 'report-sample'")
     app = reporting_app(policy, TIME_LIMIT_MS=TIME_LIMIT_MS)
-    url = host(app)
+    url = host(app) + SEED
     page, assert_clean = page_with_violations(context, {netloc(url)})
     open_playground(page, url)
     passes(page)
@@ -104,7 +104,7 @@ def test_page_runs_under_its_policy_with_nothing_blocked(host, context):
 def test_without_wasm_unsafe_eval_pyodide_cannot_start(host, context):
     policy = content_security_policy("'self'").replace(" 'wasm-unsafe-eval'", "")
     app = reporting_app(policy)
-    url = host(app)
+    url = host(app) + SEED
     page, _ = page_with_violations(context, {netloc(url)})
     page.goto(url)
     report = app.wait_for(lambda r: r["blocked-uri"] == "wasm-eval")
@@ -114,7 +114,7 @@ def test_without_wasm_unsafe_eval_pyodide_cannot_start(host, context):
 
 def test_without_unsafe_inline_styles_codemirror_is_unstyled(host, context):
     policy = content_security_policy("'self'").replace(" 'unsafe-inline'", "")
-    url = host(reporting_app(policy))
+    url = host(reporting_app(policy)) + SEED
     page, _ = page_with_violations(context, {netloc(url)})
     page.goto(url)
     page.wait_for_function("() => window.playground !== undefined")
@@ -126,7 +126,7 @@ def test_without_unsafe_inline_styles_codemirror_is_unstyled(host, context):
 
 def test_every_file_is_fetched_once(host, context):
     app = Recorder(create_app({"TESTING": True}))
-    url = host(app)
+    url = host(app) + SEED
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     paths = [path for path, _ in app.requests]
@@ -146,7 +146,7 @@ def test_every_file_is_fetched_once(host, context):
 
 def test_returning_visit_asks_only_for_the_page(host, context):
     app = Recorder(create_app({"TESTING": True}))
-    url = host(app)
+    url = host(app) + SEED
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     passes(page)
@@ -157,7 +157,7 @@ def test_returning_visit_asks_only_for_the_page(host, context):
     open_playground(again, url)
     passes(again)
     # and the browser's check for a new service worker, when it makes one: unchanged, so 304 too
-    assert [r for r in app.requests if r[0] != "/sw.js"] == [("/", 304)]
+    assert [r for r in app.requests if r[0] != "/sw.js"] == [("/" + SEED, 304)]
     assert {status for path, status in app.requests if path == "/sw.js"} <= {304}
     assert_clean()
     assert_clean_again()
@@ -168,16 +168,16 @@ def assert_under(requests, base):
     assert outside == [], f"requests outside {base}: {outside}"
 
 
-def check_under_prefix(context, base, page_url):
+def check_under_prefix(context, base, root):
     requests = []
     context.on("request", lambda request: requests.append(request))
     page, assert_clean = watched_page(context, {netloc(base)})
-    open_playground(page, page_url)
+    open_playground(page, root + SEED)
     passes(page)
     report = page.evaluate("s => window.playground.check(s)", ENDLESS)
     assert report["error"]["kind"] == "timeout"
     sees_no_storage(page)  # a pass after the timeout, then the honest pair
-    assert_under(requests, page_url)
+    assert_under(requests, root)
     assert len(requests) >= 10
     assert_clean()
 
@@ -223,7 +223,7 @@ def test_other_sites_cannot_frame_it_by_default(host, context):
     course = Dispatch()
     course_url = host(course)
     app = reporting_app(content_security_policy("'self'"))
-    playground = host(app)
+    playground = host(app) + SEED
     # A site that names itself (browsers send its origin as the Referer by default) gets, in the frame,
     # the page that says the exercise cannot be shown there: never the exercise.
     course.app = course_page(playground, isolated=False)

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from server import ROOT
 from tests.browser.axe import serious_violations
 from tests.browser.pages import (
+    SEED,
     TIME_LIMIT_MS,
     answer,
     open_playground,
@@ -51,13 +52,15 @@ def pseudo_catalogue(folder: Path) -> None:
 def pseudo_url(serve, tmp_path_factory):
     folder = tmp_path_factory.mktemp("pseudo")
     pseudo_catalogue(folder)
-    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS, TRANSLATION_DIRECTORIES=[str(folder)]) + "?lang=eo"
+    return serve(TIME_LIMIT_MS=TIME_LIMIT_MS, TRANSLATION_DIRECTORIES=[str(folder)]) + SEED + "?lang=eo"
 
 
 # Every visible text, aria-label and title on the page that is not code, a number or the learner's own:
 # each with the nearest block around it, which must hold a ⟦ (a message with <code> inside is one block).
 UNWRAPPED = """() => {
-  const skip = "pre, code, textarea, .cm-editor, .code-view, #engine-source, script, style, svg text, option";
+  // [data-words=exercise]: the exercise's own words, from its folder (statement, hints, its mistakes')
+  const skip = "pre, code, textarea, .cm-editor, .code-view, #engine-source, script, style, svg text, option,"
+    + " [data-words=exercise]";
   const inline = new Set(["CODE", "STRONG", "EM", "A", "SPAN", "KBD", "B", "I", "LABEL", "SUMMARY"]);
   const seen = (el) => el.checkVisibility ? el.checkVisibility() : el.offsetParent !== null;
   const found = [];

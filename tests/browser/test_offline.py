@@ -18,7 +18,7 @@ from server.export.nginx import FILE as NGINX_FILE
 from server.export.site import export_site
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, netloc
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import SEED, open_playground, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 from tests.support import solutions
 from tests.support.builds import new_build_app
@@ -74,7 +74,7 @@ def grades_and_draws(page):
 def visit_then_revisit_offline(context, host, wsgi, path=""):
     """Visit the page, take the network away, visit it again; return the second page, ready."""
     base = host(wsgi)
-    url = base + path
+    url = base + (path or SEED)  # the seed's exercise's page, which the server's worker keeps
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, url)
     kept_offline(first)
@@ -101,7 +101,7 @@ def test_second_visit_works_with_the_network_off(context, host):
 
 def test_second_visit_works_offline_under_a_sub_path(context, host):
     app = DispatcherMiddleware(NotFound(), {PREFIX: create_app({"TESTING": True})})
-    page = visit_then_revisit_offline(context, host, app, PREFIX[1:] + "/")
+    page = visit_then_revisit_offline(context, host, app, PREFIX[1:] + "/" + SEED)
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith(PREFIX + "/sw.js")
     assert page.evaluate("crossOriginIsolated") is True
 
@@ -130,7 +130,7 @@ def only_new(requests):
 
 def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tmp_path):
     deploy = Deploy(create_app({"TESTING": True}))
-    url = host(deploy)
+    url = host(deploy) + SEED
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -161,7 +161,7 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     assert len(new_caches) == 1 and new_caches != old_caches
     assert SNAPSHOT_CACHE in page.evaluate("caches.keys()")
 
-    network_off(context, host, url, page)
+    network_off(context, host, url.removesuffix(SEED), page)
     requests.clear()
     reloaded(page)
     assert page.evaluate("document.documentElement.dataset.build") == "new"
@@ -172,7 +172,7 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
 
 def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
     deploy = Deploy(create_app({"TESTING": True}))
-    url = host(deploy)
+    url = host(deploy) + SEED
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -197,7 +197,7 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
     other = browser.browser_type.launch(executable_path=chromium_path(), args=args)
     try:
         port = urlsplit(host(create_app({"TESTING": True}))).port
-        url = f"http://playground.test:{port}/"
+        url = f"http://playground.test:{port}/{SEED}"
         page, assert_clean = watched_page(other.new_context(), {netloc(url)})
         notes = []
         page.on("console", lambda m: notes.append((m.type, m.text)))
@@ -218,7 +218,7 @@ def test_a_module_first_imported_online_is_kept_for_offline_visits(context, host
     fractions = "from fractions import Fraction\nprint(Fraction(1, 3))\n" + solutions.CORRECT
     base = host(create_app({"TESTING": True}))
     first, assert_clean = watched_page(context, {netloc(base)})
-    open_playground(first, base)
+    open_playground(first, base + SEED)
     kept_offline(first)
     report = first.evaluate("s => window.playground.check(s)", fractions)  # fetches fractions' archive
     assert report["passed"] is True and report["output"]["text"].startswith("1/3"), report["error"]
@@ -226,7 +226,7 @@ def test_a_module_first_imported_online_is_kept_for_offline_visits(context, host
     first.close()
     assert_clean()
     again, assert_clean_again = watched_page(context, {netloc(base)})
-    open_playground(again, base)
+    open_playground(again, base + SEED)
     report = again.evaluate("s => window.playground.check(s)", fractions)
     assert report["passed"] is True and report["output"]["text"].startswith("1/3"), report["error"]
     # A module never imported online cannot come offline: the learner is told why, in their terms.

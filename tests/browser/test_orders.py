@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.page.names import NAMES
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_page
 from tests.support.events import assert_message
 from tests.support.orders import RIGHT, WRONG
 
@@ -43,7 +43,9 @@ def seed_page(browser, serve, base_url):
 
 @pytest.fixture(scope="module")
 def strict_page(browser, serve):
-    context, page, assert_clean = opened(browser, serve, serve(TIME_LIMIT_MS=TIME_LIMIT_MS, VERDICT="strict"))
+    context, page, assert_clean = opened(
+        browser, serve, serve(TIME_LIMIT_MS=TIME_LIMIT_MS, VERDICT="strict") + SEED
+    )
     yield page
     context.close()
     assert_clean()

@@ -5,7 +5,7 @@ need the page as it first loads, or reload it, take a page of their own."""
 
 from playwright.sync_api import expect
 
-from tests.browser.pages import answer, open_playground, type_code
+from tests.browser.pages import SEED, answer, open_playground, type_code
 from tests.support import solutions
 from tests.support.events import assert_valid
 
@@ -163,7 +163,7 @@ def test_reset_asks_first(page, base_url):
 
 
 def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
-    url = serve()
+    url = serve() + SEED
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.goto(url)
     page.wait_for_function("() => window.playground !== undefined")
@@ -190,7 +190,7 @@ def test_the_tables_marks_are_the_reports(serve, page, monkeypatch):
 
     cases = big_cases(page_view.graded_cases())
     monkeypatch.setattr(page_view, "graded_cases", lambda verdict="seed": cases)
-    open_playground(page, serve())
+    open_playground(page, serve() + SEED)
     for source in (NUDGED, solutions.NOT_REVERSED):
         report = page.evaluate("s => window.playground.check(s)", source)
         marks = [

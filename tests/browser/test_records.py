@@ -12,7 +12,7 @@ from sqlalchemy import select
 from server.db.tables import attempts
 from tests.browser.axe import serious_violations
 from tests.browser.checks import checked
-from tests.browser.pages import TIME_LIMIT_MS, launched_window, open_playground
+from tests.browser.pages import SEED, TIME_LIMIT_MS, launched_window, open_playground
 from tests.support import solutions
 
 SECRET = "a secret the course and the playground share, 32+ bytes"
@@ -72,7 +72,7 @@ def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_n
     sent = []
     page.on("request", lambda request: request.url.endswith("/record") and sent.append(request))
     learner = jwt.encode({"sub": "kim", "exp": int(time.time()) + 600}, SECRET, "HS256")
-    open_playground(page, f"{records_url}?lang=de&learner={learner}")
+    open_playground(page, f"{records_url}{SEED}?lang=de&learner={learner}")
     expect(page.get_by_test_id("records-note")).to_have_text(GETEILT)
     shoot(page, "german")  # the sentence under the toolbar, where Check is
     assert serious_violations(page) == []
@@ -82,7 +82,7 @@ def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_n
     )
     assert len(sent) == 1 and sent[0].post_data_json == {"source": solutions.TWICE, "learner": learner}
 
-    open_playground(page, records_url)  # no token: no sentence, nothing sent
+    open_playground(page, records_url + SEED)  # no token: no sentence, nothing sent
     expect(page.get_by_test_id("records-note")).to_have_count(0)
     assert checked(page, solutions.TWICE)["passed"] is False
     page.wait_for_timeout(500)  # a record would have been sent at once

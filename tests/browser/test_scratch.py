@@ -9,7 +9,7 @@ from engine.errors import ENGINE_HINTS
 from engine.report import FIELDS
 from server.exercises.presets import PRESETS
 from tests.browser.checks import fresh_runtime_ready, then_honest
-from tests.browser.pages import TIME_LIMIT_MS, answer, open_playground, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, answer, open_playground, watched_page
 from tests.support import solutions
 from tests.support.events import assert_valid
 
@@ -25,7 +25,7 @@ def scratch_page(serve, browser):
     """One playground page for the module's Runs, the learner's right backward in its editor."""
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
-    open_playground(page, serve(TIME_LIMIT_MS=TIME_LIMIT_MS))
+    open_playground(page, serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED)
     page.evaluate("s => window.playground.setCode(s)", solutions.CORRECT)
     yield page
     context.close()
@@ -203,7 +203,7 @@ def copied_link(page, code: str, scratch: str) -> str:
 
 
 def test_a_share_link_round_trips_and_asks_first(browser, serve):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
@@ -307,7 +307,7 @@ def test_a_share_link_too_large_is_refused_before_it_is_parsed(scratch_page, ser
 
 
 def test_a_share_link_carries_the_code_only_and_points_at_the_public_page(browser, serve):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url + "?learner=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl")
@@ -352,7 +352,7 @@ def test_the_deep_chain_example_is_titled_by_its_variable(scratch_page):
 
 
 def test_a_share_link_in_a_fresh_browser_loads_without_a_question(browser, serve):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     sharer = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = watched_page(sharer, serve.origins)
     open_playground(page, url)

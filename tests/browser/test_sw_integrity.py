@@ -18,7 +18,7 @@ from server import create_app
 from tests.browser.checks import then_honest as grades  # a right backward passes, a wrong one fails
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Deploy, netloc
-from tests.browser.pages import open_playground, wait_until, watched_page
+from tests.browser.pages import SEED, open_playground, wait_until, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 from tests.support import solutions
 
@@ -116,7 +116,7 @@ def offline(profile, page, on=True):
 
 
 def test_altered_files_in_the_cache_are_never_served(profile, host):
-    url = host(create_app({"TESTING": True}))
+    url = host(create_app({"TESTING": True})) + SEED
     page, assert_clean = watched_page(profile.launch(), {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -152,7 +152,7 @@ def test_altered_files_in_the_cache_are_never_served(profile, host):
     # Altered again, then the browser restarts with the server gone: a new service worker, with none of the
     # last one's memory, finds them again. The kept page itself is right, so it is shown, without Python.
     page.evaluate(TAMPER, FILES_CACHE)
-    host.stop(url)
+    host.stop(url.removesuffix(SEED))
     profile.close()
     profile.warnings.clear()
     profile.launch()
@@ -172,7 +172,7 @@ def test_altered_files_in_the_cache_are_never_served(profile, host):
 
 def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
     deploy = Deploy(create_app({"TESTING": True}))
-    url = host(deploy)
+    url = host(deploy) + SEED
     page, assert_clean = watched_page(profile.launch(), {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
@@ -217,7 +217,7 @@ def test_a_stdlib_archive_planted_before_its_first_import_is_not_imported(profil
     app = create_app({"TESTING": True})
     sw = app.test_client().get("/sw.js").get_data(as_text=True)
     digests = json.loads(re.search(r"^const OFFLINE = (.*);$", sw, re.M)[1])["digests"]
-    url = host(app)
+    url = host(app) + SEED
     archive = urljoin(url, next(u for u in digests if u.endswith("/statistics.zip")))
     page, assert_clean = watched_page(profile.launch(), {netloc(url)})
     open_playground(page, url)
@@ -251,7 +251,7 @@ class Rewriter:
         self.app = app
 
     def __call__(self, environ, start_response):
-        if environ["PATH_INFO"] != "/":
+        if environ["PATH_INFO"] != "/" + SEED:
             return self.app(environ, start_response)
         sent = {}
         body = b"".join(
@@ -264,7 +264,7 @@ class Rewriter:
 
 
 def test_a_page_rewritten_on_its_way_is_not_kept_and_the_page_says_so(context, host):
-    url = host(Rewriter(create_app({"TESTING": True})))
+    url = host(Rewriter(create_app({"TESTING": True}))) + SEED
     page, assert_clean = watched_page(context, {netloc(url)})
     notes = []
     page.on("console", lambda m: notes.append(m.text))

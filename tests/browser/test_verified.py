@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_violations
 from tests.browser.checks import CHECKED
-from tests.browser.pages import TIME_LIMIT_MS, open_playground
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground
 from tests.support import solutions
 from tests.support.events import assert_message
 
@@ -39,7 +39,7 @@ def checked(page, source: str) -> dict:
 
 
 def test_a_pass_is_verified_and_the_event_carries_a_receipt(page, verifying_url):
-    open_playground(page, verifying_url)
+    open_playground(page, verifying_url + SEED)
     message = checked(page, solutions.CORRECT)
     assert message["passed"] is True and message["verified"] is True
     verified = page.get_by_test_id("verified")
@@ -57,7 +57,7 @@ def test_a_pass_is_verified_and_the_event_carries_a_receipt(page, verifying_url)
 
 
 def test_a_lookup_table_passes_in_the_browser_and_the_server_says_it_does_not(page, verifying_url):
-    open_playground(page, verifying_url)
+    open_playground(page, verifying_url + SEED)
     cases = page.evaluate("JSON.parse(document.getElementById('config').textContent).cases")
     source = solutions.lookup_table(cases)
     message = checked(page, source)
@@ -81,7 +81,7 @@ def test_a_lookup_table_passes_in_the_browser_and_the_server_says_it_does_not(pa
 
 
 def test_a_grader_patched_in_place_fails_in_the_page_and_at_the_server(page, verifying_url):
-    open_playground(page, verifying_url)
+    open_playground(page, verifying_url + SEED)
     patch = "import engine.compare\nengine.compare.close.__code__ = (lambda got, expected: True).__code__\n"
     message = checked(page, patch + solutions.NOT_REVERSED)
     assert message["passed"] is False and message["error"] == "runtime"
@@ -103,14 +103,14 @@ def test_without_verification_the_page_asks_nothing(page, base_url):
 
 def test_a_learner_token_in_the_pages_url_names_the_learner_in_the_receipt(page, course_url):
     token = jwt.encode({"sub": "learner-7", "exp": int(time.time()) + 600}, SECRET, "HS256")
-    open_playground(page, f"{course_url}?learner={token}")
+    open_playground(page, f"{course_url}{SEED}?learner={token}")
     message = checked(page, solutions.CORRECT)
     assert message["verified"] is True
     assert jwt.decode(message["receipt"], options={"verify_signature": False})["sub"] == "learner-7"
 
 
 def test_a_page_without_its_learner_token_says_the_pass_is_not_verified_and_why(page, course_url):
-    open_playground(page, course_url)  # a course that names its learners, opened without a token
+    open_playground(page, course_url + SEED)  # a course that names its learners, opened without a token
     message = checked(page, solutions.CORRECT)
     assert message["passed"] is False and message["verified"] is None and message["receipt"] is None
     verified = page.get_by_test_id("verified")
@@ -140,7 +140,7 @@ def test_a_pass_the_server_could_not_take_now_is_kept_and_sent_again_by_itself(
         route.fulfill(status=503, headers={"Retry-After": "2"}, content_type="application/json", body=body)
 
     page.route("**/verify*", first_busy)
-    open_playground(page, verifying_url)
+    open_playground(page, verifying_url + SEED)
     collect = "(e) => seen.push(e.detail)"
     page.evaluate(
         f"() => {{ window.seen = []; addEventListener('backprop-playground:checked', {collect}); }}"

@@ -43,7 +43,7 @@ runtime.addEventListener("status", ({ detail }) => whenParsed((view) => view.sho
 runtime.addEventListener("progress", ({ detail }) => load?.progress(detail.received, detail.expected)); // none before the body is there
 if (!leaving) runtime.load().catch(() => {}); // shown on the page by the status event; callers see window.playground.ready reject
 // The service worker that keeps this build's files for the next visit, offline too (offline.js).
-runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker)));
+runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker), config.home));
 
 Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage }]) => startPage({ config, runtime }))

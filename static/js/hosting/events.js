@@ -10,11 +10,13 @@ export const VERSION = 1;
 const PREFIX = NAMES.events;
 const COALESCE_MS = 50; // one resize message for a burst of layout changes
 
-export const readyMessage = () => ({ type: `${PREFIX}ready`, version: VERSION, exercise: "backward" });
+// exercise: the page's exercise's id (config.exercise), which every message that is about it names.
+export const readyMessage = (exercise) => ({ type: `${PREFIX}ready`, version: VERSION, exercise });
 
-export const checkedMessage = (report, attempt, hintsShown, verification = null) => ({
+export const checkedMessage = (report, attempt, hintsShown, verification = null, exercise = report.exercise) => ({
   type: `${PREFIX}checked`,
   version: VERSION,
+  exercise: String(exercise),
   passed: report.passed === true,
   attempt,
   expressions: report.expressions.map((e) => ({ name: String(e.name), passed: e.passed === true, extra: e.extra === true })),
@@ -42,7 +44,7 @@ const hintsShown = () => document.querySelectorAll("[data-testid=hints] ol > li:
 // The page's height: its content's, not the iframe's (which may be taller), so it can shrink too.
 const pageHeight = () => Math.ceil(document.documentElement.getBoundingClientRect().height);
 
-export function startEvents(parents) {
+export function startEvents(parents, exercise) {
   const framed = window.parent !== window;
   const targets = framed ? targetOrigins(parents, location.origin, location.ancestorOrigins) : [];
   const send = (message) => {
@@ -61,7 +63,7 @@ export function startEvents(parents) {
 
   return {
     // With the height again: a course page whose listener came late has it by now.
-    ready: () => (send(readyMessage()), sendHeight(true)),
-    checked: (report, attempt, verification) => send(checkedMessage(report, attempt, hintsShown(), verification)),
+    ready: () => (send(readyMessage(exercise)), sendHeight(true)),
+    checked: (report, attempt, verification) => send(checkedMessage(report, attempt, hintsShown(), verification, exercise)),
   };
 }

@@ -23,9 +23,10 @@ function settled(worker) {
   });
 }
 
-async function removeWorker() {
+// home: the playground's own address (config.home), the scope sw.js has: every exercise's page is under it.
+async function removeWorker(home) {
   const container = navigator.serviceWorker;
-  const page = new URL("./", location.href).href; // the scope sw.js had, beside the page
+  const page = new URL(home ?? "./", location.href).href; // the scope sw.js had
   const ours = async () => {
     const registration = await container.getRegistration(page);
     return registration?.scope === page ? registration : null;
@@ -44,7 +45,7 @@ async function removeWorker() {
   return container.controller ? "removed" : "off";
 }
 
-export async function keepOffline(url) {
+export async function keepOffline(url, home) {
   const done = (state) => (document.documentElement.dataset.offline = state);
   try {
     if (!("serviceWorker" in navigator)) throw new Error("this browser has no service workers here");
@@ -56,7 +57,7 @@ export async function keepOffline(url) {
       await navigator.serviceWorker.ready;
       return done("kept");
     }
-    done(await removeWorker());
+    done(await removeWorker(home));
   } catch (err) {
     done("unavailable");
     console.info(`The playground is not kept for offline use: ${err?.message ?? err}`);

@@ -43,9 +43,10 @@
 
 const OFFLINE = {{ offline|tojson }};
 const PREFIX = OFFLINE.cachePrefix;
-const PAGE = new URL("./", self.location).href; // the page is at the scope's root
-const CACHE = `${PREFIX}${OFFLINE.build} ${PAGE}`;
-const isOurs = (name) => name.startsWith(PREFIX) && name.endsWith(` ${PAGE}`);
+const SCOPE = new URL("./", self.location).href; // the playground's own address: its caches are named by it
+const PAGE = new URL(OFFLINE.page, self.location).href; // the page kept: the seed's exercise's (offline.py)
+const CACHE = `${PREFIX}${OFFLINE.build} ${SCOPE}`;
+const isOurs = (name) => name.startsWith(PREFIX) && name.endsWith(` ${SCOPE}`);
 const absolute = (url) => new URL(url, self.location).href;
 const FILES = new Set(OFFLINE.files.map(absolute));
 const LAZY = OFFLINE.lazy.map(absolute); // folders of archives kept on use

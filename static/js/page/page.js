@@ -84,8 +84,8 @@ export function startPage({ config, runtime }) {
   };
 
   setupHints($("hints"));
-  const progress = setupProgress($("progress"));
-  const events = startEvents(config.parents);
+  const progress = setupProgress($("progress"), { ordered: config.expressions.some((e) => e.role === "order") });
+  const events = startEvents(config.parents, config.exercise);
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
   const checkButton = $("check");
@@ -115,7 +115,7 @@ export function startPage({ config, runtime }) {
       return whileBusy({ button: checkButton, stop: stopButton, idle: t("Check"), doing: t("Checking…") }, async (labels) => {
         const report = await runtime.check(code, labels);
         const panels = { results: $("results"), verdict: $("verdict"), error: $("error"), output: $("output") };
-        renderReport(panels, report, config.report.kinds);
+        renderReport(panels, report, config.report.kinds, config);
         // The verdict in sight (a phone shows the editor and Check, the results below them); the focus stays
         // where it was, in the editor or on Check: the verdict is a live region, so it is heard all the same.
         bringIntoView(panels.verdict);

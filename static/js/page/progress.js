@@ -40,25 +40,28 @@ const around = (message, element) => {
   return [before, element, after];
 };
 
-// Under the seed's rule a pass is the three expressions; whether the order was right then is said beside it.
-function passSaid(passedAttempt, orderAttempt) {
+// Under the seed's rule a pass is the three expressions; whether the order was right then is said beside it
+// (ordered: the exercise has graphs that tell orders apart; another exercise's pass is just that).
+function passSaid(passedAttempt, orderAttempt, ordered) {
   const params = { attempt: number(passedAttempt), order: number(orderAttempt ?? 0) };
+  if (!ordered) return t("Passed on attempt {attempt}, {date}.", params);
   if (orderAttempt === passedAttempt) return t("Passed on attempt {attempt}, {date}, with the order right.", params);
   if (orderAttempt) return t("Passed on attempt {attempt}, {date}; the order right on attempt {order}.", params);
   return t("Passed on attempt {attempt}, {date}, but the order is not yet right on every graph.", params);
 }
 
-function describe({ attempts, passedAttempt, passedAt, orderAttempt }) {
+function describe({ attempts, passedAttempt, passedAt, orderAttempt }, ordered) {
   if (passedAttempt) {
     const date = new Date(passedAt);
     const time = el("time", { datetime: date.toISOString(), text: day(date) });
-    const said = around(passSaid(passedAttempt, orderAttempt), time);
+    const said = around(passSaid(passedAttempt, orderAttempt, ordered), time);
     return attempts > passedAttempt ? [...said, " ", tn("{n} Check in all.", "{n} Checks in all.", attempts)] : said;
   }
   return [attempts ? tn("{n} Check so far, not passed yet.", "{n} Checks so far, not passed yet.", attempts) : t("No Checks yet.")];
 }
 
-export function setupProgress(root) {
+// ordered: whether the exercise has graphs that tell orders apart (the seed's), whose progress says so.
+export function setupProgress(root, { ordered = true } = {}) {
   const text = root.querySelector("#progress-text");
   const clear = root.querySelector("#clear-progress");
   let progress = stored() ?? EMPTY;
@@ -66,7 +69,7 @@ export function setupProgress(root) {
 
   const render = (note = "") => {
     const where = kept ? t("Kept in this browser.") : t("Not kept: this browser blocks local storage.");
-    text.replaceChildren(note ? `${note} ` : "", ...describe(progress), progress.attempts ? ` ${where}` : "");
+    text.replaceChildren(note ? `${note} ` : "", ...describe(progress, ordered), progress.attempts ? ` ${where}` : "");
     root.dataset.attempts = String(progress.attempts);
     root.dataset.passedAttempt = String(progress.passedAttempt ?? "");
     root.dataset.orderAttempt = String(progress.orderAttempt ?? "");

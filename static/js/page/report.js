@@ -6,11 +6,34 @@ import { exact } from "../shared/format.js";
 import { picture } from "../picture/picture.js";
 import { N_, number, t, tn } from "../shared/i18n.js";
 
+// The exercise the report is of, as the page's config gives it (renderReport sets it): its named mistakes'
+// words (HTML the server made from its Markdown), how its numbers are labelled, what its groups are (the
+// headline's count), its cases' other inputs.
+let exercise = { mistakes: {}, label: "{leaf}.grad", groupsAre: "expressions", cases: [] };
+const grads = () => exercise.label === "{leaf}.grad"; // the seed's and ops' words: gradients
+
+// A case's inputs beside its values (ops' g, step's xs, ys and lr), from the page's cases in their order.
+function otherInputs(expr, index) {
+  const cases = exercise.cases.filter((c) => c.group === expr.name);
+  const inputs = cases[index]?.inputs ?? {};
+  return Object.entries(inputs)
+    .filter(([name]) => name !== "values")
+    .map(([name, value]) => `; ${name} = ${JSON.stringify(value)}`)
+    .join("");
+}
+
+// An element holding HTML the server made from an exercise's Markdown (raw HTML off: no tag of its own).
+function said(tag, attrs, html) {
+  const node = el(tag, { ...attrs, "data-words": "exercise" });
+  node.innerHTML = html;
+  return node;
+}
+
 const status = (expr) => (expr.cases.some((c) => c.got === null) ? "error" : expr.passed ? "pass" : "fail");
 
 function caseTable(expr, result, index) {
   const title = result.example ? t("Worked example") : t("Value set {n}", { n: index + 1 });
-  const values = expr.leaves.map((name, i) => `${name} = ${exact(result.values[i])}`).join(", ");
+  const values = expr.leaves.map((name, i) => `${name} = ${exact(result.values[i])}`).join(", ") + otherInputs(expr, index);
   const table = el(
     "table",
     { class: "case", "data-passed": String(result.passed) },
@@ -18,7 +41,7 @@ function caseTable(expr, result, index) {
       class: `badge ${result.passed ? "pass" : "fail"}`,
       text: result.passed ? t("right") : result.got ? t("wrong") : t("no result"),
     })),
-    el("thead", {}, el("tr", {}, ...[t("leaf"), t("expected grad"), t("your grad")].map((text) => el("th", { scope: "col", text })))),
+    el("thead", {}, el("tr", {}, ...(grads() ? [t("leaf"), t("expected grad"), t("your grad")] : [t("number"), t("expected"), t("yours")]).map((text) => el("th", { scope: "col", text })))),
   );
   const body = el("tbody");
   expr.leaves.forEach((name, i) => {
@@ -27,7 +50,8 @@ function caseTable(expr, result, index) {
     const wrong = result.right?.[i] !== true; // the grader's mark: engine/compare.py decides it
     const gotCell = el("td", { class: wrong ? "got wrong" : "got", text: exact(got) });
     if (wrong) gotCell.append(el("span", { class: "visually-hidden", text: t(" (wrong)") }));
-    body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: name }), el("td", { text: exact(expected) }), gotCell));
+    const label = exercise.label.replaceAll("{leaf}", name);
+    body.append(el("tr", { "data-leaf": name }, el("th", { scope: "row", text: grads() ? name : label }), el("td", { text: exact(expected) }), gotCell));
   });
   table.append(body);
   return table;
@@ -50,7 +74,14 @@ export function renderOutput(panel, output) {
 function whyBox(expr) {
   const item = (d) => el("li", { "data-kind": d.kind, "data-node": d.node ?? "", text: d.message });
   const box = el("div", { class: "why" }, el("h4", { text: expr.extra ? t("What happens on this graph") : t("What went wrong") }));
-  if (expr.mistake) {
+  const words = expr.mistake && exercise.mistakes[expr.mistake.kind];
+  if (words) {
+    // A mistake the exercise names, in its words: its title, what the learner's numbers show, what to try.
+    const { kind, node } = expr.mistake;
+    const mistake = el("p", { class: "mistake", "data-testid": "mistake", "data-kind": kind, "data-node": node ?? "" });
+    mistake.append(said("strong", { "data-testid": "mistake-title" }, words.title), " ", said("span", {}, words.says));
+    box.append(mistake, said("p", { class: "mistake-hint", "data-testid": "mistake-hint" }, words.hint));
+  } else if (expr.mistake) {
     const { kind, node, message } = expr.mistake;
     box.append(el("p", { class: "mistake", "data-testid": "mistake", "data-kind": kind, "data-node": node ?? "", text: message }));
   }
@@ -173,22 +204,45 @@ export function renderError(panel, error, kinds, where = t("your code (marked in
   if (line) panel.append(el("p", { text: t("Line {line} of {where}.", { line: number(line), where }) }));
 }
 
-// The headline: how many expressions pass and, when they all do, what the order graphs say of the order.
+// How the headline counts the groups, in the words of what they are (the exercise's grade.groups_are):
+// whole sentences, each in the catalogue, so every language says them in its own grammar.
+const COUNTS = {
+  expressions: {
+    all: (n) => tn("The {n} expression passes", "All {n} expressions pass", n),
+    some: (passed, n) => tn("{passed} of {n} expression passes.", "{passed} of {n} expressions pass.", n, { passed }),
+  },
+  networks: {
+    all: (n) => tn("The {n} network passes", "All {n} networks pass", n),
+    some: (passed, n) => tn("{passed} of {n} network passes.", "{passed} of {n} networks pass.", n, { passed }),
+  },
+  parts: {
+    all: (n) => tn("The {n} part passes", "All {n} parts pass", n),
+    some: (passed, n) => tn("{passed} of {n} part passes.", "{passed} of {n} parts pass.", n, { passed }),
+  },
+};
+
+// The headline: how many groups pass and, when they all do, what the order graphs say of the order.
 // "Your backward works" only where they show it right.
 function headline(verdict, report, graded) {
   const passed = graded.filter((e) => e.passed).length;
-  const all = tn("The {n} expression passes", "All {n} expressions pass", graded.length);
+  const counts = COUNTS[exercise.groupsAre] ?? COUNTS.expressions;
+  const all = counts.all(graded.length);
   const toGraphs = (text) => el("a", { href: "#order-graphs", text });
   let status = report.passed ? "pass" : report.error ? "error" : "fail";
   let words;
   if (!report.passed) {
-    words = [graded.length ? tn("{passed} of {n} expression passes.", "{passed} of {n} expressions pass.", graded.length, { passed: number(passed) }) : t("Your code could not be graded: see the error below.")];
+    words = [graded.length ? counts.some(number(passed), graded.length) : t("Your code could not be graded: see the error below.")];
     const failing = graded.filter((e) => e.mistake);
     if (failing.length) {
       // The mistake, named once here: where every failing expression has the same kind, without saying where.
       const same = failing.every((e) => e.mistake.kind === failing[0].mistake.kind);
-      const text = (same ? "" : t("In {expression}: ", { expression: failing[0].name })) + failing[0].mistake.message;
-      words.push(" ", el("span", { class: "verdict-mistake", "data-testid": "verdict-mistake", "data-kind": failing[0].mistake.kind, text }));
+      const { kind, message } = failing[0].mistake;
+      const where = same ? "" : t("In {expression}: ", { expression: failing[0].name });
+      const attrs = { class: "verdict-mistake", "data-testid": "verdict-mistake", "data-kind": kind };
+      const named = exercise.mistakes[kind];
+      const span = named ? said("span", attrs, named.says) : el("span", { ...attrs, text: where + message });
+      if (named && where) span.prepend(where);
+      words.push(" ", span);
     }
   } else if (report.order === "right") {
     words = [t("{all}, and your order is right on every graph that tells orders apart. Your backward works.", { all })];
@@ -207,8 +261,11 @@ function headline(verdict, report, graded) {
   verdict.hidden = false;
 }
 
-// kinds: the heading of each error kind (config.report.kinds).
-export function renderReport({ results, verdict, error, output }, report, kinds) {
+// kinds: the heading of each error kind (config.report.kinds); shown: the exercise as the page's config
+// gives it ({ mistakes, grade, cases }).
+export function renderReport({ results, verdict, error, output }, report, kinds, shown = {}) {
+  const { outputLabel = "{leaf}.grad", groupsAre = "expressions" } = shown.grade ?? {};
+  exercise = { mistakes: shown.mistakes ?? {}, label: outputLabel, groupsAre, cases: shown.cases ?? [] };
   renderOutput(output, report.output);
   results.replaceChildren();
   renderError(error, report.error, kinds);

@@ -11,11 +11,14 @@ import { showStopping, whileBusy } from "./busy.js";
 import { renderError, renderOutput } from "./report.js";
 
 // One drawing: its picture, open and titled with where draw() was called.
-function drawingOf(drawing, index, caps) {
+// yours: what the editor's code is called in a drawing's title and an error's place ("your backward" for
+// the seed's exercise, "your code" for another).
+function drawingOf(drawing, index, caps, yours) {
   const label = typeof drawing.label === "string" && drawing.label.length <= caps.label ? drawing.label : null;
   const name = label ?? t("drawing {n}", { n: number(index + 1) });
   const at = { name, line: number(drawing.line) };
-  const title = drawing.file === "editor" ? t("draw({name}), line {line} of your backward", at) : t("draw({name}), line {line}", at);
+  const inYours = yours === "backward" ? t("draw({name}), line {line} of your backward", at) : t("draw({name}), line {line} of your code", at);
+  const title = drawing.file === "editor" ? inYours : t("draw({name}), line {line}", at);
   const expr = { name, graph: drawing.nodes && { case: 0, out: drawing.out, nodes: drawing.nodes, calls: drawing.calls }, size: drawing.size };
   const figure = picture(expr, true, { testid: "drawing", title, graded: false });
   figure.dataset.line = String(drawing.line);
@@ -23,16 +26,17 @@ function drawingOf(drawing, index, caps) {
 }
 
 // Show a Run's result: output, error (its line marked where it is), drawings.
-function renderRun(result, { kinds, caps, scratch, editor }) {
+function renderRun(result, { kinds, caps, scratch, editor, yours }) {
   renderOutput($("run-output"), result.output);
   const inEditor = result.error?.file === "editor";
-  renderError($("run-error"), result.error, kinds, inEditor ? t("your backward (marked in the editor above)") : t("the scratch pad (marked)"));
+  const inEditorSaid = yours === "backward" ? t("your backward (marked in the editor above)") : t("your code (marked in the editor above)");
+  renderError($("run-error"), result.error, kinds, inEditor ? inEditorSaid : t("the scratch pad (marked)"));
   scratch.markLine(inEditor ? null : (result.error?.line ?? null));
   if (inEditor) editor.markLine(result.error.line);
   const drawings = $("drawings");
   const drawn = result.drawings.slice(0, caps.drawings); // never more than the cap, whatever came
   const cut = (Number.isInteger(result.cut_drawings) ? result.cut_drawings : 0) + result.drawings.length - drawn.length;
-  drawings.replaceChildren(...drawn.map((drawing, i) => drawingOf(drawing, i, caps)));
+  drawings.replaceChildren(...drawn.map((drawing, i) => drawingOf(drawing, i, caps, yours)));
   if (cut) {
     const most = { most: number(caps.drawings) };
     const more = tn("{n} more draw() call was not drawn ({most} at most in one Run).", "{n} more draw() calls were not drawn ({most} at most in one Run).", cut, most);
@@ -78,14 +82,14 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
       return whileBusy({ button: runButton, stop: stopButton, idle: t("Run"), doing: t("Running…") }, async (labels) => {
         const input = { scratch: code, backward: useBackward.checked ? editor.getCode() : null };
         const result = await runtime.run(input, labels);
-        renderRun(result, { kinds: config.report.kinds, caps: config.picture, scratch, editor });
+        renderRun(result, { kinds: config.report.kinds, caps: config.picture, scratch, editor, yours: config.grade.learnerWrites.join(", ") });
         return result;
       });
     });
   }
 
   // An example replaces the scratch pad's code once the learner agrees (nothing to lose: no question).
-  $("load-preset").addEventListener("click", async () => {
+  $("load-preset")?.addEventListener("click", async () => { // an exercise without examples has none
     const preset = config.scratch.presets.find((p) => p.id === $("preset").value);
     const current = scratch.getCode();
     const keep = current.trim() && current !== preset.code && !config.scratch.presets.some((p) => p.code === current);

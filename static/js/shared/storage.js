@@ -6,24 +6,37 @@
 // makes that names nobody (config.lti.learner; templates/index.html restores the code and the wrapping
 // under the same keys). On a shared browser (a lab machine) the next learner the LMS launches never reads
 // them, and once this module loads in a launch for another learner, the other learners' are removed.
+//
+// Each exercise keeps its own code, scratch pad, hints and progress: `<key>/<id>` (`<key>/<id>@<learner>`
+// in a launch), the suffix the server gives (config.storage); the seed's exercise keeps the bare keys, so
+// the code a learner saved before there were several exercises stays theirs. Theme, wrapping, language and
+// the snapshot are the browser's, for every exercise.
 
 import NAMES from "./names.json" with { type: "json" };
 
-const LEARNERS = [NAMES.storage.code, NAMES.storage.scratch, NAMES.storage.hints, NAMES.storage.progress, NAMES.storage.wrap];
+const EXERCISES = [NAMES.storage.code, NAMES.storage.scratch, NAMES.storage.hints, NAMES.storage.progress];
+const LEARNERS = [...EXERCISES, NAMES.storage.wrap];
 
-function launchedLearner() {
+function pageConfig() {
   try {
-    const learner = JSON.parse(document.getElementById("config")?.textContent ?? "{}").lti?.learner;
-    return typeof learner === "string" && learner ? learner : null;
+    return JSON.parse(document.getElementById("config")?.textContent ?? "{}");
   } catch {
-    return null;
+    return {};
   }
 }
 
-const learner = typeof document === "undefined" ? null : launchedLearner();
+const config = typeof document === "undefined" ? {} : pageConfig();
+const learner = typeof config.lti?.learner === "string" && config.lti.learner ? config.lti.learner : null;
+const exercise = typeof config.storage === "string" ? config.storage : ""; // "/<id>", or "" (the seed's)
 
-// The key a value is kept under in this page: the learner's own, in a launched page.
-export const keyOf = (key) => (learner && LEARNERS.includes(key) ? `${key}@${learner}` : key);
+// The key a value is kept under in this page: this exercise's own, and the learner's own in a launched page.
+export const keyOf = (key) => {
+  const own = EXERCISES.includes(key) ? key + exercise : key;
+  return learner && LEARNERS.includes(key) ? `${own}@${learner}` : own;
+};
+
+// A kept key's own name: without its learner and its exercise (`<key>[/<id>][@<learner>]`).
+const baseOf = (key) => key.replace(/\/[a-z][a-z0-9-]*$/, "");
 
 export function read(key) {
   try {
@@ -58,7 +71,7 @@ function forgetOtherLearners() {
     for (let i = 0; i < localStorage.length; i++) {
       const key = localStorage.key(i);
       const at = key.lastIndexOf("@");
-      if (at > 0 && LEARNERS.includes(key.slice(0, at)) && key.slice(at + 1) !== learner) others.push(key);
+      if (at > 0 && LEARNERS.includes(baseOf(key.slice(0, at))) && key.slice(at + 1) !== learner) others.push(key);
     }
     others.forEach((key) => localStorage.removeItem(key));
   } catch {}

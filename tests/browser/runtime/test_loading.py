@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from server import create_app
 from server.page.names import NAMES
 from tests.browser.middleware import Gate, Trickle
-from tests.browser.pages import READY_MS, TIME_LIMIT_MS, open_playground, wait_until
+from tests.browser.pages import READY_MS, SEED, TIME_LIMIT_MS, open_playground, wait_until
 from tests.support import solutions
 
 # The snapshot this browser kept: how many entries, and the size of the first.
@@ -28,7 +28,7 @@ def hosted(serve, wrap=None, **config) -> str:
     app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS, **config})
     if wrap is not None:
         app.wsgi_app = wrap(app.wsgi_app)
-    return serve.wsgi(app)
+    return serve.wsgi(app) + SEED
 
 
 def status(page):

@@ -24,7 +24,7 @@ from server.page.names import NAMES
 from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
-from tests.browser.pages import TIME_LIMIT_MS, open_playground, watched_page
+from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_page
 from tests.support import solutions
 from tests.support.builds import new_build_app
 
@@ -64,11 +64,11 @@ def test_embedded_same_site_too(host, context):
     playground = create_app({"TESTING": True})
     site = Dispatch()
     base = host(site)
-    embedding = course_page(base + "playground/", isolated=True)
+    embedding = course_page(base + "playground/" + SEED, isolated=True)
     site.app = DispatcherMiddleware(embedding, {"/playground": playground})
     page, assert_clean = watched_page(context, {base.split("/")[2]})
     page.goto(base + "course")
-    sees_no_storage(ready_frame(page, base + "playground/"))
+    sees_no_storage(ready_frame(page, base + "playground/" + SEED))
     assert_clean()
 
 
@@ -148,7 +148,7 @@ def start_of(page):
 
 
 def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     page.wait_for_function(KEPT)
@@ -170,7 +170,7 @@ def test_a_kept_snapshot_that_does_not_match_its_digest_is_never_restored(browse
 
 
 def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, tmp_path):
-    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
     expect(page.locator("html")).to_have_attribute("data-offline", "kept")
@@ -223,7 +223,8 @@ def neuron_cases(report) -> int:
 def test_a_deploy_that_changes_the_cases_or_the_worker_is_never_graded_by_the_old_snapshot(
     switchable, context, monkeypatch, tmp_path
 ):
-    site, url = switchable
+    site, root = switchable
+    url = root + SEED  # the seed's page
     site.app = create_app({"TESTING": True})
     page, assert_clean = watched_page(context, {url.split("/")[2]})
     open_playground(page, url)

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.pages import READY_MS, open_playground
+from tests.browser.pages import READY_MS, SEED, open_playground
 from tests.support import solutions
 
 # Every data-state the status line takes, and every label Stop shows, in order, from now on.
@@ -42,7 +42,7 @@ def test_stop_makes_it_stopping_and_says_so_on_the_button(page, base_url):
 
 
 def test_a_load_that_fails_is_dead_until_retry_loads_it(page, serve):
-    url = serve()
+    url = serve() + SEED
     broken = {"on": True}
     page.route("**/pyodide.asm.wasm", lambda route: route.abort() if broken["on"] else route.continue_())
     page.goto(url)

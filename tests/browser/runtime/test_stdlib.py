@@ -2,7 +2,7 @@
 
 from server import create_app
 from tests.browser.hosts import Recorder
-from tests.browser.pages import open_playground, watched_page
+from tests.browser.pages import SEED, open_playground, watched_page
 from tests.support import solutions
 
 # Modules left out of the first download, used in backward, and whether this runtime was restored from the
@@ -33,7 +33,7 @@ def lazy_requests(app):
 
 def test_learner_imports_outside_the_first_download(serve, context):
     app = Recorder(create_app({"TESTING": True, "TIME_LIMIT_MS": 30_000}))  # a busy machine fetches slowly
-    url = serve.wsgi(app)
+    url = serve.wsgi(app) + SEED
     page, assert_clean = watched_page(context, serve.origins)
     open_playground(page, url)
     first = [path.rsplit("/", 1)[1] for path, _ in app.requests if "/pyodide/" in path]
