@@ -3,6 +3,7 @@
 activity asked for: another course, another activity and another LMS's Checks are in the same tables."""
 
 import contextlib
+import json
 from collections import namedtuple
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from server import ROOT
 from server.classview import figures, mistakes, stats
 from server.db import Database
+from server.exercises.folder import load
 from tests.support.classes import DAY, START, Learner, build, counted_class, timed
 from tests.support.postgres import database_on
 
@@ -173,16 +175,34 @@ def test_median():
 
 
 def test_the_teachers_docs_name_every_mistake_as_the_class_view_does():
-    """docs/class-view.md's table: each mistake's name and what the code did, as server/classview/mistakes.py
-    says them (the docs set code in backticks)."""
+    """docs/class-view.md's tables: each general mistake's name and what the code did, as
+    server/classview/mistakes.py says them, and the seed's, as its folder's words do (the docs set code in
+    backticks)."""
     table = (ROOT / "docs/class-view.md").read_text().replace("`", "").lower()
-    for name, about in mistakes.MISTAKES.values():
+    seed = json.loads((ROOT / "exercises/backward/words.en.json").read_text())["mistakes"]
+    said = [*mistakes.MISTAKES.values(), *((w["title"], w["about"]) for w in seed.values())]
+    for name, about in said:
         assert f"| {name} | {about.rstrip('.')} |".lower() in table, name
 
 
-def test_the_random_graphs_verify_draws_are_order_graphs_after_the_exercises_own():
+def test_the_random_graphs_verify_draws_are_order_graphs_in_the_seeds_order():
     """Under strict, /verify's Checks hold results for "random" (the graphs it draws): graphs that tell
-    orders apart, listed after the page's own; not a lesson."""
-    rows = [Row(key, 1, 2) for key in ("random", "deep", "tangle", "neuron")]
+    orders apart, drawn (no fixed case), in the place the seed's exercise.json gives them (after its order
+    graphs, before its lesson); not a lesson. A group the exercise does not have goes last."""
+    rows = [Row(key, 1, 2) for key in ("random", "deep", "gone", "tangle", "neuron")]
     shown = [(row["expr"], row["role"]) for row in figures.expression_rows(rows)]
-    assert shown == [("neuron", "seed"), ("tangle", "order"), ("deep", "lesson"), ("random", "drawn")]
+    assert shown == [
+        ("neuron", "seed"),
+        ("tangle", "order"),
+        ("random", "drawn"),
+        ("deep", "lesson"),
+        ("gone", ""),
+    ]
+
+
+def test_an_exercises_groups_come_in_its_own_order_from_its_folder():
+    """ops's rows in its exercise.json's order (a*b, a+a, a*b+a, a+b, a*a), each graded: not the seed's."""
+    ops = load(ROOT / "exercises/ops", own=True)
+    rows = [Row(key, 1, 2) for key in ("a*a", "a+b", "a*b", "a+a", "a*b+a")]
+    shown = [(row["expr"], row["role"]) for row in figures.expression_rows(rows, figures.order_of(ops))]
+    assert shown == [(g, "graded") for g in ("a*b", "a+a", "a*b+a", "a+b", "a*a")]
