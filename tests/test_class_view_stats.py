@@ -12,7 +12,7 @@ from server import ROOT
 from server.classview import figures, mistakes, stats
 from server.db import Database
 from server.exercises.folder import load
-from tests.support.classes import DAY, START, Learner, build, counted_class, timed
+from tests.support.classes import DAY, OPS_GRADED, START, Learner, build, counted_class, timed
 from tests.support.postgres import database_on
 
 ISSUER = "https://lms.example"
@@ -42,6 +42,13 @@ def conn(request, tmp_path_factory):
                 ACTIVITY,
                 [Learner("wim", timed(["out-grad"] * 3, late))],
             )
+            # Checks of ops in the same activity (its teacher changed its exercise in the LMS since): ana's
+            # and ben's, who opened it already; the seed's counts above never count them
+            ops = [
+                Learner("ana", timed(["assign", "assign", None], late), "Ana Alves"),
+                Learner("ben", timed(["no-chain", "swapped", "swapped", "swapped"], late)),
+            ]
+            build(connection, ISSUER, COURSE, ACTIVITY, ops, OPS_GRADED, opened_row=False)
             yield connection
         database.engine.dispose()
 
@@ -165,6 +172,32 @@ def test_another_course_counts_its_own(conn):
     other = stats.class_summary(conn, ISSUER, "course-2", ACTIVITY)
     assert (other["opened"], other["tried"], other["passed"], other["checks"]) == (2, 2, 1, 4)
     assert [(row["learner"], row["mistake"]) for row in other["stuck"]] == [(pseudonym("zed"), "reversed")]
+
+
+def test_an_activitys_checks_of_another_exercise_count_in_that_exercises_view_only(conn):
+    """ops's Checks of link-1 (ana's and ben's) are counted by ops's view, in ops's order, with ops's
+    mistakes; the seed's view of the same activity counts the seed's only (the other tests hold its
+    numbers), and each learner's timeline is the exercise's."""
+    order = figures.order_of(load(ROOT / "exercises/ops", own=True))
+    ops = stats.class_summary(conn, ISSUER, COURSE, ACTIVITY, "ops", order)
+    assert (ops["tried"], ops["passed"], ops["checks"]) == (2, 1, 7)
+    assert [(m["mistake"], m["met"], m["still"]) for m in ops["mistakes"]] == [
+        ("assign", 1, 0),
+        ("no-chain", 1, 0),
+        ("swapped", 1, 1),
+    ]
+    assert [(row["learner"], row["mistake"]) for row in ops["stuck"]] == [(pseudonym("ben"), "swapped")]
+    assert [row["expr"] for row in ops["expressions"]] == ["a*b", "a+a", "a*b+a", "a+b", "a*a"]
+    assert ops["opened"] == stats.class_summary(conn, ISSUER, COURSE, ACTIVITY)["opened"]  # who opened it
+    mine = stats.timeline(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ana"), "ops")
+    assert [c["mistake"] for c in mine] == ["assign", "assign", None]
+    assert [c["mistake"] for c in stats.timeline(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ana"))] == [
+        "out-grad",
+        "out-grad",
+        None,
+    ]
+    row = stats.learner_row(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ben"), "ops")
+    assert (row["checks"], row["mistake"]) == (4, "swapped")
 
 
 def test_median():
