@@ -29,7 +29,7 @@ from server.exercises.registry import LEGACY
 STUCK_RUN = 3  # the same mistake at this many last Checks in a row, and no pass: stuck
 
 
-def judged_checks(issuer: str, course: str, activity: str, exercise: str = LEGACY):
+def judged_checks(issuer: str, course: str, activity: str, exercise: str | None = LEGACY):
     """Each judged Check of the activity's exercise: its learner's Check number from the first (n) and
     from the last (back), how many they made (total), whether that learner passed at any Check (ever), and the
     mistake of their next Check (following: None after the last).

@@ -1,9 +1,10 @@
 """The class view's numbers for one activity, counted in the database (SQLAlchemy Core, server/db/tables.py).
 
 Every query is scoped to one (issuer, course, activity), as the teacher's token names it, and its Checks to
-one exercise (the activity's: server/classview/pages.py's scope; LEGACY, the seed's, by default). Verdicts and
-mistakes are the server's own (an attempt's `passed` and `mistake` once judged); a Check still waiting
-for the sandbox, or never judged (over the bound), counts as a Check made but says nothing of a mistake.
+one exercise (the activity's: server/classview/pages.py's exercise_id; LEGACY, the seed's, by default; None:
+every exercise's, as before there were several). Verdicts and mistakes are the server's own (an attempt's
+`passed` and `mistake` once judged); a Check still waiting for the sandbox, or never judged (over the
+bound), counts as a Check made but says nothing of a mistake.
 The numbers that need each learner's Checks in order are counted in one statement of window functions
 (in_order.py) and made into the overview's figures in Python (figures.py); the rows each query reads,
 scope.py. Python only reads grouped rows (a few per mistake, per day, per learner).
@@ -33,7 +34,7 @@ def day_of(column: ColumnElement[float], dialect: str) -> ColumnElement[int]:
 
 
 def examples(
-    conn: Connection, issuer: str, course: str, activity: str, exercise: str = LEGACY
+    conn: Connection, issuer: str, course: str, activity: str, exercise: str | None = LEGACY
 ) -> dict[str, list[dict]]:
     """Up to EXAMPLES sources per mistake, one per shape (normalised code), the most made first."""
     shapes = (
@@ -69,7 +70,9 @@ def examples(
     return found
 
 
-def days(conn: Connection, issuer: str, course: str, activity: str, exercise: str = LEGACY) -> list[dict]:
+def days(
+    conn: Connection, issuer: str, course: str, activity: str, exercise: str | None = LEGACY
+) -> list[dict]:
     """Checks per UTC day (and the learners who made them), the days with any, in order."""
     day = day_of(attempts.c.time, conn.dialect.name).label("day")
     rows = conn.execute(
@@ -105,7 +108,7 @@ def roll(
     last_mistake: dict[str, str | None],
     learner: str | None = None,
     made: dict[str, dict] | None = None,
-    exercise: str = LEGACY,
+    exercise: str | None = LEGACY,
 ) -> list[dict]:
     """Every learner who opened the activity (or the one whose pseudonym is learner): Checks made,
     passed, the last Check's mistake (from last_mistake, by sub) and time (from made, checks_made's for
@@ -131,7 +134,7 @@ def class_summary(
     issuer: str,
     course: str,
     activity: str,
-    exercise: str = LEGACY,
+    exercise: str | None = LEGACY,
     order: list[tuple[str, str]] | None = None,
 ) -> dict:
     """Everything the class view's overview shows of one activity and its exercise (see the module's
@@ -165,7 +168,7 @@ def class_summary(
 
 
 def learner_row(
-    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str = LEGACY
+    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str | None = LEGACY
 ) -> dict | None:
     """The activity's learner with this pseudonym, as class_summary's learners have each, or None."""
     last = (
@@ -190,7 +193,7 @@ def changes(before: str | None, after: str | None) -> list[str]:
 
 
 def timeline(
-    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str = LEGACY
+    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str | None = LEGACY
 ) -> list[dict]:
     """One learner's Checks (learner: the pseudonym) in order: time, state, verdict, mistake, code (a Check
     that did not keep the same code as an earlier one kept shows that one's; None: not kept), each
