@@ -3,6 +3,7 @@
 activity asked for: another course, another activity and another LMS's Checks are in the same tables."""
 
 import contextlib
+import json
 from collections import namedtuple
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from server import ROOT
 from server.classview import figures, mistakes, stats
 from server.db import Database
-from tests.support.classes import DAY, START, Learner, build, counted_class, timed
+from server.exercises.folder import load
+from tests.support.classes import DAY, OPS_GRADED, START, Learner, build, counted_class, timed
 from tests.support.postgres import database_on
 
 ISSUER = "https://lms.example"
@@ -40,6 +42,13 @@ def conn(request, tmp_path_factory):
                 ACTIVITY,
                 [Learner("wim", timed(["out-grad"] * 3, late))],
             )
+            # Checks of ops in the same activity (its teacher changed its exercise in the LMS since): ana's
+            # and ben's, who opened it already; the seed's counts above never count them
+            ops = [
+                Learner("ana", timed(["assign", "assign", None], late), "Ana Alves"),
+                Learner("ben", timed(["no-chain", "swapped", "swapped", "swapped"], late)),
+            ]
+            build(connection, ISSUER, COURSE, ACTIVITY, ops, OPS_GRADED, opened_row=False)
             yield connection
         database.engine.dispose()
 
@@ -165,6 +174,32 @@ def test_another_course_counts_its_own(conn):
     assert [(row["learner"], row["mistake"]) for row in other["stuck"]] == [(pseudonym("zed"), "reversed")]
 
 
+def test_an_activitys_checks_of_another_exercise_count_in_that_exercises_view_only(conn):
+    """ops's Checks of link-1 (ana's and ben's) are counted by ops's view, in ops's order, with ops's
+    mistakes; the seed's view of the same activity counts the seed's only (the other tests hold its
+    numbers), and each learner's timeline is the exercise's."""
+    order = figures.order_of(load(ROOT / "exercises/ops", own=True))
+    ops = stats.class_summary(conn, ISSUER, COURSE, ACTIVITY, "ops", order)
+    assert (ops["tried"], ops["passed"], ops["checks"]) == (2, 1, 7)
+    assert [(m["mistake"], m["met"], m["still"]) for m in ops["mistakes"]] == [
+        ("assign", 1, 0),
+        ("no-chain", 1, 0),
+        ("swapped", 1, 1),
+    ]
+    assert [(row["learner"], row["mistake"]) for row in ops["stuck"]] == [(pseudonym("ben"), "swapped")]
+    assert [row["expr"] for row in ops["expressions"]] == ["a*b", "a+a", "a*b+a", "a+b", "a*a"]
+    assert ops["opened"] == stats.class_summary(conn, ISSUER, COURSE, ACTIVITY)["opened"]  # who opened it
+    mine = stats.timeline(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ana"), "ops")
+    assert [c["mistake"] for c in mine] == ["assign", "assign", None]
+    assert [c["mistake"] for c in stats.timeline(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ana"))] == [
+        "out-grad",
+        "out-grad",
+        None,
+    ]
+    row = stats.learner_row(conn, ISSUER, COURSE, ACTIVITY, pseudonym("ben"), "ops")
+    assert (row["checks"], row["mistake"]) == (4, "swapped")
+
+
 def test_median():
     assert figures.median({}) is None
     assert figures.median({4: 1}) == 4
@@ -173,16 +208,34 @@ def test_median():
 
 
 def test_the_teachers_docs_name_every_mistake_as_the_class_view_does():
-    """docs/class-view.md's table: each mistake's name and what the code did, as server/classview/mistakes.py
-    says them (the docs set code in backticks)."""
+    """docs/class-view.md's tables: each general mistake's name and what the code did, as
+    server/classview/mistakes.py says them, and the seed's, as its folder's words do (the docs set code in
+    backticks)."""
     table = (ROOT / "docs/class-view.md").read_text().replace("`", "").lower()
-    for name, about in mistakes.MISTAKES.values():
+    seed = json.loads((ROOT / "exercises/backward/words.en.json").read_text())["mistakes"]
+    said = [*mistakes.MISTAKES.values(), *((w["title"], w["about"]) for w in seed.values())]
+    for name, about in said:
         assert f"| {name} | {about.rstrip('.')} |".lower() in table, name
 
 
-def test_the_random_graphs_verify_draws_are_order_graphs_after_the_exercises_own():
+def test_the_random_graphs_verify_draws_are_order_graphs_in_the_seeds_order():
     """Under strict, /verify's Checks hold results for "random" (the graphs it draws): graphs that tell
-    orders apart, listed after the page's own; not a lesson."""
-    rows = [Row(key, 1, 2) for key in ("random", "deep", "tangle", "neuron")]
+    orders apart, drawn (no fixed case), in the place the seed's exercise.json gives them (after its order
+    graphs, before its lesson); not a lesson. A group the exercise does not have goes last."""
+    rows = [Row(key, 1, 2) for key in ("random", "deep", "gone", "tangle", "neuron")]
     shown = [(row["expr"], row["role"]) for row in figures.expression_rows(rows)]
-    assert shown == [("neuron", "seed"), ("tangle", "order"), ("deep", "lesson"), ("random", "drawn")]
+    assert shown == [
+        ("neuron", "seed"),
+        ("tangle", "order"),
+        ("random", "drawn"),
+        ("deep", "lesson"),
+        ("gone", ""),
+    ]
+
+
+def test_an_exercises_groups_come_in_its_own_order_from_its_folder():
+    """ops's rows in its exercise.json's order (a*b, a+a, a*b+a, a+b, a*a), each graded: not the seed's."""
+    ops = load(ROOT / "exercises/ops", own=True)
+    rows = [Row(key, 1, 2) for key in ("a*a", "a+b", "a*b", "a+a", "a*b+a")]
+    shown = [(row["expr"], row["role"]) for row in figures.expression_rows(rows, figures.order_of(ops))]
+    assert shown == [(g, "graded") for g in ("a*b", "a+a", "a*b+a", "a+b", "a*a")]

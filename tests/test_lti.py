@@ -178,6 +178,6 @@ def test_a_teacher_adds_the_exercise_to_the_course_with_deep_linking(lms):
     (item,) = lms.platform.content_items  # checked by the platform against the tool's JWKS
     assert item["type"] == "ltiResourceLink" and item["url"] == lms.tool_url + "lti/launch"
     assert item["lineItem"]["scoreMaximum"] == 1
-    assert item["custom"] == {
-        "verdict": "seed"
-    }  # the server's verdict, offered first; the learner's language
+    # the seed's exercise (the helper's choice), the server's verdict, offered first; the learner's language
+    assert item["custom"] == {"exercise": "backward", "verdict": "seed"}
+    assert item["lineItem"]["resourceId"] == "backward"

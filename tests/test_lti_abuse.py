@@ -407,7 +407,11 @@ def test_a_deep_linking_return_url_must_be_a_web_address_and_the_csp_names_its_o
     policy = page.headers["Content-Security-Policy"].split("; ")
     assert [d for d in policy if d.startswith("form-action")] == ["form-action 'self'"]  # the choice: here
     _, fields = form_of(page)
-    choice = fields | {"verdict": "seed", "language": ""}
+    choice = fields | {
+        "exercise": "backward",
+        "verdict": "seed",
+        "language": "",
+    }  # the first page's, then these
     page = session.post(limited_lms.tool_url + "lti/deep-link", data=choice, verify=limited_lms.ca_file)
     assert page.status_code == 200 and 'name="JWT"' in page.text
     policy = page.headers["Content-Security-Policy"].split("; ")

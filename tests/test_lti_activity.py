@@ -4,21 +4,22 @@ a custom value the server does not know is refused (server/lti/activity.py)."""
 
 import html
 import re
-import time
 
 import jwt
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 
 from server.db.tables import attempts, launches
 from tests.support import solutions
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
+    added,
     deep_link,
-    form_of,
     launched,
     launched_link,
+    recorded_checks,
     refusal_title,
+    table,
     verify,
 )
 
@@ -28,41 +29,20 @@ CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 
 
-def added(lms, **choice: str) -> str:
-    """Add an activity by Deep Linking with choice; return its resource link id at the platform."""
-    session, page = deep_link(lms, **choice)
-    assert page.status_code == 200, page.text
-    action, fields = form_of(page)
-    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
-    return list(lms.platform.links)[-1]
-
-
-def table(lms, query) -> list[dict]:
-    engine = create_engine(lms.database_url)
-    try:
-        with engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(query)]
-    finally:
-        engine.dispose()
-
-
-def recorded_rules(lms, sub: str, timeout: float = 60) -> list[str]:
+def recorded_rules(lms, sub: str) -> list[str]:
     """The rules of sub's recorded Checks, once none is queued."""
-    deadline = time.monotonic() + timeout
-    query = select(attempts).where(attempts.c.sub == sub)
-    found = table(lms, query)
-    while any(r["state"] == "queued" for r in found):
-        assert time.monotonic() < deadline, found
-        time.sleep(0.05)
-        found = table(lms, query)
-    return [r["rule"] for r in found]
+    return [r["rule"] for r in recorded_checks(lms, sub)]
 
 
 def test_strict_and_german_chosen_in_deep_linking_hold_from_the_launch_to_the_grade(lms):
     session, page = deep_link(lms, verdict="strict", language="de")
     assert "strict" in page.text and "Deutsch" in page.text  # what the teacher is adding, said once more
     link = added(lms, verdict="strict", language="de")
-    assert lms.platform.links[link]["custom"] == {"verdict": "strict", "language": "de"}
+    assert lms.platform.links[link]["custom"] == {
+        "exercise": "backward",
+        "verdict": "strict",
+        "language": "de",
+    }
 
     session, page = launched_link(lms, "learner-strict", link)
     assert page.status_code == 200, page.text
@@ -70,7 +50,7 @@ def test_strict_and_german_chosen_in_deep_linking_hold_from_the_launch_to_the_gr
     assert re.search(r'"verdict":\s*"strict"', page.text)  # the page's config: its cases' rule
     token = LAUNCH_TOKEN.search(page.text)["token"]
     (row,) = table(lms, select(launches).where(launches.c.sub == "learner-strict"))
-    assert (row["rule"], row["language"]) == ("strict", "de")
+    assert (row["exercise"], row["rule"], row["language"]) == ("backward", "strict", "de")
 
     answer = verify(lms, session, token, solutions.PRE_ORDER).json()  # the seed's three right, a wrong order
     assert answer["report"]["passed"] is False and answer["report"]["rule"] == "strict"
@@ -119,14 +99,14 @@ def test_open_the_exercise_from_a_strict_german_activitys_class_view_is_strict_a
 def test_without_a_choice_the_servers_verdict_and_the_learners_language_hold(lms):
     session, token = launched(lms, "learner-plain")  # link-1: an activity with no custom parameters
     (row,) = table(lms, select(launches).where(launches.c.sub == "learner-plain"))
-    assert (row["rule"], row["language"]) == (None, None)
+    assert (row["exercise"], row["rule"], row["language"]) == ("backward", None, None)  # an old activity's
     answer = verify(lms, session, token, solutions.PRE_ORDER).json()
     assert answer["report"]["passed"] is True and answer["report"]["rule"] == "seed"  # PLAYGROUND_VERDICT
     assert jwt.decode(answer["receipt"], options={"verify_signature": False})["rule"] == "seed"
     assert recorded_rules(lms, "learner-plain") == ["seed"]
 
     link = added(lms, language="")  # the learner's own language: no language parameter
-    assert lms.platform.links[link]["custom"] == {"verdict": "seed"}
+    assert lms.platform.links[link]["custom"] == {"exercise": "backward", "verdict": "seed"}
     lms.platform.people["learner-de"] = {"locale": "de-DE"}
     _, page = launched_link(lms, "learner-de", link)
     assert '<html lang="de"' in page.text  # their LMS's language

@@ -372,15 +372,15 @@ def test_0012_names_every_launch_and_check_made_before_the_seeds_and_the_class_v
         conn.commit()
     engine.dispose()
 
-    def class_view(db: Database) -> tuple:
+    def class_view(db: Database, exercise: str | None = "backward") -> tuple:
         with db.connect() as conn:
             return (
-                class_summary(conn, issuer, course, activity),
-                learner_row(conn, issuer, course, activity, "Pada"),
-                timeline(conn, issuer, course, activity, "Pada"),
+                class_summary(conn, issuer, course, activity, exercise),
+                learner_row(conn, issuer, course, activity, "Pada", exercise),
+                timeline(conn, issuer, course, activity, "Pada", exercise),
             )
 
-    before = class_view(Database(empty_url, migrate=False))
+    before = class_view(Database(empty_url, migrate=False), None)  # as it was read before: no exercise
     columns = ["id", "issuer", "course", "activity", "sub", "time", "source", "state", "passed", "mistake"]
     attempts_before = rows(empty_url, "attempts", columns)
     upgraded = Database(empty_url)

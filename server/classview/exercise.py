@@ -1,8 +1,9 @@
 """The class view's "Open the exercise": the exercise its learners get, for their teacher to try.
 
-The activity's verdict and language (the teacher's choice in Deep Linking, server/lti/activity.py; kept in
-the teacher's token at launch), else the server's PLAYGROUND_VERDICT and the teacher's LMS's language. The
-page carries a launch token of the teacher's own launch, so /verify judges a pass by the activity's verdict
+The activity's exercise (its page, as server/page/ makes it), its verdict and language (the teacher's
+choice in Deep Linking, server/lti/activity.py; kept in the teacher's token at launch), else the server's
+PLAYGROUND_VERDICT (where the exercise has it) and the teacher's LMS's language. The page carries a launch
+token of the teacher's own launch, so /verify judges a pass of that exercise by the activity's verdict
 as it judges its learners' (code a teacher pastes from a learner's timeline is judged as the learner's
 was); a teacher's launch is not one of the class, so nothing of it is recorded (server/records/), and it
 takes no grade (server/lti/grades.py).
@@ -10,6 +11,7 @@ takes no grade (server/lti/grades.py).
 
 from flask import Response, current_app, g, make_response, url_for
 
+from server.classview.pages import exercise_id
 from server.classview.views import bp
 from server.lti import state
 from server.page.page import page_config, render_page
@@ -38,7 +40,8 @@ def exercise() -> Response:
     view = g.class_view
     if isinstance(view.get("language"), str):  # the activity's, over the teacher's LMS's (before_request)
         g.launch_locale = view["language"]
-    config = page_config(view.get("rule"))  # checked at launch; the server's when none was chosen
+    # the activity's exercise, its verdict (checked at launch; the server's when none was chosen)
+    config = page_config(view.get("rule"), exercise_id(view))
     if lti := teachers_lti(view):
         config["lti"] = lti
     response = make_response(render_page(config))

@@ -3,7 +3,10 @@ counted: each mistake's row, each expression's, the distribution of the Checks t
 median and buckets).
 """
 
-from exercises.backward import seed as cases
+from functools import cache
+
+from server.exercises.folder import Exercise, load
+from server.exercises.registry import LEGACY, SHIPPED
 
 # The distribution of attempts to the first pass: one bar per count up to 5, then ranges.
 BUCKETS = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 10), (11, 20), (21, None))
@@ -33,21 +36,29 @@ def mistakes(rows: list, shown: dict[str, list[dict]]) -> list[dict]:
     ]
 
 
-def expression_rows(rows: list) -> list[dict]:
-    """Each expression's row, in the exercise's order (cases.py)."""
-    # /verify's random graphs under strict (server/exercises/value_sets.py's value_sets): order graphs
-    drawn = "random"
-    order = {name: k for k, name in enumerate((*cases.SEED, *cases.EXTRAS, drawn))}
-    found = [
-        {
-            "expr": row.key,
-            "role": "drawn" if row.key == drawn else cases.role(row.key) if row.key in order else "",
-            "right": row.a,
-            "of": row.b,
-        }
-        for row in rows
+def order_of(exercise: Exercise) -> list[tuple[str, str]]:
+    """Each group of an exercise in its order (its exercise.json's), with its role: "drawn" for one with no
+    fixed case, whose cases /verify draws at each verification (the seed's random graphs under strict)."""
+    fixed = {case["group"] for case in exercise.data["cases"]}
+    return [
+        (name, group.get("role", "graded") if name in fixed else "drawn")
+        for name, group in exercise.groups.items()
     ]
-    return sorted(found, key=lambda row: (order.get(row["expr"], len(order)), row["expr"]))
+
+
+@cache
+def seed_order() -> list[tuple[str, str]]:
+    """The seed's groups' order (LEGACY's folder, read as files): the rows of a view that names none."""
+    return order_of(load(SHIPPED / LEGACY, own=True))
+
+
+def expression_rows(rows: list, order: list[tuple[str, str]] | None = None) -> list[dict]:
+    """Each group's row, in the exercise's order (order_of; None: the seed's), each with its role; a
+    group the exercise no longer has, last, by name."""
+    roles = dict(order if order is not None else seed_order())
+    place = {name: k for k, name in enumerate(roles)}
+    found = [{"expr": row.key, "role": roles.get(row.key, ""), "right": row.a, "of": row.b} for row in rows]
+    return sorted(found, key=lambda row: (place.get(row["expr"], len(place)), row["expr"]))
 
 
 def distribution(histogram: dict[int, int]) -> dict:

@@ -24,13 +24,14 @@ from sqlalchemy import (
 
 from server.classview.scope import in_activity, passed_as_number
 from server.db.tables import attempts, results
+from server.exercises.registry import LEGACY
 
 STUCK_RUN = 3  # the same mistake at this many last Checks in a row, and no pass: stuck
 
 
-def judged_checks(issuer: str, course: str, activity: str):
-    """Each judged Check of the activity: its learner's Check number from the first (n) and from the
-    last (back), how many they made (total), whether that learner passed at any Check (ever), and the
+def judged_checks(issuer: str, course: str, activity: str, exercise: str | None = LEGACY):
+    """Each judged Check of the activity's exercise: its learner's Check number from the first (n) and
+    from the last (back), how many they made (total), whether that learner passed at any Check (ever), and the
     mistake of their next Check (following: None after the last).
 
     One pass in each learner's order (the `attempts_counted` index gives it) serves every window (the
@@ -49,7 +50,7 @@ def judged_checks(issuer: str, course: str, activity: str):
             func.max(passed_as_number()).over(**whole).label("ever"),
             func.lead(attempts.c.mistake).over(**in_order).label("following"),
         )
-        .where(in_activity(attempts, issuer, course, activity), attempts.c.state == "judged")
+        .where(in_activity(attempts, issuer, course, activity, exercise), attempts.c.state == "judged")
         .subquery()
     )
     return select(numbered, (numbered.c.total - numbered.c.n + 1).label("back")).cte("judged")

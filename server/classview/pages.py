@@ -1,5 +1,6 @@
-"""What every page of the class view is given and sent with: the scope its token names, the titles, the
-teacher's formatters, the roster as kept, who may delete, and the headers that keep it private.
+"""What every page of the class view is given and sent with: the scope its token names (and the activity's
+exercise), the titles, the teacher's formatters, the roster as kept, who may delete, and the headers that
+keep it private.
 """
 
 import datetime
@@ -13,6 +14,8 @@ from flask_babel import format_date, format_decimal, format_number, get_locale, 
 
 from engine.words import N_
 from server.classview import kept, mistakes
+from server.exercises.folder import Exercise
+from server.exercises.registry import LEGACY
 from server.http.headers import response_headers
 from server.lti import roles, state
 from server.lti.refusals import refuse
@@ -38,11 +41,23 @@ def scope() -> tuple[str, str, str]:
     return view["issuer"], view["course"], view["activity"]
 
 
+def exercise_id(view: dict) -> str:
+    """The activity's exercise, as the teacher's launch named it (a token made before exercises: LEGACY)."""
+    named = view.get("exercise")
+    return named if isinstance(named, str) else LEGACY
+
+
+def exercise_of(view: dict) -> Exercise | None:
+    """The activity's exercise as served here (its words, its groups), or None: no longer served."""
+    return current_app.extensions["exercises"].exercise(exercise_id(view))
+
+
 def said_once() -> dict:
     """The page's formatters for what it says many times (a row per learner), made once a request: the
     teacher's language and time zone looked up once, each mistake's words and each count said once."""
     if "said" not in g:
         locale, zone = get_locale(), get_timezone()
+        exercise = exercise_of(g.class_view)  # its mistakes' words, in the teacher's language
 
         def when(seconds: float | None) -> str:
             if seconds is None:
@@ -52,8 +67,8 @@ def said_once() -> dict:
 
         g.said = {
             "when": when,
-            "title": functools.cache(mistakes.title),
-            "about": functools.cache(mistakes.about),
+            "title": functools.cache(lambda mistake: mistakes.title(mistake, exercise)),
+            "about": functools.cache(lambda mistake: mistakes.about(mistake, exercise)),
             "format_number": functools.cache(format_number),
         }
     return g.said

@@ -1,7 +1,8 @@
 """Which rows a count of the class view reads, and a Check's pass as a number: the pieces every query of
 server/classview/stats.py and in_order.py shares (SQLAlchemy Core, server/db/tables.py).
 
-Every query is scoped to one (issuer, course, activity), as the teacher's token names it.
+Every query is scoped to one (issuer, course, activity), as the teacher's token names it, and its Checks to
+the activity's exercise.
 """
 
 from sqlalchemy import and_, case
@@ -10,8 +11,13 @@ from sqlalchemy.sql import ColumnElement
 from server.db.tables import attempts, learners
 
 
-def in_activity(table, issuer: str, course: str, activity: str) -> ColumnElement[bool]:
-    return and_(table.c.issuer == issuer, table.c.course == course, table.c.activity == activity)
+def in_activity(
+    table, issuer: str, course: str, activity: str, exercise: str | None = None
+) -> ColumnElement[bool]:
+    """The rows of one activity; of attempts, those of its exercise where one is named (an activity's
+    Checks are its exercise's, unless its teacher changed the exercise in the LMS since)."""
+    same = (table.c.issuer == issuer, table.c.course == course, table.c.activity == activity)
+    return and_(*same, *([table.c.exercise == exercise] if exercise is not None else []))
 
 
 def who(issuer: str, course: str, activity: str, sub: ColumnElement[str]):

@@ -1,8 +1,10 @@
 """The class view's numbers for one activity, counted in the database (SQLAlchemy Core, server/db/tables.py).
 
-Every query is scoped to one (issuer, course, activity), as the teacher's token names it. Verdicts and
-mistakes are the server's own (an attempt's `passed` and `mistake` once judged); a Check still waiting
-for the sandbox, or never judged (over the bound), counts as a Check made but says nothing of a mistake.
+Every query is scoped to one (issuer, course, activity), as the teacher's token names it, and its Checks to
+one exercise (the activity's: server/classview/pages.py's exercise_id; LEGACY, the seed's, by default; None:
+every exercise's, as before there were several). Verdicts and mistakes are the server's own (an attempt's
+`passed` and `mistake` once judged); a Check still waiting for the sandbox, or never judged (over the
+bound), counts as a Check made but says nothing of a mistake.
 The numbers that need each learner's Checks in order are counted in one statement of window functions
 (in_order.py) and made into the overview's figures in Python (figures.py); the rows each query reads,
 scope.py. Python only reads grouped rows (a few per mistake, per day, per learner).
@@ -18,6 +20,7 @@ from sqlalchemy.sql import ColumnElement
 from server.classview import figures, in_order
 from server.classview.scope import in_activity, passed_as_number, who
 from server.db.tables import attempts, learners, results
+from server.exercises.registry import LEGACY
 
 EXAMPLES = 3  # code examples shown per mistake, each a different shape (the normalised code)
 DAY_S = 86400
@@ -30,7 +33,9 @@ def day_of(column: ColumnElement[float], dialect: str) -> ColumnElement[int]:
     return cast(column / DAY_S, Integer)
 
 
-def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[str, list[dict]]:
+def examples(
+    conn: Connection, issuer: str, course: str, activity: str, exercise: str | None = LEGACY
+) -> dict[str, list[dict]]:
     """Up to EXAMPLES sources per mistake, one per shape (normalised code), the most made first."""
     shapes = (
         select(
@@ -40,7 +45,7 @@ def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[
             func.min(attempts.c.id).filter(attempts.c.source.is_not(None)).label("first_id"),  # code kept
         )
         .where(
-            in_activity(attempts, issuer, course, activity),
+            in_activity(attempts, issuer, course, activity, exercise),
             attempts.c.state == "judged",
             attempts.c.mistake.is_not(None),
         )
@@ -65,12 +70,14 @@ def examples(conn: Connection, issuer: str, course: str, activity: str) -> dict[
     return found
 
 
-def days(conn: Connection, issuer: str, course: str, activity: str) -> list[dict]:
+def days(
+    conn: Connection, issuer: str, course: str, activity: str, exercise: str | None = LEGACY
+) -> list[dict]:
     """Checks per UTC day (and the learners who made them), the days with any, in order."""
     day = day_of(attempts.c.time, conn.dialect.name).label("day")
     rows = conn.execute(
         select(day, func.count(), func.count(distinct(attempts.c.sub)))
-        .where(in_activity(attempts, issuer, course, activity))
+        .where(in_activity(attempts, issuer, course, activity, exercise))
         .group_by(day)
         .order_by(day)
     )
@@ -101,12 +108,13 @@ def roll(
     last_mistake: dict[str, str | None],
     learner: str | None = None,
     made: dict[str, dict] | None = None,
+    exercise: str | None = LEGACY,
 ) -> list[dict]:
     """Every learner who opened the activity (or the one whose pseudonym is learner): Checks made,
     passed, the last Check's mistake (from last_mistake, by sub) and time (from made, checks_made's for
     the activity, when the caller has it)."""
     who_opened = in_activity(learners, issuer, course, activity)
-    mine = in_activity(attempts, issuer, course, activity)
+    mine = in_activity(attempts, issuer, course, activity, exercise)
     if learner is not None:
         who_opened = and_(who_opened, learners.c.learner == learner)
         mine = and_(mine, attempts.c.sub.in_(select(learners.c.sub).where(who_opened).scalar_subquery()))
@@ -121,12 +129,20 @@ def roll(
     return [{**row._mapping, **made.get(row.sub, none), "mistake": last_mistake.get(row.sub)} for row in rows]
 
 
-def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> dict:
-    """Everything the class view's overview shows of one activity (see the module's docstring)."""
-    found = in_order.windowed(conn, in_order.judged_checks(issuer, course, activity))
-    made = checks_made(conn, in_activity(attempts, issuer, course, activity))
+def class_summary(
+    conn: Connection,
+    issuer: str,
+    course: str,
+    activity: str,
+    exercise: str | None = LEGACY,
+    order: list[tuple[str, str]] | None = None,
+) -> dict:
+    """Everything the class view's overview shows of one activity and its exercise (see the module's
+    docstring); its groups' rows in order (figures.order_of: the exercise's; None: the seed's)."""
+    found = in_order.windowed(conn, in_order.judged_checks(issuer, course, activity, exercise))
+    made = checks_made(conn, in_activity(attempts, issuer, course, activity, exercise))
     last_mistake = {row.key: row.key2 for row in found["learner"]}
-    everyone = roll(conn, issuer, course, activity, last_mistake, made=made)
+    everyone = roll(conn, issuer, course, activity, last_mistake, made=made, exercise=exercise)
     by_sub = {row["sub"]: row for row in everyone}
     stuck = [row for row in found["learner"] if row.a == 1 and row.key in by_sub]
     return {
@@ -135,7 +151,7 @@ def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> 
         "tried": len(made),
         "passed": sum(each["passed"] for each in made.values()),
         "checks": sum(each["checks"] for each in made.values()),
-        "mistakes": figures.mistakes(found["mistake"], examples(conn, issuer, course, activity)),
+        "mistakes": figures.mistakes(found["mistake"], examples(conn, issuer, course, activity, exercise)),
         "stuck": [
             {
                 **{k: by_sub[row.key][k] for k in ("learner", "name", "sub")},
@@ -144,24 +160,26 @@ def class_summary(conn: Connection, issuer: str, course: str, activity: str) -> 
             }
             for row in sorted(stuck, key=lambda row: (row.time, by_sub[row.key]["learner"]))
         ],
-        "expressions": figures.expression_rows(found["expr"]),
+        "expressions": figures.expression_rows(found["expr"], order),
         "first_pass": figures.distribution({row.a: row.b for row in found["first"]}),
-        "days": days(conn, issuer, course, activity),
+        "days": days(conn, issuer, course, activity, exercise),
         "learners": everyone,
     }
 
 
-def learner_row(conn: Connection, issuer: str, course: str, activity: str, learner: str) -> dict | None:
+def learner_row(
+    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str | None = LEGACY
+) -> dict | None:
     """The activity's learner with this pseudonym, as class_summary's learners have each, or None."""
     last = (
         select(attempts.c.sub, attempts.c.mistake)
         .join(learners, who(issuer, course, activity, attempts.c.sub))
-        .where(in_activity(attempts, issuer, course, activity), attempts.c.state == "judged")
+        .where(in_activity(attempts, issuer, course, activity, exercise), attempts.c.state == "judged")
         .where(learners.c.learner == learner)
         .order_by(attempts.c.time.desc(), attempts.c.id.desc())
         .limit(1)
     )
-    found = roll(conn, issuer, course, activity, dict(conn.execute(last).all()), learner)
+    found = roll(conn, issuer, course, activity, dict(conn.execute(last).all()), learner, exercise=exercise)
     return found[0] if found else None
 
 
@@ -174,7 +192,9 @@ def changes(before: str | None, after: str | None) -> list[str]:
     return list(lines)[2:]  # without the two file lines
 
 
-def timeline(conn: Connection, issuer: str, course: str, activity: str, learner: str) -> list[dict]:
+def timeline(
+    conn: Connection, issuer: str, course: str, activity: str, learner: str, exercise: str | None = LEGACY
+) -> list[dict]:
     """One learner's Checks (learner: the pseudonym) in order: time, state, verdict, mistake, code (a Check
     that did not keep the same code as an earlier one kept shows that one's; None: not kept), each
     expression's result, and what changed from the Check before."""
@@ -189,7 +209,7 @@ def timeline(conn: Connection, issuer: str, course: str, activity: str, learner:
             attempts.c.source_sha256,
         )
         .join(learners, who(issuer, course, activity, attempts.c.sub))
-        .where(in_activity(attempts, issuer, course, activity), learners.c.learner == learner)
+        .where(in_activity(attempts, issuer, course, activity, exercise), learners.c.learner == learner)
         .order_by(attempts.c.time, attempts.c.id)
     ).all()
     found = expression_results(conn, (row.id for row in rows))

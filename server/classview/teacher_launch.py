@@ -24,7 +24,8 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
     memberships = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
     presentation = data.get(PRESENTATION)
     link = data[RESOURCE_LINK]
-    rule, language = activity.chosen(data)  # the teacher's choice for the activity (checked at launch)
+    choice = activity.chosen(data)  # the teacher's choice for the activity (checked at launch)
+    exercise = activity.exercise(choice.exercise)
     view = {
         "issuer": data["iss"],
         "course": str(context.get("id") or ""),
@@ -34,9 +35,10 @@ def opened_by_teacher(data: dict, client_id: str, launch_id: str) -> Response:
         "memberships": memberships if isinstance(memberships, str) else None,
         "locale": presentation.get("locale") if isinstance(presentation, dict) else None,
         "launch": launch_id,  # its titles (titles(): the launch's row, not the address)
-        # what a pass means here: the teacher's choice, else the server's setting
-        "rule": rule or current_app.config["VERDICT"],
-        "language": language,  # the activity's exercise's (exercise.py); None: not chosen
+        "exercise": choice.exercise,  # the activity's: the view counts its Checks, in its words
+        # what a pass means here: the teacher's choice, else the server's setting (where the exercise has it)
+        "rule": choice.rule or activity.default_verdict(exercise),
+        "language": choice.language,  # the activity's exercise's (exercise.py); None: not chosen
     }
     if roles.assists(data.get(ROLES)):  # a teaching assistant: the class view, not Delete (lti/roles.py)
         view["tutor"] = True

@@ -5,12 +5,13 @@ registration it names is still there, and shows only the (issuer, course, activi
 """
 
 from flask import Blueprint, Response, current_app, g, redirect, request, url_for
-from flask_babel import gettext
 
 from engine.words import N_
-from server.classview import stats, waiting
+from server.classview import figures, stats, waiting
 from server.classview.pages import (
     PSEUDONYM,
+    exercise_id,
+    exercise_of,
     may_delete,
     private,
     render,
@@ -20,9 +21,11 @@ from server.classview.pages import (
 )
 from server.classview.token import view_of
 from server.db import database
+from server.exercises.folder import Exercise
 from server.lti import activity, state
 from server.lti.refusals import refuse
 from server.page import i18n
+from server.page.exercise import Shown
 from server.records.retention import forget_learner
 
 bp = Blueprint("classview", __name__, url_prefix="/lti/class")
@@ -59,8 +62,12 @@ bp.after_request(private)  # no page of the class view is kept by a browser or a
 @bp.get("/")
 def overview() -> Response:
     """The activity's class: counts, mistakes, who is stuck, expressions, first passes, days, learners."""
+    exercise = exercise_of(g.class_view)  # its groups' order and words (None: no longer served)
     with database().connect() as conn:
-        summary = stats.class_summary(conn, *scope())
+        order = figures.order_of(exercise) if exercise is not None else None
+        summary = stats.class_summary(conn, *scope(), exercise_id(g.class_view), order)
+    for row in summary["expressions"]:  # what each group tests, in the exercise's words where it has them
+        row["about"] = group_about(exercise, row["expr"])
     found = roster_of(g.class_view)
     members = found.members if found else []
     names = {m["sub"]: m.get("name") for m in members if m.get("name")}
@@ -75,7 +82,8 @@ def overview() -> Response:
         )
     highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
     rule = g.class_view.get("rule")
-    rule = rule if rule in activity.VERDICT_WORDS else current_app.config["VERDICT"]
+    if exercise is not None and rule not in exercise.verdicts():  # checked at launch: the server's, else
+        rule = activity.default_verdict(exercise)
     busiest = max([d["checks"] for d in summary["days"]] + [1])
     return render(
         "classview/overview.html",
@@ -87,9 +95,21 @@ def overview() -> Response:
         busiest=busiest,
         forgotten=request.args.get("forgotten") == "1",
         rule=rule,
-        rule_words=gettext(activity.VERDICT_WORDS[rule]),
+        rule_words=activity.verdict_words(exercise, rule) if exercise is not None else rule,
+        exercise=exercise_id(g.class_view),
+        exercise_title=Shown(exercise, i18n.select_locale()).title() if exercise is not None else None,
         language_by=i18n.chosen()[1],  # "launch": the teacher's LMS's (authorised() set it)
     )
+
+
+def group_about(exercise: Exercise | None, group: str) -> str:
+    """What a group tests, in its exercise's words (the teacher's language, else English); "" where its
+    words come from elsewhere (the seed's groups: their role says it)."""
+    if exercise is None:
+        return ""
+    said = (exercise.words.get(i18n.select_locale()) or {}).get("groups", {}).get(group)
+    said = said or exercise.words.get("en", {}).get("groups", {}).get(group) or {}
+    return said.get("about", "")
 
 
 class NoSuchLearner(Exception):
@@ -110,7 +130,7 @@ def learner_of(learner: str) -> dict:
     if not PSEUDONYM.fullmatch(learner):
         raise NoSuchLearner
     with database().connect() as conn:
-        summary_row = stats.learner_row(conn, *scope(), learner)
+        summary_row = stats.learner_row(conn, *scope(), learner, exercise_id(g.class_view))
     if summary_row is None:
         raise NoSuchLearner
     return summary_row
@@ -125,7 +145,7 @@ def timeline(learner: str) -> Response:
     who["shown"] = who["name"] or next((m.get("name") for m in members if m["sub"] == who["sub"]), None)
     who["shown"] = who["shown"] or who["learner"]
     with database().connect() as conn:
-        checks = stats.timeline(conn, *scope(), learner)
+        checks = stats.timeline(conn, *scope(), learner, exercise_id(g.class_view))
     return render("classview/timeline.html", who=who, checks=checks)
 
 

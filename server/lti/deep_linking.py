@@ -1,5 +1,6 @@
-"""LTI Deep Linking: the page that offers a teacher adding the exercise its verdicts and languages, and the
-signed response that sends their choice to the LMS (its route is on server/lti/views.py's blueprint).
+"""LTI Deep Linking: the pages that offer a teacher adding an activity each served exercise, then that
+exercise's verdicts and the languages, and the signed response that sends their choice to the LMS (its
+route is on server/lti/views.py's blueprint).
 
 The teacher's launch comes through server/lti/views.py's launch; the choice is kept in the activity's
 custom parameters (server/lti/activity.py). Everything here speaks to a teacher.
@@ -15,22 +16,27 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
 from engine.words import N_
-from exercises.backward.seed import VERDICTS
+from server.exercises.folder import Exercise
 from server.http.headers import response_headers
 from server.lti import activity, state
 from server.lti.claims import DEEP_LINKING, DEPLOYMENT, web_origin
 from server.lti.refusals import refuse, too_many
 from server.lti.tool import registration_of
-from server.page.i18n import languages, name_of
+from server.page.exercise import Shown
+from server.page.i18n import languages, name_of, select_locale
 
-# The activity's title, in the language of the teacher's Deep Linking launch (the LMS keeps it as given).
-EXERCISE_TITLE = N_("Backprop playground: write backward(out)")
+# An activity's title, in the language of the teacher's Deep Linking launch (the LMS keeps it as given).
+ACTIVITY_TITLE = N_("Backprop playground: %(title)s")
+
+
+def title_of(exercise: Exercise) -> str:
+    """An exercise's title as plain text, in the request's language (its statement's first line)."""
+    return Shown(exercise, select_locale()).title()
 
 
 def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
-    """Offer the exercise to a teacher adding an activity: the verdicts and languages to choose from, in a
+    """Offer the served exercises to a teacher adding an activity (one served: its verdicts at once), in a
     plain form that posts the choice back here (deep_link_chosen signs the LMS's response with it)."""
-    title = gettext(EXERCISE_TITLE)
     token = activity.offer(
         state()["keys"],
         {
@@ -41,12 +47,26 @@ def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
             "locale": g.get("launch_locale"),
         },
     )
+    served = activity.served()
+    if len(served) == 1:
+        return verdicts_page(token, served[0])
+    offered = [{"id": e.id, "title": title_of(e)} for e in served]
+    page = render_template(
+        "lti-deep-link.html", title=gettext("Backprop playground"), token=token, exercises=offered
+    )
+    return deep_link_page(page, "'self'")
+
+
+def verdicts_page(token: str, exercise: Exercise) -> Response:
+    """The second step: the exercise's verdicts and the languages, for the offer token's teacher."""
     page = render_template(
         "lti-deep-link.html",
-        title=title,
+        title=gettext(ACTIVITY_TITLE, title=title_of(exercise)),
         token=token,
-        verdicts=[(rule, gettext(words)) for rule, words in activity.VERDICT_WORDS.items()],
-        verdict=current_app.config["VERDICT"],
+        exercise=exercise.id,
+        exercise_title=title_of(exercise),
+        verdicts=[(rule, activity.verdict_words(exercise, rule)) for rule in exercise.verdicts()],
+        verdict=activity.default_verdict(exercise),
         languages=[(code, name_of(code)) for code in languages()],
         learners_own=activity.LEARNERS_OWN,
     )
@@ -54,10 +74,12 @@ def deep_link(message: FlaskMessageLaunch, data: dict) -> Response:
 
 
 def deep_link_chosen() -> Response:
-    """Sign the Deep Linking response with the teacher's choice; a page that sends it to the LMS."""
+    """The teacher's choice: an exercise (then its verdicts' page), or its verdict and language too (then
+    the signed Deep Linking response, in a page that sends it to the LMS)."""
     if refused := too_many():
         return refused
-    offer = activity.offered(state()["keys"], request.form.get("offer") or "")
+    token = request.form.get("offer") or ""
+    offer = activity.offered(state()["keys"], token)
     if offer is None:
         return refuse(
             403,
@@ -65,8 +87,35 @@ def deep_link_chosen() -> Response:
             N_("Its offer is altered or over an hour old. Add the exercise from the course again."),
         )
     g.launch_locale = offer.get("locale")  # the teacher's LMS language, as on the page they chose on
+    asked = request.form.get("exercise")
+    exercise = activity.exercise(asked)
+    if exercise is None:
+        return refuse(
+            400,
+            N_("This choice is not one the page offers"),
+            N_(
+                "The playground serves no exercise %(exercise)s; it serves %(known)s. "
+                "Choose one on the page, then add the exercise again."
+            ),
+            exercise=repr(str(asked)[:100]),
+            known=", ".join(e.id for e in activity.served()),
+        )
+    if "verdict" not in request.form:  # the exercise chosen: now its verdicts and the language
+        return verdicts_page(token, exercise)
     rule, language = request.form.get("verdict"), request.form.get("language")
-    if rule not in VERDICTS or (language != activity.LEARNERS_OWN and language not in languages()):
+    if rule not in exercise.verdicts():
+        return refuse(
+            400,
+            N_("This choice is not one the page offers"),
+            N_(
+                "The exercise %(exercise)s has no verdict %(verdict)s; it has %(known)s. "
+                "Choose one on the page, then add the exercise again."
+            ),
+            exercise=exercise.id,
+            verdict=repr(str(rule)[:100]),
+            known=", ".join(exercise.verdicts()),
+        )
+    if language != activity.LEARNERS_OWN and language not in languages():
         return refuse(
             400,
             N_("This choice is not one the page offers"),
@@ -80,13 +129,14 @@ def deep_link_chosen() -> Response:
             N_("This course's platform is not registered here"),
             N_("Its registration was removed since the page opened. Ask the playground's administrator."),
         )
-    title = gettext(EXERCISE_TITLE)  # in the teacher's language: the LMS shows it to the course as given
+    # in the teacher's language: the LMS shows it to the course as given
+    title = gettext(ACTIVITY_TITLE, title=title_of(exercise))
     resource = (
         DeepLinkResource()
         .set_url(url_for("lti.launch", _external=True))
         .set_title(title)
-        .set_lineitem(LineItem().set_label(title).set_score_maximum(1).set_resource_id("backward"))
-        .set_custom_params(activity.custom_params(rule, language))
+        .set_lineitem(LineItem().set_label(title).set_score_maximum(1).set_resource_id(exercise.id))
+        .set_custom_params(activity.custom_params(exercise.id, rule, language))
     )
     settings = offer["settings"]
     link = DeepLink(registration_of(row, tool["keys"]), offer["deployment_id"], settings)
@@ -96,8 +146,10 @@ def deep_link_chosen() -> Response:
         title=title,
         return_url=return_url,
         response_jwt=link.get_response_jwt([resource]),
+        exercise=exercise.id,
+        exercise_title=title_of(exercise),
         verdict=rule,
-        verdict_words=gettext(activity.VERDICT_WORDS[rule]),
+        verdict_words=activity.verdict_words(exercise, rule),
         language=name_of(language) if language else None,
     )
     return deep_link_page(page, web_origin(return_url))

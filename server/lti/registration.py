@@ -44,7 +44,7 @@ from server.lti.tool_registration import ToolRegistration, post_registration
 
 REGISTRATION_TOKEN = re.compile(r"[\x21-\x7e]{1,4096}")  # the platform's bearer token: printable ASCII
 TOOL_NAME = "Backprop playground"
-TOOL_DESCRIPTION = "Learners write backward(out) for a small autograd engine; a verified pass is graded."
+TOOL_DESCRIPTION = "Learners write backpropagation for a small autograd engine; a verified pass is graded."
 # The one script of the page: its button tells the LMS's window (opener or parent) the registration is done.
 CLOSE_SCRIPT = (
     'document.getElementById("close").addEventListener("click", () => '

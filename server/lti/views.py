@@ -158,8 +158,8 @@ def launch() -> Response:
             N_("This launch does not open an activity"),
             N_("Only resource link launches open the exercise."),
         )
-    try:
-        rule, language = activity.chosen(data)  # the teacher's choice for this activity (Deep Linking)
+    try:  # the teacher's choice for this activity (Deep Linking); none: the seed's exercise (LEGACY)
+        exercise, rule, language = activity.chosen(data)
     except activity.UnknownChoice as exc:
         return refuse(
             400,
@@ -197,6 +197,7 @@ def launch() -> Response:
             "teacher": teacher,
             "learner": learner,
             "activity_title": link_title if isinstance(link_title, str) else None,
+            "exercise": exercise,
             "rule": rule,
             "language": language,
         }
@@ -212,8 +213,8 @@ def launch() -> Response:
         with database().connect() as conn:
             learner_id = tool["keys"].learner_id(data["iss"], context_id or "", data["sub"])  # per course
             store.opened(conn, *where, learner_id, shared_name(data))
-            last_check = store.last_source(conn, *where)
-    config = page_config(rule)
+            last_check = store.last_source(conn, *where, exercise)
+    config = page_config(rule, exercise)  # its page: P3's, with the activity's verdict and language
     grades = bool((data.get(AGS) or {}).get("lineitem"))
     config["lti"] = {
         "launch": tool["keys"].launch_token(launch_id, current_app.config["LTI_LAUNCH_TOKEN_S"]),

@@ -66,9 +66,12 @@ def opened(
     )
 
 
-def last_source(conn: Connection, issuer: str, course: str, activity: str, sub: str) -> str | None:
+def last_source(
+    conn: Connection, issuer: str, course: str, activity: str, sub: str, exercise: str | None = None
+) -> str | None:
     """The code of this learner's latest Check in this activity (theirs only: scoped by the platform,
-    course, activity and sub a signed launch names), or None when they made none there. A latest Check
+    course, activity and sub a signed launch names), of its exercise where one is named (an activity
+    whose exercise changed gives no code of another), or None when they made none there. A latest Check
     whose code was not kept as the same as one kept before (server/records/quota.py) gives that code;
     one not kept at all gives None: an older Check's code would not be their last."""
     mine = (
@@ -76,6 +79,7 @@ def last_source(conn: Connection, issuer: str, course: str, activity: str, sub: 
         attempts.c.course == course,
         attempts.c.activity == activity,
         attempts.c.sub == sub,
+        *([attempts.c.exercise == exercise] if exercise is not None else []),
     )
     latest = conn.execute(
         select(attempts.c.source, attempts.c.source_sha256)

@@ -2,6 +2,7 @@
 iframe, with third-party cookies blocked; a verified pass lands in the platform's gradebook; a learner
 whose frame keeps no code gets their last Check's back from the server, and only theirs."""
 
+import json
 import re
 import ssl
 from urllib.parse import urlsplit
@@ -10,12 +11,14 @@ import pytest
 from flask import Flask, make_response, request
 from playwright.sync_api import expect
 
+from server import ROOT
 from tests.browser.axe import serious_violations
 from tests.browser.checks import checked
 from tests.browser.lms_pages import LOOKS, assert_styled
 from tests.browser.pages import launched_window, watched_page
 from tests.support import solutions
 from tests.support.lti import Served
+from tests.support.lti_launches import added, recorded_checks
 
 COURSE = "Machine Learning 101"
 LAST_CHECK = (
@@ -26,6 +29,7 @@ LETZTE_PRUEFUNG = (
     "Dein Code aus deiner letzten Prüfung in dieser Aktivität, vom Server zurückgeholt: "
     "Dieser Browser hatte keinen Code von dir gespeichert."
 )
+OPS = ROOT / "exercises/ops"
 STORAGE = "() => { try { localStorage.setItem('probe', '1'); return 'works'; } catch { return 'blocked'; } }"
 
 
@@ -215,3 +219,39 @@ def test_a_learner_whose_frame_keeps_no_code_gets_their_last_checks_back_and_no_
     page = launched_window(lti_page, lms, "learner-f")  # the code this browser saved wins
     assert page.evaluate("window.playground.getCode()") == typed
     expect(page.get_by_test_id("last-check")).to_be_hidden()
+
+
+def test_an_ops_activity_in_the_lms_iframe_grades_ops_names_its_mistake_and_sends_its_grade(lti_page, lms):
+    """Deep Linked to ops, the activity opens ops's page in the course's frame: a Check of ops's = for +=
+    is named in ops's words and recorded as ops's (the page sends its exercise with it), and a pass of
+    ops's reference is verified as ops's and lands in the gradebook."""
+    link = added(lms, exercise="ops", language="")
+    sent = []  # what the page posts to the server: its exercise with each Check
+    lti_page.on(
+        "request",
+        lambda r: (
+            r.method == "POST" and urlsplit(r.url).path.endswith(("/verify", "/record")) and sent.append(r)
+        ),
+    )
+    lti_page.goto(lms.platform.url + f"course?user=learner-ops&link={link}")
+    expect(lti_page.frame_locator("#tool").locator("#check")).to_be_enabled(timeout=60_000)
+    frame = next(f for f in lti_page.frames if f.url.endswith("/lti/launch"))
+    assert frame.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
+    assert frame.evaluate("JSON.parse(document.getElementById('config').textContent).exercise") == "ops"
+
+    with lti_page.expect_request(lambda r: urlsplit(r.url).path.endswith("/record")) as record:
+        message = checked(frame, (OPS / "mistakes/assign.py").read_text())
+    assert message["passed"] is False and message["exercise"] == "ops"
+    assert record.value.response().ok  # recorded (then judged on the queue)
+    title = lti_page.frame_locator("#tool").get_by_test_id("mistake-title").first
+    expect(title).to_have_text("= instead of +=")  # ops's words for its mistake
+    checks = recorded_checks(lms, "learner-ops")
+    assert [(c["exercise"], c["mistake"]) for c in checks] == [("ops", "assign")]
+
+    message = checked(frame, (OPS / "reference.py").read_text())
+    assert message["passed"] is True and message["verified"] is True
+    assert lms.platform.wait_for_score("learner-ops")["scoreGiven"] == 1
+    assert [json.loads(r.post_data)["exercise"] for r in sent] == [
+        "ops",
+        "ops",
+    ]  # the record's, the pass's  # the record's, the pass's

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, insert
 
+from server import ROOT
 from server.db.tables import attempts, learners, results
 from tests.support import orders, solutions
 
@@ -38,6 +39,28 @@ RIGHT = {
     "repeated": ("shared",),
 }
 EXPRESSIONS = ("neuron", "reuse", "chain", "shared")
+OPS = ROOT / "exercises/ops"
+
+
+@dataclass(frozen=True)
+class Graded:
+    """An exercise as a class's Checks are written: its id, its groups (the results' names), the groups a
+    Check with each mistake had right, and the code of each mistake (its shapes)."""
+
+    exercise: str
+    groups: tuple[str, ...]
+    right: dict[str, tuple[str, ...]]
+    code: dict[str, list[str]]
+
+
+SEED = Graded("backward", EXPRESSIONS, RIGHT, CODE)
+OPS_GRADED = Graded(  # ops's: each named mistake's own code (exercises/ops/mistakes/), right where it is
+    "ops",
+    ("a*b", "a+a", "a*b+a", "a+b", "a*a"),
+    {"pass": ("a*b", "a+a", "a*b+a", "a+b", "a*a"), "assign": ("a*b", "a+b"), "swapped": ("a+a", "a+b")},
+    {"pass": [(OPS / "reference.py").read_text()]}
+    | {key: [(OPS / f"mistakes/{key}.py").read_text()] for key in ("assign", "swapped", "no-chain")},
+)
 
 
 @dataclass
@@ -60,21 +83,39 @@ class Learner:
         return "P" + hashlib.sha256(self.sub.encode()).hexdigest()[:10]
 
 
-def source_of(check: Check, n: int) -> tuple[str, str]:
+def source_of(check: Check, n: int, code: dict[str, list[str]] = CODE) -> tuple[str, str]:
     """The Check's code (its shape's, with the learner's own comment) and its shape's digest."""
     key = "pass" if check.mistake is None else check.mistake
     if key == "queued":
         key = "pass"
-    variants = CODE.get(key, CODE["nothing"])
+    variants = code.get(key, CODE["nothing"])
     code = variants[check.shape % len(variants)]
     shape = hashlib.sha256(f"{key}/{check.shape}".encode()).hexdigest()
     return code + f"# try {n}\n", shape
 
 
 def add_learner(
+    conn: Connection,
+    issuer: str,
+    course: str,
+    activity: str,
+    who: Learner,
+    opened: float,
+    graded: Graded = SEED,
+    opened_row: bool = True,
+) -> None:
+    """The learner's row (as a launch leaves it; opened_row False: they have one) and each of their Checks
+    of an exercise (graded: the seed's by default), judged (or queued)."""
+    if opened_row:
+        add_opened(conn, issuer, course, activity, who, opened)
+    for n, check in enumerate(who.checks, 1):
+        add_check(conn, (issuer, course, activity), who, check, n, graded)
+
+
+def add_opened(
     conn: Connection, issuer: str, course: str, activity: str, who: Learner, opened: float
 ) -> None:
-    """The learner's row (as a launch leaves it) and each of their Checks, judged (or queued)."""
+    """The learner's row, as a launch leaves it."""
     conn.execute(
         insert(learners).values(
             issuer=issuer,
@@ -88,41 +129,48 @@ def add_learner(
             last_opened=max([opened] + [c.time for c in who.checks]),
         )
     )
-    for n, check in enumerate(who.checks, 1):
-        source, shape = source_of(check, n)
-        queued = check.mistake == "queued"
-        attempt_id = conn.execute(
-            insert(attempts).values(
-                issuer=issuer,
-                course=course,
-                activity=activity,
-                sub=who.sub,
-                time=check.time,
-                source=source,
-                source_sha256=hashlib.sha256(source.encode()).hexdigest(),
-                shape_sha256=shape,
-                rule="seed",
-                state="queued" if queued else "judged",
-                passed=None if queued else check.mistake is None,
-                mistake=None if queued else check.mistake,
-                judged=None if queued else check.time + 1,
-            )
-        ).inserted_primary_key[0]
-        if queued or check.mistake in ERRORS:
-            continue
-        right = RIGHT.get("pass" if check.mistake is None else check.mistake, ())
-        conn.execute(
-            insert(results),
-            [
-                {
-                    "attempt_id": attempt_id,
-                    "expr": expr,
-                    "passed": expr in right,
-                    "mistake": None if expr in right else check.mistake,
-                }
-                for expr in EXPRESSIONS
-            ],
+
+
+def add_check(
+    conn: Connection, where: tuple[str, str, str], who: Learner, check: Check, n: int, graded: Graded
+) -> None:
+    """One Check of the learner's in an exercise, with its results, as the judge leaves it (or queued)."""
+    issuer, course, activity = where
+    source, shape = source_of(check, n, graded.code)
+    queued = check.mistake == "queued"
+    attempt_id = conn.execute(
+        insert(attempts).values(
+            issuer=issuer,
+            course=course,
+            activity=activity,
+            exercise=graded.exercise,
+            sub=who.sub,
+            time=check.time,
+            source=source,
+            source_sha256=hashlib.sha256(source.encode()).hexdigest(),
+            shape_sha256=shape,
+            rule="seed" if graded.exercise == "backward" else "all",
+            state="queued" if queued else "judged",
+            passed=None if queued else check.mistake is None,
+            mistake=None if queued else check.mistake,
+            judged=None if queued else check.time + 1,
         )
+    ).inserted_primary_key[0]
+    if queued or check.mistake in ERRORS:
+        return
+    right = graded.right.get("pass" if check.mistake is None else check.mistake, ())
+    conn.execute(
+        insert(results),
+        [
+            {
+                "attempt_id": attempt_id,
+                "expr": expr,
+                "passed": expr in right,
+                "mistake": None if expr in right else check.mistake,
+            }
+            for expr in graded.groups
+        ],
+    )
 
 
 def timed(checks: list[str | None], start: float, shapes: list[int] | None = None) -> list[Check]:
@@ -192,8 +240,17 @@ def real_looking_class(seed: int = 43, size: int = 30) -> list[Learner]:
     return made
 
 
-def build(conn: Connection, issuer: str, course: str, activity: str, members: list[Learner]) -> None:
-    """Write the class into the database (each opened the activity a minute before their first Check)."""
+def build(
+    conn: Connection,
+    issuer: str,
+    course: str,
+    activity: str,
+    members: list[Learner],
+    graded: Graded = SEED,
+    opened_row: bool = True,
+) -> None:
+    """Write the class's Checks of an exercise (the seed's by default) into the database (each opened the
+    activity a minute before their first Check; opened_row False: they opened it before)."""
     for who in members:
         opened = (who.checks[0].time if who.checks else START) - 60
-        add_learner(conn, issuer, course, activity, who, opened)
+        add_learner(conn, issuer, course, activity, who, opened, graded, opened_row)

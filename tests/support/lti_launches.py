@@ -10,7 +10,10 @@ from urllib.parse import urljoin
 
 import jwt
 import requests
+from sqlalchemy import create_engine, select
 
+from server.db.tables import attempts
+from server.exercises.registry import LEGACY
 from tests.support.lti import launch_form, login
 
 LAUNCH_TOKEN = re.compile(r'"launch": "(?P<token>[^"]+)"')
@@ -39,17 +42,60 @@ def form_of(page: requests.Response) -> tuple[str, dict]:
     return action, {name: html.unescape(value) for name, value in hidden}
 
 
-def deep_link(lms, user: str = "teacher-1", **choice: str) -> tuple[requests.Session, requests.Response]:
-    """A teacher's Deep Linking launch, their choice on the tool's page (its defaults, and choice) posted
-    back to the tool; return the session and the page that sends the signed response to the LMS."""
+def deep_link(
+    lms, user: str = "teacher-1", exercise: str = LEGACY, **choice: str
+) -> tuple[requests.Session, requests.Response]:
+    """A teacher's Deep Linking launch, their choice on the tool's pages posted back to the tool: the
+    exercise (its id, on the first page), then its verdict and language (the page's defaults, and choice;
+    choice's exercise or offer, where given, in place of the page's); return the session and the page that
+    sends the signed response to the LMS (or the tool's refusal)."""
     session = requests.Session()
     auth = login(session, lms, lms.tool_url, user, lti_message_hint="deep-link")
     page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
     assert page.status_code == 200, page.text
     action, fields = form_of(page)
+    if 'type="radio" name="exercise"' in page.text:  # the served exercises offered: choose one first
+        forged = {k: v for k, v in choice.items() if k == "offer"}
+        step = fields | {"exercise": exercise} | forged
+        page = session.post(urljoin(page.url, action), data=step, verify=lms.ca_file)
+        if page.status_code != 200:
+            return session, page
+        action, fields = form_of(page)
     checked = dict(re.findall(r'name="(verdict|language)" value="([^"]*)" checked', page.text))
     chosen = session.post(urljoin(page.url, action), data=fields | checked | choice, verify=lms.ca_file)
     return session, chosen
+
+
+def added(lms, **choice: str) -> str:
+    """Add an activity by Deep Linking with choice (deep_link's); return its resource link id at the
+    platform."""
+    session, page = deep_link(lms, **choice)
+    assert page.status_code == 200, page.text
+    action, fields = form_of(page)
+    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
+    return list(lms.platform.links)[-1]
+
+
+def table(lms, query) -> list[dict]:
+    """The rows a query reads from the tool's database."""
+    engine = create_engine(lms.database_url)
+    try:
+        with engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+    finally:
+        engine.dispose()
+
+
+def recorded_checks(lms, sub: str, timeout: float = 60) -> list[dict]:
+    """sub's recorded Checks (the attempts' rows), once none is queued."""
+    deadline = time.monotonic() + timeout
+    query = select(attempts).where(attempts.c.sub == sub).order_by(attempts.c.id)
+    found = table(lms, query)
+    while any(r["state"] == "queued" for r in found):
+        assert time.monotonic() < deadline, found
+        time.sleep(0.05)
+        found = table(lms, query)
+    return found
 
 
 def verify(lms, session: requests.Session, token: str, source: str) -> requests.Response:

@@ -170,6 +170,9 @@ class Platform:
                     role = "Learner" if hint == "deep-link-learner" else "Instructor"
                     self.set_user_data(user, [f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"])
                     self.set_launch_context_claim("course-1", context_title=COURSE)
+                    if "locale" in platform.people.get(user, {}):  # the teacher's LMS language
+                        presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+                        self.set_extra_claims({presentation: {"locale": platform.people[user]["locale"]}})
                     self.set_dl(
                         platform.url + "deep-link-return",
                         title="Add an activity",

@@ -37,6 +37,8 @@ class Launches:
             "rule": launch.get("rule"),  # the activity's verdict and language (server/lti/activity.py)
             "language": launch.get("language"),
         }
+        if launch.get("exercise"):  # the activity's exercise; not named: the column's default, the seed's
+            values["exercise"] = launch["exercise"]
         with self.db.connect() as conn:
             conn.execute(insert(launches).values(values))
 

@@ -7,7 +7,7 @@
 // (at most KEPT Checks: a newer one pushes out the oldest). A page with neither token sends nothing.
 
 import { launchFields } from "./lti.js";
-import { learnerFields } from "./verify.js";
+import { exerciseFields, learnerFields } from "./verify.js";
 
 const KEEPALIVE_BYTES = 60_000; // a browser sends a keepalive body up to 64 kB, even as the page closes
 const KEPT = 20; // Checks kept to be sent again, at most
@@ -20,7 +20,7 @@ export function recordCheck(url, source, report) {
   if (!url || report.passed === true) return;
   const tokens = { ...learnerFields(), ...launchFields() };
   if (!tokens.learner && !tokens.launch) return;
-  const body = JSON.stringify({ source, ...tokens });
+  const body = JSON.stringify({ source, ...exerciseFields(), ...tokens });
   if (resending) return keep(url, body); // the server said "later": this one waits its turn too
   send(url, body).then((again) => again && keep(url, body, again));
 }

@@ -32,6 +32,13 @@ export const learnerFields = () => {
   return token ? { learner: token } : {};
 };
 
+// The page's exercise (config.exercise): /verify and POST /record grade the code as a Check of it (in a
+// launched page, the launch's exercise, which the server holds it to).
+export const exerciseFields = () => {
+  const exercise = JSON.parse(document.getElementById("config")?.textContent ?? "{}").exercise;
+  return typeof exercise === "string" ? { exercise } : {};
+};
+
 // Ask the server; resolve to { verified: true | false | null (no answer), receipt, message, report }, and
 // `again`, the seconds after which to ask again, when the server could not take the pass now.
 export async function askServer(url, source) {
@@ -40,7 +47,8 @@ export async function askServer(url, source) {
     response = await fetch(inLanguage(url), { // the server's report and refusals in the page's language
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ source, ...learnerFields(), ...launchFields() }), // LTI hook: launchFields
+      // the page's exercise, the course's learner token, the launch's (LTI hook: launchFields)
+      body: JSON.stringify({ source, ...exerciseFields(), ...learnerFields(), ...launchFields() }),
     });
   } catch {
     return waiting(NO_NETWORK_AGAIN_S);
