@@ -30,7 +30,7 @@ from tests.support import servers, solutions
 from tests.support.events import assert_valid
 from tests.support.node import module_json
 from tests.support.seed import grade
-from tests.support.served_page import page_config
+from tests.support.served_page import SEED, page_config
 
 pytestmark = pytest.mark.slow  # real sandboxes, server processes or databases: not in make test-fast
 
@@ -486,7 +486,7 @@ def test_whatever_the_sandbox_writes_the_server_judges_it_without_failing(verify
     ],
 )
 def test_the_page_says_which_graphs_count(verdict, said):
-    html = create_app({"TESTING": True, "VERDICT": verdict}).test_client().get("/").get_data(as_text=True)
+    html = create_app({"TESTING": True, "VERDICT": verdict}).test_client().get(SEED).get_data(as_text=True)
     text = " ".join(re.sub(r"<[^>]+>", "", html).split())
     assert said in text
 
