@@ -13,7 +13,7 @@ from engine.words import N_, _, ngettext, number
 FILENAME = "<editor>"  # the learner's backward, as tracebacks name it
 SCRATCH_FILE = "<scratch>"  # the scratch pad's code
 FILES = {FILENAME: "editor", SCRATCH_FILE: "scratch"}  # the report's name for each (report.FILES)
-PLACES = {"editor": N_("your backward's editor"), "scratch": N_("scratch pad")}  # where a Run's line is
+PLACES = {"editor": N_("editor"), "scratch": N_("scratch pad")}  # where a Run's line is (any exercise's)
 MAX_SOURCE = 100_000  # characters: more is refused before it runs
 ENGINE_FILE = "<engine>"  # an exercise's engine code, as tracebacks name it (engine/descriptor.py)
 

@@ -17,6 +17,7 @@ from werkzeug.serving import make_server
 from server import create_app
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
 from tests.support import solutions
+from tests.support.served_page import SEED
 
 
 def main() -> None:
@@ -26,7 +27,7 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme="light")
-        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.goto(f"http://127.0.0.1:{server.server_port}{SEED}")  # the seed's page: "/" lists the exercises
         page.wait_for_function("() => window.playground !== undefined")
         page.evaluate("window.playground.ready")
         page.evaluate("s => window.playground.check(s)", solutions.NOT_REVERSED)

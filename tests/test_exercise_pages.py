@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from server import create_app
-from tests.support.served_page import SEED
+from tests.support.served_page import SEED, exercise_path
 
 
 def config_of(html: str) -> dict:
@@ -24,6 +24,7 @@ def pages_client():
 def test_the_front_page_links_every_served_exercise_in_the_courses_order(pages_client):
     html = pages_client.get("/").get_data(as_text=True)
     links = re.findall(r'<a href="([^"]+)" data-exercise="([^"]+)">([^<]+)</a>', html)
+    # Each at <prefix>/exercises/<id>/, as docs/exercises.md says: the one test that writes the rule out.
     assert links == [
         ("/exercises/ops/", "ops", "Pass gradients through + and *"),
         ("/exercises/backward/", "backward", "Run backpropagation in the right order"),
@@ -42,11 +43,11 @@ def test_with_one_exercise_served_the_front_page_is_its_page(tmp_path):
 
 @pytest.mark.parametrize("exercise", ["ops", "step"])
 def test_an_exercises_page_is_made_from_its_folder(pages_client, exercise):
-    html = pages_client.get(f"/exercises/{exercise}/").get_data(as_text=True)
+    html = pages_client.get(exercise_path(exercise)).get_data(as_text=True)
     config = config_of(html)
     words = json.loads(open(f"exercises/{exercise}/words.en.json", encoding="utf-8").read())
     assert config["exercise"] == exercise and config["storage"] == f"/{exercise}"
-    assert config["publicPage"] == f"/exercises/{exercise}/"
+    assert config["publicPage"] == exercise_path(exercise)
     assert config["starter"] == open(f"exercises/{exercise}/starter.py", encoding="utf-8").read()
     assert set(config["mistakes"]) == set(words["mistakes"])
     assert config["report"]["failed"]["exercise"] == exercise

@@ -140,11 +140,13 @@ class Shown:
         return "" if self.seed else f"/{self.id}"
 
     def grade(self) -> dict:
-        """What the page says of how it is graded: the names the learner writes, each number's label."""
+        """What the page says of how it is graded: the names the learner writes, each number's label, what
+        its groups are (the headline counts them in that word: static/js/page/report.js)."""
         data = self.exercise.data
         return {
             "learnerWrites": list(data["learner_writes"]),
             "outputLabel": data["grade"].get("output_label", "{leaf}"),
+            "groupsAre": data["grade"].get("groups_are", "expressions"),
         }
 
 

@@ -31,6 +31,8 @@ RUNTIME_BUNDLES = ("runtime/runner/runner.js", "runtime/worker/worker.js")
 # After Stop or the time limit interrupts Python, a worker still running is ended after one grace period
 # (the interrupt not taken) or two (taken, but the code has not left the learner's lines).
 STOP_GRACE_MS = 1000
+# An exercise's page, from the playground's root (under its prefix): its one home (tests build it too).
+EXERCISE_RULE = "/exercises/<exercise>/"
 
 
 def read(path: str) -> str:
@@ -197,7 +199,7 @@ def index() -> Response:
     return sent(render_front())
 
 
-@bp.get("/exercises/<exercise>/")
+@bp.get(EXERCISE_RULE)
 def exercise(exercise: str) -> Response:
     """Show an exercise: its statement, its engine and the editor."""
     if framer := refused_framer(current_app.config):

@@ -8,12 +8,21 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from server import ROOT
+from server.exercises.registry import LEGACY
+from tests.support.served_page import exercise_path
 
 # The test servers' time limit: short, so code that loops is stopped soon, yet an honest Check of every
 # case (the deep chain, the order graphs) ends well inside it on a 2-core machine running 3 test processes.
 TIME_LIMIT_MS = 4000
 READY_MS = 60_000  # the runtime's first load on a slow, shared machine
-SEED = "exercises/backward/"  # the seed's exercise's page, from the playground's root (server/page/page.py)
+
+
+def exercise_page_path(exercise: str) -> str:
+    """An exercise's page, relative to a test server's root URL (which ends in /)."""
+    return exercise_path(exercise).removeprefix("/")
+
+
+SEED = exercise_page_path(LEGACY)  # the seed's exercise's page
 
 
 def watched_page(context, origins):

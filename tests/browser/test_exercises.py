@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from server import ROOT
 from tests.browser.axe import serious_violations
-from tests.browser.pages import SEED, open_playground, returning_page, type_code
+from tests.browser.pages import SEED, exercise_page_path, open_playground, returning_page, type_code
 
 OWN = ("ops", "step")  # the exercises that are folders through and through (the seed has its own tests)
 
@@ -29,6 +29,12 @@ def words(exercise: str, lang: str = "en") -> dict:
     return json.loads(folder(exercise, f"words.{lang}.json"))
 
 
+def groups(exercise: str) -> tuple[int, str]:
+    """How many groups the exercise grades, and what they are (its grade.groups_are: the page's word)."""
+    data = json.loads(folder(exercise, "exercise.json"))
+    return len(data["groups"]), data["grade"].get("groups_are", "expressions")
+
+
 def title(exercise: str, lang: str = "en") -> str:
     return folder(exercise, f"statement.{lang}.md").splitlines()[0].removeprefix("# ")
 
@@ -43,7 +49,7 @@ def root(base_url):
 def exercise_page(request, kept_for_modules, serve, base_url, root):
     """An exercise's page, loaded once for the module's tests that Check and read what it shows."""
     page, assert_clean, reset = returning_page(kept_for_modules, serve.origins, base_url)
-    open_playground(page, f"{root}exercises/{request.param}/")
+    open_playground(page, root + exercise_page_path(request.param))
     yield request.param, page
     page.close()
     reset()
@@ -63,10 +69,15 @@ def test_the_reference_passes_and_the_starter_does_not(exercise_page):
     assert (event["exercise"], event["passed"]) == (exercise, True)  # the event names the exercise
     report = page.evaluate("s => window.playground.check(s)", folder(exercise, "reference.py"))
     assert report["passed"] is True and report["exercise"] == exercise
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_have_attribute("data-status", "pass")
+    n, what = groups(exercise)  # counted in the word of what they are: step's are networks, not expressions
+    expect(verdict).to_have_text(f"All {n} {what} pass.")
+    expect(page.locator("table.examples th").first).to_have_text(what.removesuffix("s"))
     report = page.evaluate("s => window.playground.check(s)", folder(exercise, "starter.py"))
     assert report["passed"] is False
-    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    expect(verdict).to_have_attribute("data-status", "fail")
+    expect(verdict).to_contain_text(f"0 of {n} {what} pass.")
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -96,7 +107,7 @@ def test_the_front_page_lists_every_exercise_and_the_keyboard_reaches_one(page, 
         page.keyboard.press("Tab")
     expect(links.nth(2)).to_be_focused()
     page.keyboard.press("Enter")
-    page.wait_for_url(f"{root}exercises/step/")
+    page.wait_for_url(root + exercise_page_path("step"))
     open_playground(page, page.url)
     expect(page.locator("h1")).to_have_text(title("step"))
     assert page.evaluate("s => window.playground.check(s)", folder("step", "reference.py"))["passed"]
@@ -105,7 +116,7 @@ def test_the_front_page_lists_every_exercise_and_the_keyboard_reaches_one(page, 
 def test_a_learners_code_on_ops_is_kept_apart_from_the_seeds(page, root):
     open_playground(page, root + SEED)
     type_code(page, "def backward(out):\n    pass  # the seed's, mine")
-    open_playground(page, f"{root}exercises/ops/")
+    open_playground(page, root + exercise_page_path("ops"))
     assert page.evaluate("window.playground.getCode()") == folder("ops", "starter.py")
     ops = folder("ops", "reference.py").replace("class Value:", "class Value:  # mine, on ops")
     page.evaluate("s => window.playground.setCode(s)", ops)
@@ -138,7 +149,7 @@ def test_a_share_link_made_before_exercises_opens_the_seeds_page(page, root):
 @pytest.mark.parametrize("exercise", OWN)
 def test_no_serious_axe_violation_on_a_phone_in_either_theme(learner_page, root, exercise, lang, shoot):
     page = learner_page(viewport={"width": 390, "height": 844})
-    open_playground(page, f"{root}exercises/{exercise}/?lang={lang}")
+    open_playground(page, f"{root}{exercise_page_path(exercise)}?lang={lang}")
     expect(page.locator("h1")).to_have_text(title(exercise, lang).replace("`", ""))
     page.locator("#statement-more").evaluate("d => (d.open = true)")
     while page.locator("#hint").is_visible():

@@ -4,11 +4,24 @@ its responses carry."""
 import json
 import re
 
+from werkzeug.routing import Map, Rule
+
+from server.exercises.registry import LEGACY
+from server.page.page import EXERCISE_RULE
+
 PREFIX = "/courses/ml/backprop"
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
 ISOLATION = ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy", "Cross-Origin-Resource-Policy")
 IMMUTABLE = "public, max-age=31536000, immutable"
-SEED = "/exercises/backward/"  # the seed's exercise's page (server/page/page.py); "/" lists the exercises
+
+
+def exercise_path(exercise: str) -> str:
+    """An exercise's page from the playground's root, by the page's own URL rule (server/page/page.py)."""
+    rules = Map([Rule(EXERCISE_RULE, endpoint="exercise")]).bind("localhost")
+    return rules.build("exercise", {"exercise": exercise})
+
+
+SEED = exercise_path(LEGACY)  # the seed's exercise's page; "/" lists the exercises
 
 
 def page_config(client, **kwargs):

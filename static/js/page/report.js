@@ -7,8 +7,9 @@ import { picture } from "../picture/picture.js";
 import { N_, number, t, tn } from "../shared/i18n.js";
 
 // The exercise the report is of, as the page's config gives it (renderReport sets it): its named mistakes'
-// words (HTML the server made from its Markdown), how its numbers are labelled, its cases' other inputs.
-let exercise = { mistakes: {}, label: "{leaf}.grad", cases: [] };
+// words (HTML the server made from its Markdown), how its numbers are labelled, what its groups are (the
+// headline's count), its cases' other inputs.
+let exercise = { mistakes: {}, label: "{leaf}.grad", groupsAre: "expressions", cases: [] };
 const grads = () => exercise.label === "{leaf}.grad"; // the seed's and ops' words: gradients
 
 // A case's inputs beside its values (ops' g, step's xs, ys and lr), from the page's cases in their order.
@@ -203,16 +204,34 @@ export function renderError(panel, error, kinds, where = t("your code (marked in
   if (line) panel.append(el("p", { text: t("Line {line} of {where}.", { line: number(line), where }) }));
 }
 
-// The headline: how many expressions pass and, when they all do, what the order graphs say of the order.
+// How the headline counts the groups, in the words of what they are (the exercise's grade.groups_are):
+// whole sentences, each in the catalogue, so every language says them in its own grammar.
+const COUNTS = {
+  expressions: {
+    all: (n) => tn("The {n} expression passes", "All {n} expressions pass", n),
+    some: (passed, n) => tn("{passed} of {n} expression passes.", "{passed} of {n} expressions pass.", n, { passed }),
+  },
+  networks: {
+    all: (n) => tn("The {n} network passes", "All {n} networks pass", n),
+    some: (passed, n) => tn("{passed} of {n} network passes.", "{passed} of {n} networks pass.", n, { passed }),
+  },
+  parts: {
+    all: (n) => tn("The {n} part passes", "All {n} parts pass", n),
+    some: (passed, n) => tn("{passed} of {n} part passes.", "{passed} of {n} parts pass.", n, { passed }),
+  },
+};
+
+// The headline: how many groups pass and, when they all do, what the order graphs say of the order.
 // "Your backward works" only where they show it right.
 function headline(verdict, report, graded) {
   const passed = graded.filter((e) => e.passed).length;
-  const all = tn("The {n} expression passes", "All {n} expressions pass", graded.length);
+  const counts = COUNTS[exercise.groupsAre] ?? COUNTS.expressions;
+  const all = counts.all(graded.length);
   const toGraphs = (text) => el("a", { href: "#order-graphs", text });
   let status = report.passed ? "pass" : report.error ? "error" : "fail";
   let words;
   if (!report.passed) {
-    words = [graded.length ? tn("{passed} of {n} expression passes.", "{passed} of {n} expressions pass.", graded.length, { passed: number(passed) }) : t("Your code could not be graded: see the error below.")];
+    words = [graded.length ? counts.some(number(passed), graded.length) : t("Your code could not be graded: see the error below.")];
     const failing = graded.filter((e) => e.mistake);
     if (failing.length) {
       // The mistake, named once here: where every failing expression has the same kind, without saying where.
@@ -245,7 +264,8 @@ function headline(verdict, report, graded) {
 // kinds: the heading of each error kind (config.report.kinds); shown: the exercise as the page's config
 // gives it ({ mistakes, grade, cases }).
 export function renderReport({ results, verdict, error, output }, report, kinds, shown = {}) {
-  exercise = { mistakes: shown.mistakes ?? {}, label: shown.grade?.outputLabel ?? "{leaf}.grad", cases: shown.cases ?? [] };
+  const { outputLabel = "{leaf}.grad", groupsAre = "expressions" } = shown.grade ?? {};
+  exercise = { mistakes: shown.mistakes ?? {}, label: outputLabel, groupsAre, cases: shown.cases ?? [] };
   renderOutput(output, report.output);
   results.replaceChildren();
   renderError(error, report.error, kinds);
