@@ -26,25 +26,12 @@ from tests.browser.checks import checked
 from tests.browser.pages import exercise_page_path, open_playground, watched_page
 from tests.support.lti import rig
 from tests.support.lti_launches import recorded_checks
+from tests.support.teachers_exercise import ASSIGN, HINT, NAME, TITLE, WORDS, edited
 
 pytestmark = pytest.mark.slow  # the teacher's commands in processes of their own, a real LMS, sandboxes
 
-NAME = "tanh"  # the exercise the teacher makes
-TITLE = "Backpropagate through tanh"  # the title the teacher gives it
-HINT = "Which `t` does tanh's local gradient need: its input's or its output's?"
 COURSE = "Machine Learning 101"  # the tests' LMS's course (tests/support/lti_platform.py)
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
-
-# The teacher's own mistake: `=` for `+=` in tanh's _backward. Its key is also one of ops's mistakes
-# (exercises/ops: "= instead of +="), so a view that names it by another exercise's words is caught.
-ASSIGN = "assign"
-ASSIGN_WORDS = {
-    "title": "self.grad = in tanh's _backward",
-    "about": "tanh's _backward sets self.grad with =: what + gave a before it is lost.",
-    "says": "Your numbers are those of a `_backward` that sets `self.grad` with `=`: in `tanh(a) + a`, "
-    "what `+` gave `a` is lost.",
-    "hint": "Add to `self.grad` with `+=`: `a` gets a gradient from `tanh` and one from `+`.",
-}
 
 
 def flask(*args: str, exercises: Path) -> subprocess.CompletedProcess:
@@ -56,25 +43,6 @@ def flask(*args: str, exercises: Path) -> subprocess.CompletedProcess:
     }
     command = [str(Path(sys.executable).parent / "flask"), "--app", "server", *args]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-
-
-def edited(folder: Path) -> None:
-    """What the teacher changes: the title, the first hint, and one more named mistake (its code, its
-    entry in exercise.json, its words)."""
-    statement = folder / "statement.en.md"
-    lines = statement.read_text(encoding="utf-8").splitlines(keepends=True)
-    statement.write_text("".join([f"# {TITLE}\n", *lines[1:]]), encoding="utf-8")
-    reference = (folder / "reference.py").read_text(encoding="utf-8")
-    slip = reference.replace("self.grad += (1 - t * t) * out.grad", "self.grad = (1 - t * t) * out.grad")
-    assert slip != reference
-    (folder / "mistakes" / f"{ASSIGN}.py").write_text(slip, encoding="utf-8")
-    data = json.loads((folder / "exercise.json").read_text(encoding="utf-8"))
-    data["mistakes"].append({"key": ASSIGN, "source": "my class, week 3: = where += belongs"})
-    (folder / "exercise.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    words = json.loads((folder / "words.en.json").read_text(encoding="utf-8"))
-    words["hints"][0] = HINT
-    words["mistakes"][ASSIGN] = ASSIGN_WORDS
-    (folder / "words.en.json").write_text(json.dumps(words, indent=2) + "\n", encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +109,7 @@ def test_its_page_grades_it_in_the_teachers_words(browser, teachers_lms, teacher
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
 
     said = json.loads(teachers(teachers_folder, "words.en.json"))["mistakes"]
-    assert said[ASSIGN] == ASSIGN_WORDS
+    assert said[ASSIGN] == WORDS
     for key in keys(teachers_folder):
         report = page.evaluate(
             "s => window.playground.check(s)", teachers(teachers_folder, f"mistakes/{key}.py")
@@ -210,7 +178,7 @@ def test_the_teacher_adds_it_to_a_course_a_learners_pass_is_graded_and_the_class
     expect(tool.locator("h1")).to_have_text(TITLE)
     message = checked(frame, teachers(teachers_folder, f"mistakes/{ASSIGN}.py"))
     assert message["passed"] is False and message["exercise"] == NAME
-    expect(tool.get_by_test_id("mistake-title").first).to_have_text(ASSIGN_WORDS["title"])
+    expect(tool.get_by_test_id("mistake-title").first).to_have_text(WORDS["title"])
     message = checked(frame, teachers(teachers_folder, "reference.py"))
     assert message["passed"] is True and message["verified"] is True
     expect(tool.get_by_test_id("lti-grade")).to_have_text(f"Sent to {COURSE}.")
@@ -224,8 +192,8 @@ def test_the_teacher_adds_it_to_a_course_a_learners_pass_is_graded_and_the_class
     expect(tool.get_by_test_id("passed")).to_have_text("1")
     expect(tool.get_by_test_id("exercise")).to_contain_text(f"{TITLE} ({NAME})")
     row = tool.locator(f"[data-testid=mistakes-table] tr[data-mistake={ASSIGN}]")
-    expect(row.locator(".name")).to_have_text(ASSIGN_WORDS["title"])
-    expect(row.locator(".about")).to_have_text(ASSIGN_WORDS["about"])
+    expect(row.locator(".name")).to_have_text(WORDS["title"])
+    expect(row.locator(".about")).to_have_text(WORDS["about"])
     expect(row.locator("td").first).to_have_text("1")  # learners who made it
     expect(tool.get_by_test_id("expressions-table")).to_contain_text("a is used by tanh and by +")
     assert_clean()
