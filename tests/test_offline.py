@@ -204,3 +204,17 @@ def test_export_writes_it_beside_the_front_page_with_relative_urls(app, tmp_path
 def page_config_in(path):
     html = path.read_text()
     return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
+
+
+def test_each_language_and_prefix_gets_the_digests_of_its_own_pages(client):
+    # sw.js is rendered once for each (the browser asks at every visit): never one for another.
+    asked = [({}, None), ({"Accept-Language": "de"}, None), ({}, "http://localhost" + PREFIX)]
+    for _ in range(2):
+        for headers, base in asked:
+            data = offline_data(client.get("/sw.js", headers=headers, base_url=base).get_data(as_text=True))
+            prefix = PREFIX if base else ""
+            for url in ("/", SEED, "/exercises/ops/"):
+                page = client.get(url, headers=headers, base_url=base).data
+                assert data["pages"][prefix + url] == sha256(page), (headers, base, url)
+    german = client.get(SEED, headers={"Accept-Language": "de"}).data
+    assert german != client.get(SEED).data

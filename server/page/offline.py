@@ -20,9 +20,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, render_template
+from flask import Blueprint, Flask, Response, current_app, render_template, request
 
 from runtime.server import is_variant, lazy_stdlib
+from server.page import i18n
 from server.page.assets import engine_archive, revalidated
 from server.page.exercise import served
 from server.page.names import NAMES
@@ -156,11 +157,22 @@ def service_worker_script(pages: list[Kept] | None = None, exported: Path | None
     return render_template("hosting/sw.js", offline=offline_data(pages, exported))
 
 
+# sw.js as sent, by the request's prefix and the pages' language (all its pages depend on): the browser
+# asks for it at every visit, and it renders every page (20-60 ms each on a 2-core machine). Bounded: a
+# prefix comes from a proxy's header.
+SCRIPTS_KEPT = 16
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """Send the service worker, at the front page's scope, checked by the browser on every visit."""
-    response = Response(service_worker_script(), mimetype="text/javascript")
-    return revalidated(response)
+    kept = current_app.extensions["service_workers"]
+    key = (request.script_root, i18n.chosen())
+    if key not in kept:
+        kept[key] = service_worker_script()
+        while len(kept) > SCRIPTS_KEPT:
+            kept.pop(next(iter(kept)))
+    return revalidated(Response(kept[key], mimetype="text/javascript"))
 
 
 def init_app(app: Flask) -> None:
@@ -168,3 +180,4 @@ def init_app(app: Flask) -> None:
     app.extensions["build_files"] = build_files()
     app.extensions["lazy_archives"] = lazy_archives()
     app.extensions["build_digests"] = build_digests()
+    app.extensions["service_workers"] = {}  # sw.js as sent (service_worker)
