@@ -15,7 +15,7 @@ import statistics
 
 from playwright.sync_api import sync_playwright
 
-from benchmarks.sites import serve
+from benchmarks.sites import SEED_PAGE, serve
 from server import create_app
 from tests.browser.axe import AXE, RULES, SETTLED
 from tests.browser.chromium import TEST_ARGS, chromium_path
@@ -34,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=6)
     args = parser.parse_args()
-    url = serve(create_app({"TESTING": True}))
+    url = serve(create_app({"TESTING": True})) + SEED_PAGE
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=TEST_ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})

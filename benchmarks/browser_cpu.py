@@ -24,6 +24,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
+from benchmarks.sites import SEED_PAGE
 from server import create_app
 from tests.browser.chromium import CHROMIUM_ARGS, TEST_ARGS, chromium_path
 from tests.support.solutions import CORRECT
@@ -96,7 +97,7 @@ def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}/"
+    url = f"http://127.0.0.1:{server.server_port}/{SEED_PAGE}"
     browsers = {
         "headless shell (tests)": (chromium_path(), TEST_ARGS),
         "full chromium (learner)": (chromium_path(full=True), CHROMIUM_ARGS),

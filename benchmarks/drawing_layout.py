@@ -20,7 +20,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from benchmarks.sites import serve
+from benchmarks.sites import SEED_PAGE, serve
 from engine.scratch import run_scratch
 from exercises.backward.seed import exercise
 from server import create_app
@@ -81,7 +81,7 @@ def main() -> None:
     }
     layouts = {name: layout_ms(drawing, args.runs) for name, drawing in drawn.items()}
     ran: dict[str, list[float]] = {name: [] for name in DRAWINGS}
-    url = serve(create_app({"TESTING": True}))
+    url = serve(create_app({"TESTING": True})) + SEED_PAGE
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=TEST_ARGS)
         page = browser.new_page()

@@ -15,7 +15,7 @@ import tempfile
 from playwright.sync_api import sync_playwright
 
 from benchmarks.load import SETTLE, TIMELINE, WATCH_PAGE, wait_ready
-from benchmarks.sites import Meter, chromium_on, serve
+from benchmarks.sites import SEED_PAGE, Meter, chromium_on, serve
 from server import create_app
 
 FRAMES = """(() => {
@@ -42,7 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--visits", type=int, default=2, help="visits on one profile (default 2)")
     args = parser.parse_args()
-    url = serve(Meter(create_app(), "ours", []))
+    url = serve(Meter(create_app(), "ours", [])) + SEED_PAGE
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="frames-profile-") as profile:
         for visit in range(args.visits):
             with chromium_on(p, profile, WATCH_PAGE, FRAMES) as page:

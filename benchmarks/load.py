@@ -3,7 +3,8 @@
     .venv/bin/python -m benchmarks.load [--rounds 3] [--checks 20]
 
 Three sites, each on its own port (origin), all werkzeug threaded servers on 127.0.0.1:
-- ours: the playground app as `make run` serves it (WhiteNoise, .br files, immutable URLs);
+- ours: the seed's exercise's page (exercises/backward/), the app as `make run` serves it (WhiteNoise, .br
+  files, immutable URLs);
 - the stock page: a bare page that imports loadPyodide() from a CDN-like origin and is ready when
   `runPython("import json")` has run; the "CDN" sends the npm package's stock files brotli-11
   (made once, cached under static/build/bench/), `Cache-Control: public, max-age=31536000, immutable`,
@@ -58,7 +59,16 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from benchmarks import report
 from benchmarks.line import Line
-from benchmarks.sites import Meter, StockCdn, chromium_on, floor_page, serve, stock_page, typing_page
+from benchmarks.sites import (
+    SEED_PAGE,
+    Meter,
+    StockCdn,
+    chromium_on,
+    floor_page,
+    serve,
+    stock_page,
+    typing_page,
+)
 from server import create_app
 from server.page.static import pyodide_url
 from tests.support.solutions import CORRECT
@@ -303,11 +313,11 @@ def start_sites(log: list[dict]) -> dict[str, str]:
     line = Line(LINE_RATE, LINE_RTT)
     cdn_on_line = over(line, cdn)  # the stock page on the line loads its files over it too
     return {
-        "ours": ours,
+        "ours": ours + SEED_PAGE,
         "stock": serve(Meter(stock_page(cdn + "pyodide/"), "stock", log)),
         "floor": ours + "bench-floor/",
         "typing": ours + "bench-typing/",
-        "ours line": over(line, ours),
+        "ours line": over(line, ours) + SEED_PAGE,
         "stock line": over(line, serve(Meter(stock_page(cdn_on_line + "pyodide/"), "stock", log))),
     }
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+from benchmarks.sites import SEED_PAGE
 from server import create_app
 from server.export.site import export_site
 from tests.support import servers
@@ -103,7 +104,7 @@ class Client(threading.Thread):
 def load(name: str, base: str, clients: int, seconds: float) -> dict:
     """Run the clients against one server; return and print its figures."""
     assert urlsplit(base).hostname == "127.0.0.1", "loopback only"
-    urls = page_urls(base)
+    urls = page_urls(base + SEED_PAGE)  # on the server and in the export
     deadline = time.monotonic() + seconds
     started = time.monotonic()
     threads = [Client(urls, deadline) for _ in range(clients)]

@@ -13,7 +13,11 @@ import brotli
 from playwright.sync_api import Page, Playwright
 from werkzeug.serving import make_server
 
+from server.exercises.registry import LEGACY
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
+
+# What the benchmarks open: the seed's exercise's page, from the playground's root (which lists them).
+SEED_PAGE = f"exercises/{LEGACY}/"
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCK = ROOT / "node_modules" / "pyodide"

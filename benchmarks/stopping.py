@@ -18,7 +18,7 @@ import time
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from benchmarks.sites import serve
+from benchmarks.sites import SEED_PAGE, serve
 from benchmarks.suite_floor import busy_seconds
 from server import create_app
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_path
@@ -59,8 +59,11 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(full=True), args=CHROMIUM_ARGS)
         for isolated in (True, False):
-            url = serve(
-                create_app({"TESTING": True, "TIME_LIMIT_MS": limit, "CROSS_ORIGIN_ISOLATION": isolated})
+            url = (
+                serve(
+                    create_app({"TESTING": True, "TIME_LIMIT_MS": limit, "CROSS_ORIGIN_ISOLATION": isolated})
+                )
+                + SEED_PAGE
             )
             page = browser.new_page()
             page.goto(url)

@@ -62,7 +62,7 @@ def test_nginx_sends_what_the_app_sends_for_every_exported_file(tmp_path, name):
     files = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != FILE]
     assert len(files) > 100
     for path in files:
-        url = "" if path == "index.html" else path
+        url = path.removesuffix("index.html")  # a page is served as its folder's URL
         served = client.get("/" + url)
         assert served.status_code == 200, path
         sent = headers_for(conf, LOCATION + url)
@@ -147,9 +147,9 @@ def test_nginx_itself_serves_the_export_with_the_app_s_headers(tmp_path, nginx):
     site = tmp_path / "site"
     files = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != FILE]
     variants = (".br", ".gz")
-    for path in [f for f in files if not f.endswith(variants)] + [""]:
-        if path == "index.html":
-            continue  # served as the folder's URL, ""
+    pages = [f.removesuffix("index.html") for f in files if f.endswith("index.html")]  # by their folders
+    assert sorted(pages) == ["", "exercises/backward/", "exercises/ops/", "exercises/step/"]
+    for path in [f for f in files if not f.endswith((*variants, "index.html"))] + pages:
         status, sent = fetch(base + LOCATION + path)
         served = client.get("/" + path)
         assert status == served.status_code == 200, path

@@ -4,6 +4,7 @@ import gzip
 import hashlib
 import json
 import re
+from urllib.parse import urljoin
 
 import brotli
 
@@ -37,13 +38,16 @@ def test_keeps_every_file_the_page_loads_and_only_files_kept_for_good(client):
         if url == page_config(client)["urls"]["lazyStdlib"]:
             assert url in data["lazy"]  # its archives are kept when first imported
             continue
+        if url == page_config(client)["urls"]["engine"]:
+            assert data["archives"][SEED] == url  # kept with its page
+            continue
         expected = (
             [url + name for name in ("pyodide.mjs", "pyodide.asm.wasm")] if url.endswith("/") else [url]
         )
         assert set(expected) <= set(files), url
     assert any("/static/assets/chunk-" in f for f in files)  # the picture's code, loaded lazily, too
     assert not any(f.endswith((".map", ".br", ".gz")) for f in files)
-    for url in files:
+    for url in [*files, *data["archives"].values()]:
         response = client.get(url)
         assert response.status_code == 200, url
         assert response.headers["Cache-Control"] == IMMUTABLE, url
@@ -55,7 +59,8 @@ def test_under_a_prefix_it_and_its_files_are_under_the_prefix(client):
     data = offline_data(client.get("/sw.js", base_url=base).get_data(as_text=True))
     assert all(url.startswith(PREFIX + "/") for url in [*data["files"], *data["digests"], *data["lazy"]])
     page = client.get(SEED, base_url=base).data
-    assert data["pageDigest"] == sha256(page)  # the page as served there, its URLs under the prefix
+    assert data["pages"][PREFIX + SEED] == sha256(page)  # the page as served there, its URLs under the prefix
+    assert data["front"] == PREFIX + "/" and all(url.startswith(PREFIX + "/") for url in data["archives"])
 
 
 def test_a_new_build_makes_a_new_script_and_the_same_build_the_same(app, tmp_path):
@@ -82,7 +87,9 @@ def decoded(response):
 
 def test_names_the_sha256_of_every_file_as_a_browser_receives_it(client):
     data = offline_data(client.get("/sw.js").get_data(as_text=True))
-    lazy = [url for url in data["digests"] if url not in data["files"]]
+    archives = set(data["archives"].values())  # each exercise's: kept with its page
+    lazy = [url for url in data["digests"] if url not in data["files"] and url not in archives]
+    assert archives <= set(data["digests"])
     assert set(data["files"]) <= set(data["digests"])
     assert lazy and all(url.startswith(tuple(data["lazy"])) for url in lazy)  # the stdlib's later archives
     assert any(url.endswith("/statistics.zip") for url in lazy)
@@ -97,15 +104,48 @@ def test_names_the_sha256_of_every_file_as_a_browser_receives_it(client):
 
 def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client, tmp_path):
     data = offline_data(client.get("/sw.js").get_data(as_text=True))
-    assert data["pageDigest"] == sha256(client.get(SEED).data)
+    assert data["pages"][SEED] == sha256(client.get(SEED).data)
     new = new_build_app(tmp_path / "build").test_client()
     new_data = offline_data(new.get("/sw.js").get_data(as_text=True))
-    assert new_data["pageDigest"] == sha256(new.get(SEED).data) != data["pageDigest"]
+    assert new_data["pages"][SEED] == sha256(new.get(SEED).data) != data["pages"][SEED]
     # Settings that change the page change the script too, so the new page is kept, not refused.
     slower = create_app({"TESTING": True, "TIME_LIMIT_MS": 9000}).test_client()
     slower_data = offline_data(slower.get("/sw.js").get_data(as_text=True))
-    assert slower_data["pageDigest"] == sha256(slower.get(SEED).data) != data["pageDigest"]
+    assert slower_data["pages"][SEED] == sha256(slower.get(SEED).data) != data["pages"][SEED]
     assert slower_data["build"] != data["build"]
+
+
+def test_names_every_page_the_server_sends_and_the_archive_each_loads(client):
+    data = offline_data(client.get("/sw.js").get_data(as_text=True))
+    front = client.get("/").get_data(as_text=True)
+    linked = re.findall(r'<a href="(/exercises/[^"]+)" data-exercise', front)
+    assert len(linked) == 3 and data["front"] == "/"
+    assert set(data["pages"]) == {"/", *linked}  # the front page and each exercise's
+    for url, digest in data["pages"].items():
+        assert sha256(client.get(url).data) == digest, url
+    # Each exercise's page and its own archive, kept together; the front page's list loads none. The
+    # archives are kept with their pages, not with the build's files on install.
+    assert data["archives"] == {url: page_config_at(client, url)["urls"]["engine"] for url in linked}
+    assert len(set(data["archives"].values())) == 3
+    for archive in data["archives"].values():
+        assert archive not in data["files"]
+        assert sha256(client.get(archive).data) == data["digests"][archive], archive
+
+
+def test_with_one_exercise_served_the_front_page_is_kept_with_its_archive(tmp_path):
+    (tmp_path / "course.json").write_text('{"exercises": ["step"]}')
+    client = create_app({"TESTING": True, "EXERCISES": str(tmp_path)}).test_client()
+    data = offline_data(client.get("/sw.js").get_data(as_text=True))
+    assert set(data["pages"]) == {"/", "/exercises/step/"}
+    assert data["pages"]["/"] == sha256(client.get("/").data)
+    archive = page_config_at(client, "/")["urls"]["engine"]
+    assert archive.startswith("/exercise-step-")
+    assert data["archives"] == {"/": archive, "/exercises/step/": archive}
+
+
+def page_config_at(client, url):
+    html = client.get(url).get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
 
 
 def removal_script(text):
@@ -133,23 +173,48 @@ def test_switched_off_it_is_a_worker_that_removes_itself(tmp_path):
     assert removal_script((tmp_path / "site" / "sw.js").read_text())
 
 
-def test_export_writes_it_beside_the_page_with_relative_urls(app, tmp_path):
+def test_export_writes_it_beside_the_front_page_with_relative_urls(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
-    html = (site / "index.html").read_text()
-    config = json.loads(
-        re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1]
-    )
-    assert config["serviceWorker"] == "sw.js"
+    for page in ("exercises/ops/", "exercises/backward/", "exercises/step/"):  # the front page: no runtime
+        config = page_config_in(site / page / "index.html")
+        assert urljoin("http://h/site/" + page, config["serviceWorker"]) == "http://h/site/sw.js", page
+        assert urljoin("http://h/site/" + page, config["home"]) == "http://h/site/", page  # sw.js's scope
     data = offline_data((site / "sw.js").read_text())
     assert data["files"] and not any(url.startswith(("/", "http")) for url in data["files"])
     for url in data["files"]:
         assert (site / url).is_file(), url
-    assert data["pageDigest"] == sha256((site / "index.html").read_bytes())
+    # Each page as written, by its URL relative to sw.js: the front page and every exercise's.
+    assert data["front"] == "./"
+    assert set(data["pages"]) == {"./", "exercises/ops/", "exercises/backward/", "exercises/step/"}
+    for url, digest in data["pages"].items():
+        assert sha256((site / url / "index.html").read_bytes()) == digest, url
+    for url, archive in data["archives"].items():
+        assert page_config_in(site / url / "index.html")["urls"]["engine"] == "../../" + archive
     # Each file as this site sends it: its stdlib archives are deflated anew, so hashed as written.
     assert set(data["files"]) <= set(data["digests"]) and len(data["digests"]) > len(data["files"])
+    assert set(data["archives"].values()) <= set(data["digests"])
     for url, digest in data["digests"].items():
         assert sha256((site / url).read_bytes()) == digest, url
     stdlib = next(url for url in data["files"] if url.endswith("/python_stdlib.zip"))
     assert not (site / (stdlib + ".br")).exists()  # the build's copy: not these bytes
+
+
+def page_config_in(path):
+    html = path.read_text()
+    return json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)[1])
+
+
+def test_each_language_and_prefix_gets_the_digests_of_its_own_pages(client):
+    # sw.js is rendered once for each (the browser asks at every visit): never one for another.
+    asked = [({}, None), ({"Accept-Language": "de"}, None), ({}, "http://localhost" + PREFIX)]
+    for _ in range(2):
+        for headers, base in asked:
+            data = offline_data(client.get("/sw.js", headers=headers, base_url=base).get_data(as_text=True))
+            prefix = PREFIX if base else ""
+            for url in ("/", SEED, "/exercises/ops/"):
+                page = client.get(url, headers=headers, base_url=base).data
+                assert data["pages"][prefix + url] == sha256(page), (headers, base, url)
+    german = client.get(SEED, headers={"Accept-Language": "de"}).data
+    assert german != client.get(SEED).data

@@ -298,7 +298,8 @@ def test_export_writes_the_site_with_relative_urls(app, tmp_path, cases):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
-    html = (site / "index.html").read_text()
+    page = site / SEED.strip("/")  # the seed's page, two folders down: its URLs go up to the site's root
+    html = (page / "index.html").read_text()
     head = html[: html.index("</head>")]
     urls = re.findall(r'(?:href|src)="([^"]+)"', head)
     config = json.loads(
@@ -307,7 +308,7 @@ def test_export_writes_the_site_with_relative_urls(app, tmp_path, cases):
     urls += list(config["urls"].values())
     assert urls and not any(url.startswith(("/", "http")) for url in urls), urls
     for url in urls:
-        assert (site / url).exists(), url
-    assert (site / config["urls"]["pyodide"] / "pyodide.asm.wasm.br").exists()
+        assert url.startswith("../../") and (page / url).exists(), url
+    assert (page / config["urls"]["pyodide"] / "pyodide.asm.wasm.br").exists()
     assert config["cases"] == cases and not (site / "cases.json").exists()  # the page's config has them
     assert '<meta http-equiv="Content-Security-Policy"' in head and "frame-ancestors" not in head

@@ -37,6 +37,7 @@ def nginx_conf(config: Mapping, location: str, folder: str) -> str:
         "map $uri $playground_cache {",
         f'    ~/static/                  "{IMMUTABLE}";  # names that change with their content',
         f'    ~/engine-[0-9a-f]+\\.zip$   "{IMMUTABLE}";',
+        f'    ~/exercise-[a-z][a-z0-9-]*-[0-9a-f]+\\.zip$  "{IMMUTABLE}";  # each exercise\'s archive',
         '    default                    "no-cache";  # the page, sw.js, embed.js: a cheap 304 when unchanged',
         "}",
         "map $uri $playground_cors {",
@@ -45,7 +46,7 @@ def nginx_conf(config: Mapping, location: str, folder: str) -> str:
         "}",
         "map $uri $playground_corp {",
         '    ~/embed\\.js$        "cross-origin";  # course pages of any origin load it (<script src>)',
-        f'    ~/(index\\.html)?$   "{page}";  # the page',
+        f'    ~/(index\\.html)?$   "{page}";  # the pages: the front page and each exercise\'s',
         f'    default             "{rest}";',
         "}",
     ]

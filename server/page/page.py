@@ -181,6 +181,15 @@ def render_front(meta_policy: str | None = None) -> str:
     )
 
 
+def front_page(meta_policy: str | None = None) -> tuple[str, str | None]:
+    """What `/` shows, and the exercise whose archive it loads: the list of the served exercises (None),
+    or with one served, that exercise's page (its id)."""
+    exercises = served()
+    if len(exercises) == 1:
+        return render_page(config_of(exercises[0]), meta_policy), exercises[0].id
+    return render_front(meta_policy), None
+
+
 def sent(html: str) -> Response:
     """A page as it is sent: its headers, revalidated each visit."""
     response = make_response(html)
@@ -193,10 +202,7 @@ def index() -> Response:
     """The front page: a list of the served exercises; with one served, its page."""
     if framer := refused_framer(current_app.config):  # a site it may not be shown in: say so, not a blank box
         return frame_refused(framer, request.url)
-    exercises = served()
-    if len(exercises) == 1:
-        return sent(render_page(config_of(exercises[0])))
-    return sent(render_front())
+    return sent(front_page()[0])
 
 
 @bp.get(EXERCISE_RULE)

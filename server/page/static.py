@@ -48,10 +48,15 @@ def read_manifest(build: Path) -> dict[str, dict]:
 
 
 def page_url(endpoint: str, **values) -> str:
-    """Build a URL with url_for; relative to the page when exporting, so the export works anywhere."""
+    """Build a URL with url_for; relative to the page when exporting, so the export works anywhere.
+
+    Relative to the folder of the request's path: the export renders the front page at `/` and each
+    exercise's at `/exercises/<id>/`, whose URLs go up two folders first (`../../static/...`).
+    """
     url = url_for(endpoint, **values)
     if g.get("relative_urls"):
-        return url.removeprefix(request.script_root + "/")
+        up = "../" * (request.path.count("/") - 1)
+        return up + url.removeprefix(request.script_root + "/") or "./"
     return url
 
 

@@ -225,7 +225,8 @@ def host():
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
-    """The site exported into site/ of a folder that http.server serves: the page is at /site/."""
+    """The site exported into site/ of a folder that http.server serves: the front page is at /site/, the
+    exercises' pages at /site/exercises/<id>/."""
     root = tmp_path_factory.mktemp("static-host")
     app = create_app({"TESTING": True, "TIME_LIMIT_MS": TIME_LIMIT_MS})
     with app.app_context():

@@ -79,7 +79,7 @@ def sites(serve, tmp_path_factory):
 
 def embed(context, origins, sites, site, playground, exercise=SEED):
     """Open the docs' course page on a site, embedding the playground at its URL (its exercise's page:
-    the seed's, which a static export writes at its root); record what it hears."""
+    the seed's, at exercises/backward/ of the server and of a static export); record what it hears."""
     name = f"{urlsplit(site).port}-{urlsplit(playground).port}.html"
     course_page = docs_course_page().replace(DOCS_URL + SEED, playground + exercise)
     (sites["folder"] / name).write_text(course_page.replace(DOCS_URL, playground))
@@ -191,7 +191,7 @@ def test_a_site_that_is_not_allowed_is_told_so_in_the_frame_and_hears_nothing(si
 
 @pytest.fixture(scope="module")
 def export_folder(sites, tmp_path_factory):
-    """The site exported with the same frame-ancestors the host sends: the page is at /site/."""
+    """The site exported with the same frame-ancestors the host sends: its front page is at /site/."""
     root = tmp_path_factory.mktemp("exported")
     app = create_app({"TESTING": True, "FRAME_ANCESTORS": sites["allowed"], "TIME_LIMIT_MS": TIME_LIMIT_MS})
     with app.app_context():
@@ -205,7 +205,7 @@ def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, e
     host = serve.wsgi(static_host(export_folder, exported_site_headers(conf)))
     playground = host + "site/"
     # an isolated course page: the host's CORP lets it load embed.js and embed the page
-    page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground, exercise="")
+    page, assert_clean = embed(context, serve.origins, sites, sites["isolated"], playground)
     wait_for_ready(page)
     frame = playground_frame(page, playground)
     assert frame.evaluate("s => window.playground.check(s)", solutions.CORRECT)["passed"] is True
@@ -218,7 +218,7 @@ def test_static_export_embedded_with_the_host_s_headers(sites, serve, context, e
     assert_clean()
     # and a site it does not allow is refused by the host's frame-ancestors
     with context.expect_console_message(lambda m: "frame-ancestors" in m.text):
-        page, _ = embed(context, serve.origins, sites, sites["other"], playground, exercise="")
+        page, _ = embed(context, serve.origins, sites, sites["other"], playground)
     assert page.frame(url=playground) is None
     assert page.evaluate("window.heard") == [] and page.evaluate("dispatched") == []
 
@@ -229,7 +229,7 @@ def test_without_frame_ancestors_a_site_not_allowed_still_hears_nothing(sites, s
     with servers.http_server(export_folder) as host:
         playground = host + "site/"
         origins = serve.origins | {urlsplit(host).netloc}
-        page, assert_clean = embed(context, origins, sites, sites["other"], playground, exercise="")
+        page, assert_clean = embed(context, origins, sites, sites["other"], playground)
         frame = playground_frame(page, playground)
         assert frame.evaluate("() => window.playground.ready.then(() => 'ready')") == "ready"
         frame.evaluate(

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
-from server import create_app
+from server import ROOT, create_app
 from server.page.policy import content_security_policy
 from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
@@ -198,7 +198,7 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     requests = []
     context.on("request", lambda request: requests.append(request))
     page, assert_clean = page_with_violations(context, {netloc(exported)})
-    open_playground(page, exported)
+    open_playground(page, exported + SEED)
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-stop", "restart")
     passes(page)
     report = page.evaluate("s => window.playground.check(s)", ENDLESS)
@@ -206,6 +206,53 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     sees_no_storage(page)  # a pass after the timeout, then the honest pair
     assert_under(requests, exported)
     assert page.evaluate("window.violations") == []  # the page's own <meta> policy is on
+    assert_clean()
+
+
+def exercise_file(exercise, name):
+    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
+
+
+def test_static_export_lists_every_exercise_and_each_page_grades_on_a_plain_file_server(exported, browser):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page, assert_clean = page_with_violations(context, {netloc(exported)})
+    for exercise in ("ops", "step"):
+        page.goto(exported)  # the front page's list, every exercise a link
+        links = page.get_by_test_id("exercises").get_by_role("link")
+        expect(links).to_have_count(3)
+        assert [a.get_attribute("data-exercise") for a in links.all()] == ["ops", "backward", "step"]
+        page.locator(f"[data-testid=exercises] a[data-exercise={exercise}]").click()
+        page.wait_for_url(f"{exported}exercises/{exercise}/")
+        open_playground(page, page.url)
+        report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "reference.py"))
+        assert (report["exercise"], report["passed"]) == (exercise, True), report["error"]
+        report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "starter.py"))
+        assert (report["exercise"], report["passed"]) == (exercise, False)
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+    # A share link made on step's page opens step's page, with the code, in another browser.
+    shared = exercise_file("step", "reference.py") + "# shared from the static export\n"
+    page.evaluate("s => window.playground.setCode(s)", shared)
+    page.click("#share")
+    expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(f"{exported}exercises/step/#code/1/"), link
+    assert page.evaluate("window.violations") == []
+    context.close()
+    assert_clean()
+    friend = browser.new_context()
+    page, assert_clean = page_with_violations(friend, {netloc(exported)})
+    open_playground(page, link)
+    expect(page.get_by_test_id("share-status")).to_contain_text("The link's code is in the editor")
+    assert page.evaluate("window.playground.getCode()") == shared
+    assert page.evaluate("window.playground.check(window.playground.getCode())")["passed"] is True
+    # One made when an export had the seed's page at its root opens the seed's page, with its code.
+    old = link.replace(f"{exported}exercises/step/", exported)
+    page.goto("about:blank")
+    page.goto(old)
+    page.wait_for_url(f"{exported}{SEED}*")
+    page.wait_for_function("() => window.playground !== undefined")
+    assert page.evaluate("window.playground.getCode()") == shared  # not the seed's code: but the link's
+    friend.close()
     assert_clean()
 
 

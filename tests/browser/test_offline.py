@@ -8,17 +8,19 @@ set offline. Playwright's offline switch alone does not reach a service worker's
 
 from urllib.parse import urlsplit
 
+import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.shared_data import SharedDataMiddleware
 
-from server import create_app
+from server import ROOT, create_app
 from server.export.nginx import FILE as NGINX_FILE
 from server.export.site import export_site
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, netloc
-from tests.browser.pages import SEED, open_playground, watched_page
+from tests.browser.pages import SEED, open_playground, wait_until, watched_page
 from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
 from tests.support import solutions
 from tests.support.builds import new_build_app
@@ -74,7 +76,7 @@ def grades_and_draws(page):
 def visit_then_revisit_offline(context, host, wsgi, path=""):
     """Visit the page, take the network away, visit it again; return the second page, ready."""
     base = host(wsgi)
-    url = base + (path or SEED)  # the seed's exercise's page, which the server's worker keeps
+    url = base + (path or SEED)  # the seed's exercise's page, kept as the page that registered the worker
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, url)
     kept_offline(first)
@@ -111,9 +113,72 @@ def test_second_visit_works_offline_from_a_static_export(context, host, tmp_path
     with app.app_context():
         written = export_site(tmp_path / "site", location="/site/")
     conf = next(path for path in written if path.name == NGINX_FILE).read_text()
-    page = visit_then_revisit_offline(context, host, static_host(tmp_path, conf), "site/")
+    page = visit_then_revisit_offline(context, host, static_host(tmp_path, conf), "site/" + SEED)
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/site/sw.js")
     assert page.evaluate("crossOriginIsolated") is True
+
+
+def exercise_file(exercise, name):
+    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
+
+
+def grades(page, exercise):
+    """The exercise's reference passes and its starter fails."""
+    report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "reference.py"))
+    assert (report["exercise"], report["passed"]) == (exercise, True), report["error"]
+    report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "starter.py"))
+    assert (report["exercise"], report["passed"]) == (exercise, False), report["error"]
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "fail")
+
+
+# Whether a page and its archive are both kept (in the one cache of this build).
+KEPT = """async ([prefix, page]) => {
+  const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+  const config = JSON.parse(document.getElementById("config").textContent);
+  const archive = new URL(config.urls.engine, location.href).href;
+  return (await caches.match(page, { cacheName: name })) !== undefined
+    && (await caches.match(archive, { cacheName: name })) !== undefined;
+}"""
+
+
+def exported_site(tmp_path):
+    """A static export served as files with its nginx.conf's headers: (WSGI app, the site's path)."""
+    app = create_app({"TESTING": True})
+    with app.app_context():
+        written = export_site(tmp_path / "site", location="/site/")
+    conf = next(path for path in written if path.name == NGINX_FILE).read_text()
+    return static_host(tmp_path, conf), "site/"
+
+
+@pytest.mark.parametrize("served", ["server", "export"])
+def test_each_page_visited_online_works_offline_and_only_those(context, host, tmp_path, served):
+    wsgi, site = (create_app({"TESTING": True}), "") if served == "server" else exported_site(tmp_path)
+    base = host(wsgi)
+    root = base + site
+    # The first visit is ops': its worker keeps the build's files, ops' page and archive, the front page.
+    first, assert_clean = watched_page(context, {netloc(base)})
+    open_playground(first, root + "exercises/ops/")
+    kept_offline(first)
+    # The seed's page, visited next through that worker, is kept with its archive as it loads.
+    open_playground(first, root + SEED)
+    wait_until(first, KEPT, [FILES_CACHE, root + SEED])
+    network_off(context, host, base, first)
+    first.close()
+    assert_clean()
+    again, assert_clean_again = watched_page(context, {netloc(base)})
+    responses = []
+    again.on("response", lambda r: responses.append(r))
+    open_playground(again, root + "exercises/ops/")
+    grades(again, "ops")
+    open_playground(again, root + SEED)
+    grades_and_draws(again)
+    again.goto(root)  # the front page's list
+    expect(again.get_by_test_id("exercises").get_by_role("link")).to_have_count(3)
+    assert [r.url for r in responses if not r.from_service_worker and not r.url.startswith("blob:")] == []
+    # Step's page was never opened online: offline it is not there (the browser says the network failed).
+    with pytest.raises(PlaywrightError, match="ERR_"):
+        again.goto(root + "exercises/step/")
+    assert_clean_again()
 
 
 def bundles(requests, name):
@@ -134,6 +199,10 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     page, assert_clean = watched_page(context, {netloc(url)})
     open_playground(page, url)
     kept_offline(page)
+    ops = url.removesuffix(SEED) + "exercises/ops/"  # a page kept on its visit: the new build keeps it too
+    open_playground(page, ops)
+    wait_until(page, KEPT, [FILES_CACHE, ops])
+    open_playground(page, url)
     old_caches = page.evaluate(OUR_CACHES)
     assert len(old_caches) == 1
     page.evaluate(f"caches.open('{SNAPSHOT_CACHE}').then(() => true)")
@@ -167,6 +236,9 @@ def test_a_new_build_is_taken_after_one_reload_and_never_mixed(context, host, tm
     assert page.evaluate("document.documentElement.dataset.build") == "new"
     grades_and_draws(page)
     only_new(requests)
+    open_playground(page, ops)  # never visited on the new build: kept by its worker on install
+    assert page.evaluate("document.documentElement.dataset.build") == "new"
+    grades(page, "ops")
     assert_clean()
 
 
