@@ -131,3 +131,26 @@ def test_a_choice_that_did_not_come_from_the_tools_page_is_refused(lms):
     assert page.status_code == 400 and "Add to the course" not in page.text
     session, page = deep_link(lms, offer="forged")
     assert page.status_code == 403 and "Add to the course" not in page.text
+
+
+def test_an_activity_that_names_no_exercise_on_a_server_without_the_seeds_is_refused_saying_so(tmp_path):
+    """An activity added before exercises names none and so opens the seed's; a server whose course leaves
+    the seed's out refuses it saying that, not that its custom parameter names the seed's."""
+    from flask import g
+
+    from server import create_app
+    from server.lti import activity, views
+
+    (tmp_path / "course.json").write_text('{"exercises": ["ops", "step"]}')
+    app = create_app({"TESTING": True, "EXERCISES": str(tmp_path)})
+    with app.test_request_context("/lti/launch"):
+        g.launch_locale = "en"
+        with pytest.raises(activity.UnknownChoice) as unnamed:
+            activity.chosen({CUSTOM: {}})
+        assert not unnamed.value.named and unnamed.value.known == ["ops", "step"]
+        with pytest.raises(activity.UnknownChoice) as named:
+            activity.chosen({CUSTOM: {"exercise": "backward"}})
+        assert named.value.named
+        page = views.unknown_choice(unnamed.value).get_data(as_text=True)
+    assert "It names no exercise" in page and "custom parameter" not in page
+    assert "ops, step" in page

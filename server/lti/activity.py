@@ -52,9 +52,10 @@ class Choice(NamedTuple):
 class UnknownChoice(ValueError):
     """A custom parameter of the launch names an exercise, verdict or language the server does not have."""
 
-    def __init__(self, name: str, value: object, known: list[str]) -> None:
+    def __init__(self, name: str, value: object, known: list[str], named: bool = True) -> None:
         super().__init__(name, value)
         self.name, self.value, self.known = name, str(value)[:100], known
+        self.named = named  # False: the activity names no exercise (added before exercises): the seed's
 
 
 def served() -> list[Exercise]:
@@ -92,7 +93,7 @@ def chosen(data: dict) -> Choice:
     asked = custom.get(EXERCISE, LEGACY)  # an activity added before exercises: the seed's
     found = exercise(asked)
     if found is None:
-        raise UnknownChoice(EXERCISE, asked, [e.id for e in served()])
+        raise UnknownChoice(EXERCISE, asked, [e.id for e in served()], named=EXERCISE in custom)
     rule = custom.get(VERDICT)
     if rule is not None and (not isinstance(rule, str) or rule not in found.verdicts()):
         raise UnknownChoice(VERDICT, rule, list(found.verdicts()))

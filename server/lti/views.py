@@ -161,17 +161,7 @@ def launch() -> Response:
     try:  # the teacher's choice for this activity (Deep Linking); none: the seed's exercise (LEGACY)
         exercise, rule, language = activity.chosen(data)
     except activity.UnknownChoice as exc:
-        return refuse(
-            400,
-            N_("This activity asks for something the playground does not have"),
-            N_(
-                "Its custom parameter %(name)s is %(value)s; the playground has %(known)s. "
-                "Tell your teacher: they can choose again in the activity's settings."
-            ),
-            name=exc.name,
-            value=repr(exc.value),
-            known=", ".join(exc.known),
-        )
+        return unknown_choice(exc)
     if language:  # the activity's language, over the LMS's (the learner may still switch on the page)
         g.launch_locale = language
     context = data.get(CONTEXT) or {}
@@ -242,3 +232,27 @@ def jwks() -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Access-Control-Allow-Origin"] = "*"
     return response
+
+
+def unknown_choice(exc: activity.UnknownChoice) -> Response:
+    """The refusal of a launch whose activity asks for an exercise, verdict or language not offered here."""
+    said = (
+        N_(
+            "Its custom parameter %(name)s is %(value)s; the playground has %(known)s. "
+            "Tell your teacher: they can choose again in the activity's settings."
+        )
+        if exc.named
+        else N_(
+            "It names no exercise (it was added before the playground had several), so it opens "
+            "%(value)s, which this playground does not offer; it has %(known)s. "
+            "Tell your teacher: they can choose again in the activity's settings."
+        )
+    )
+    return refuse(
+        400,
+        N_("This activity asks for something the playground does not have"),
+        said,
+        name=exc.name,
+        value=repr(exc.value),
+        known=", ".join(exc.known),
+    )
