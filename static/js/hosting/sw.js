@@ -30,7 +30,8 @@
 // and the mismatch is logged once on the console. A page is this build's exactly when its digest is
 // the one rendered here: a new build, or new settings that change a page, make a new sw.js.
 // Only the bodies are checked: headers a rewrite changed (a CSP dropped) cannot bring in other code,
-// since the page and the files are still this build's, and the page has no inline script.
+// since the page and the files are still this build's, and the page's few inline scripts
+// (server/page/first_paint.py's) are in its body, whose digest is checked.
 //
 // Updates, and why skipWaiting + clients.claim rather than waiting:
 // - Files can only mix through the page: every other URL names its content, so a page can only ask for
