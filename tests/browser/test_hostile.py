@@ -188,33 +188,46 @@ def place(body: str, where: str) -> tuple[str, int]:
     return f"{third}{solutions.indent(body, 8)}\n{BODY}", 6
 
 
-def page_for(serve, browser, isolated: bool, limit_ms: int):
-    """A playground page, cross-origin isolated or not, with this time limit, kept for a module's tests."""
-    url = serve(TIME_LIMIT_MS=limit_ms, CROSS_ORIGIN_ISOLATION=isolated) + SEED
-    context = browser.new_context()
-    page, assert_clean = watched_page(context, serve.origins)
-    page.console = []  # what the page said on the console, for the host (not the learner)
-    page.on("console", lambda message: page.console.append(message.text))
-    open_playground(page, url)
-    page.isolated, page.limit_s = isolated, limit_ms / 1000
-    yield page
-    context.close()
-    assert_clean()
+@pytest.fixture(scope="module")
+def page_for(serve, learners_browser):
+    """page_for(isolated, limit_ms): a playground page, cross-origin isolated or not, with this time limit,
+    kept for the module's tests. Opened once for each pair: the fixtures below that ask for the same one
+    share it (a page and its first runtime cost seconds of a core), and what a row does never reaches the
+    next (run_hostile's honest pair)."""
+    opened = {}
+
+    def page_with(isolated: bool, limit_ms: int):
+        if (isolated, limit_ms) not in opened:
+            url = serve(TIME_LIMIT_MS=limit_ms, CROSS_ORIGIN_ISOLATION=isolated) + SEED
+            context = learners_browser.new_context()
+            page, assert_clean = watched_page(context, serve.origins)
+            page.console = []  # what the page said on the console, for the host (not the learner)
+            page.on("console", lambda message: page.console.append(message.text))
+            open_playground(page, url)
+            page.isolated, page.limit_s = isolated, limit_ms / 1000
+            opened[isolated, limit_ms] = page, context, assert_clean
+        return opened[isolated, limit_ms][0]
+
+    yield page_with
+    for _, context, _ in opened.values():
+        context.close()
+    for _, _, assert_clean in opened.values():
+        assert_clean()
 
 
 @pytest.fixture(scope="module")
-def isolated(serve, learners_browser):
-    yield from page_for(serve, learners_browser, True, LIMIT_MS)
+def isolated(page_for):
+    return page_for(True, LIMIT_MS)
 
 
 @pytest.fixture(scope="module")
-def stopping_isolated(serve, learners_browser):
-    yield from page_for(serve, learners_browser, True, STOP_LIMIT_MS)
+def stopping_isolated(page_for):
+    return page_for(True, STOP_LIMIT_MS)  # isolated's page while the two limits are the same
 
 
 @pytest.fixture(scope="module")
-def not_isolated(serve, learners_browser):
-    yield from page_for(serve, learners_browser, False, STOP_LIMIT_MS)
+def not_isolated(page_for):
+    return page_for(False, STOP_LIMIT_MS)
 
 
 def run_hostile(page, name, where):
