@@ -80,7 +80,8 @@ def test_a_course_page_with_a_token_says_it_in_german_and_a_page_without_sends_n
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/record'))"
     )
-    assert len(sent) == 1 and sent[0].post_data_json == {"source": solutions.TWICE, "learner": learner}
+    said = {"source": solutions.TWICE, "learner": learner, "exercise": "backward"}  # the page's exercise
+    assert len(sent) == 1 and sent[0].post_data_json == said
 
     open_playground(page, records_url + SEED)  # no token: no sentence, nothing sent
     expect(page.get_by_test_id("records-note")).to_have_count(0)
