@@ -137,7 +137,7 @@ lint: $(VENV)/.test-installed
 # the cores to the others. Then those marked alone, away from the rest (they check what happens within a
 # time limit, which a machine busy with other tests blurs), in two processes, one per core: each runs one
 # test at a time, whose runaway code spins one core at most.
-# Last, by itself, what keeps both cores busy for minutes (marked spins: a class of 30 with six endless
+# Last, by itself, what keeps both cores busy for a minute or two (marked spins: a class of 30 with six endless
 # loops): beside those marked alone it blurred their time limits.
 TEST_PROCESSES ?= 3
 test: setup lint
