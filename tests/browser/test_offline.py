@@ -73,6 +73,24 @@ def grades_and_draws(page):
     expect(picture.locator("svg [data-node]").first).to_be_visible()
 
 
+def offline_again(context, host, base, first, assert_clean):
+    """Take the network away, close the first page (clean), and open a second one watched: (the page, what
+    it was answered, its own assert_clean). Every answer must come from the worker's cache."""
+    network_off(context, host, base, first)
+    first.close()
+    assert_clean()
+    again, assert_clean_again = watched_page(context, {netloc(base)})
+    responses = []
+    again.on("response", lambda r: responses.append(r))
+    return again, responses, assert_clean_again
+
+
+def from_the_network(responses) -> list[str]:
+    """The URLs answered by the network, not the worker (blob: URLs name bytes the page already has: the
+    runner frame's scripts)."""
+    return [r.url for r in responses if not r.from_service_worker and not r.url.startswith("blob:")]
+
+
 def visit_then_revisit_offline(context, host, wsgi, path=""):
     """Visit the page, take the network away, visit it again; return the second page, ready."""
     base = host(wsgi)
@@ -80,16 +98,10 @@ def visit_then_revisit_offline(context, host, wsgi, path=""):
     first, assert_clean = watched_page(context, {netloc(base)})
     open_playground(first, url)
     kept_offline(first)
-    network_off(context, host, base, first)
-    first.close()
-    assert_clean()
-    again, assert_clean_again = watched_page(context, {netloc(base)})
-    responses = []
-    again.on("response", lambda r: responses.append(r))
+    again, responses, assert_clean_again = offline_again(context, host, base, first, assert_clean)
     open_playground(again, url)
     grades_and_draws(again)
-    # blob: URLs name bytes the page already has (the runner frame's scripts): no request at all
-    assert [r.url for r in responses if not r.from_service_worker and not r.url.startswith("blob:")] == []
+    assert from_the_network(responses) == []
     assert_clean_again()
     return again
 
@@ -162,19 +174,14 @@ def test_each_page_visited_online_works_offline_and_only_those(context, host, tm
     # The seed's page, visited next through that worker, is kept with its archive as it loads.
     open_playground(first, root + SEED)
     wait_until(first, KEPT, [FILES_CACHE, root + SEED])
-    network_off(context, host, base, first)
-    first.close()
-    assert_clean()
-    again, assert_clean_again = watched_page(context, {netloc(base)})
-    responses = []
-    again.on("response", lambda r: responses.append(r))
+    again, responses, assert_clean_again = offline_again(context, host, base, first, assert_clean)
     open_playground(again, root + "exercises/ops/")
     grades(again, "ops")
     open_playground(again, root + SEED)
     grades_and_draws(again)
     again.goto(root)  # the front page's list
     expect(again.get_by_test_id("exercises").get_by_role("link")).to_have_count(3)
-    assert [r.url for r in responses if not r.from_service_worker and not r.url.startswith("blob:")] == []
+    assert from_the_network(responses) == []
     # Step's page was never opened online: offline it is not there (the browser says the network failed).
     with pytest.raises(PlaywrightError, match="ERR_"):
         again.goto(root + "exercises/step/")
