@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from exercises.backward.plugin.kinds import MISTAKES
-from server.db.tables import attempts, learners, results
+from server.db.tables import attempts, learners
 from server.lti.claims import shared_name
 from server.lti.roles import teaches
 from server.records import judge as judge_module
@@ -19,6 +19,7 @@ from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import launched
 from tests.support.orders import WRONG
+from tests.support.recorded import judged, results_of, rows
 from tests.support.served_page import SEED
 from tests.support.verifying import verifying_app
 
@@ -55,32 +56,6 @@ def recording(tmp_path):
     for app in made:
         if "queue" in app.extensions:
             app.extensions["queue"].stop()
-
-
-def rows(app, table=attempts, *where):
-    """The table's rows (as mappings), oldest first."""
-    with app.extensions["db"].engine.connect() as conn:
-        query = select(table).where(*where)
-        if table is attempts:
-            query = query.order_by(attempts.c.id)
-        return [dict(r._mapping) for r in conn.execute(query)]
-
-
-def judged(app, timeout: float = 90) -> list[dict]:
-    """The attempts once none waits for the judge any longer."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = rows(app)
-        if not any(r["state"] == "queued" for r in found):
-            return found
-        assert time.monotonic() < deadline, found
-        time.sleep(0.05)
-
-
-def results_of(app, attempt_id: int) -> dict:
-    return {
-        r["expr"]: (r["passed"], r["mistake"]) for r in rows(app, results, results.c.attempt_id == attempt_id)
-    }
 
 
 def record(client, source: str, **tokens):

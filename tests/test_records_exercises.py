@@ -6,17 +6,17 @@ import time
 
 import jwt
 import pytest
-from sqlalchemy import select
 
-from server.db.tables import attempts, results
 from server.exercises.registry import SHIPPED
 from server.records import judge as judge_module
 from tests.support import solutions
+from tests.support.recorded import judged, results_of, rows
 from tests.support.verifying import verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes and databases: not in make test-fast
 
 SECRET = "a course's secret, shared with the playground, 32+ bytes"
+JUDGE_S = 120  # how long its Checks may wait for the judge (each of ops's and step's in a sandbox of its own)
 judge_passes = judge_module.judge_passes
 
 
@@ -48,30 +48,6 @@ def recording_any(tmp_path):
             app.extensions["queue"].stop()
 
 
-def rows(app, table=attempts, *where) -> list[dict]:
-    with app.extensions["db"].engine.connect() as conn:
-        query = select(table).where(*where)
-        if table is attempts:
-            query = query.order_by(attempts.c.id)
-        return [dict(r._mapping) for r in conn.execute(query)]
-
-
-def judged(app, timeout: float = 120) -> list[dict]:
-    """The attempts once none waits for the judge any longer."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = rows(app)
-        if not any(r["state"] == "queued" for r in found):
-            return found
-        assert time.monotonic() < deadline, found
-        time.sleep(0.05)
-
-
-def results_of(app, attempt_id: int) -> dict:
-    found = rows(app, results, results.c.attempt_id == attempt_id)
-    return {r["expr"]: (r["passed"], r["mistake"]) for r in found}
-
-
 def record(client, source: str, exercise: str | None = None, sub: str = "ada"):
     body = {"source": source, "learner": token(sub)} | ({"exercise": exercise} if exercise else {})
     return client.post("/record", json=body)
@@ -84,7 +60,7 @@ def test_each_named_mistake_of_ops_is_recorded_in_ops_and_judged_by_its_name(rec
     for n, key in enumerate(keys):  # a learner each: one sandbox per learner at a time
         answer = record(client, code("ops", f"mistakes/{key}.py"), "ops", sub=f"learner-{n}")
         assert answer.status_code == 202 and answer.json["state"] == "queued", answer.json
-    kept = judged(app)
+    kept = judged(app, JUDGE_S)
     assert [(r["exercise"], r["rule"], r["state"], r["passed"]) for r in kept] == [
         ("ops", "all", "judged", False)
     ] * 3
@@ -132,12 +108,12 @@ def test_a_verdict_is_reused_for_the_same_source_only_in_the_same_exercise(recor
     client = app.test_client()
     source = code("ops", "mistakes/swapped.py")
     assert record(client, source, "ops").status_code == 202
-    judged(app)
+    judged(app, JUDGE_S)
     assert record(client, source, "step").status_code == 202
-    judged(app)
+    judged(app, JUDGE_S)
     assert record(client, source, "ops").status_code == 202
     assert record(client, solutions.TWICE).status_code == 202  # no exercise: the seed's
-    first, in_step, again, seed = judged(app)
+    first, in_step, again, seed = judged(app, JUDGE_S)
     assert runs == ["ops", "step", "backward"]  # ops's second Check took the first's verdict
     assert (
         (first["exercise"], first["mistake"]) == (again["exercise"], again["mistake"]) == ("ops", "swapped")
