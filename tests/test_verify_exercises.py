@@ -12,11 +12,11 @@ import re
 import jwt
 import pytest
 
-from server import create_app
 from server.exercises.registry import SHIPPED
 from server.sandbox import judging
 from server.sandbox.graded import NotServed, exercise_of
 from tests.support import solutions
+from tests.support.verifying import verifying_app
 
 pytestmark = pytest.mark.slow  # real sandboxes: not in make test-fast
 
@@ -36,17 +36,9 @@ def keys(exercise: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def verify_app(tmp_path_factory):
+    """Verification on (tests/support/verifying.py), a 2 s limit and no rate limit to speak of."""
     folder = tmp_path_factory.mktemp("verify-exercises")
-    return create_app(
-        {
-            "TESTING": True,
-            "VERIFY": True,
-            "VERIFY_TIME_LIMIT_MS": 2000,
-            "VERIFY_RATE_LIMIT": 10_000,
-            "SIGNING_KEY_FILE": str(folder / "signing-key.pem"),
-            "VERIFY_SLOTS_DIR": str(folder / "slots"),
-        }
-    )
+    return verifying_app(folder, VERIFY_TIME_LIMIT_MS=2000, VERIFY_RATE_LIMIT=10_000)
 
 
 @pytest.fixture(scope="module")
