@@ -15,6 +15,7 @@ from server.lti.claims import shared_name
 from server.lti.roles import teaches
 from server.records import judge as judge_module
 from server.records.store import shape
+from server.sandbox.graded import diagnosed
 from tests.support import solutions
 from tests.support.lti import rig
 from tests.support.lti_launches import launched
@@ -221,10 +222,10 @@ def test_a_forged_pass_names_no_mistake():
         "grads": [1.0, 1.0, 1.0],
         "calls": [{"node": 2, "grad": 1.0, "changes": [[0, 0.0, 1.0], [1, 0.0, 1.0]]}],
     }
-    assert judge_module.named(good, ["a", "b"]) == "wrong"  # read whole (its gradients judged elsewhere)
+    assert diagnosed(good, ["a", "b"]) == "wrong"  # read whole (its gradients judged elsewhere)
     odd = good | {"grads": ["x", "inf", 1e308], "data": ["y", 1, -0.0], "named": {"h": 2, "out": 0}}
     odd["calls"] = [{"node": 2, "grad": "nan", "changes": [[0, "z", 1e308], [0, -1e308, 1e308]]}] * 3
-    assert judge_module.named(odd, ["a"]) in MISTAKES  # text where numbers were, too few leaf names
+    assert diagnosed(odd, ["a"]) in MISTAKES  # text where numbers were, too few leaf names
     for forged in (
         good | {"out": 3},
         good | {"children": [[], [2], [0, 1]]},  # an input made after its user
@@ -236,7 +237,7 @@ def test_a_forged_pass_names_no_mistake():
         [good],
         None,
     ):
-        assert judge_module.named(forged, ["a", "b"]) is None, forged
+        assert diagnosed(forged, ["a", "b"]) is None, forged
 
 
 def test_a_launched_learners_checks_are_kept_by_course_and_activity(tmp_path):

@@ -27,7 +27,7 @@ from server.learners.who import Who
 from server.queue import queue
 from server.records import of_the_class, quota, store, turns
 from server.records.pseudonyms import pseudonym
-from server.sandbox.graded import NotServed, diagnosed, graded
+from server.sandbox.graded import NotServed, graded
 from server.sandbox.judging import judge_passes, run_source
 
 BUSY_RETRY_S = 1  # every sandbox busy, or no waiting Check's turn now: look again after this long
@@ -44,9 +44,6 @@ class Verdict:
     passed: bool
     mistake: str | None
     results: dict[str, tuple[bool, str | None]]
-
-
-named = diagnosed  # the seed's diagnosis of one value set's pass (server/sandbox/graded.py)
 
 
 def verdict_of(cases: list[dict], report: dict, passes: list, exercise: str = LEGACY) -> Verdict:
