@@ -1,5 +1,5 @@
-"""Each served exercise on its own page: the front page's list, ops' and step's pages graded in Chromium
-(their reference passes, their starter does not, each named mistake's code named in its words), their
+"""Each served exercise on its own page: the front page's list, each shipped exercise's page graded in
+Chromium (their reference passes, their starter does not, each named mistake's code named in its words), their
 pages readable by everyone (axe, a phone, German, the dark theme), a learner's code kept per exercise, and
 a share link made before there were several exercises still opening the seed's."""
 
@@ -11,10 +11,13 @@ import pytest
 from playwright.sync_api import expect
 
 from server import ROOT
+from server.exercises.registry import LEGACY
 from tests.browser.axe import serious_violations
 from tests.browser.pages import SEED, exercise_page_path, open_playground, returning_page, type_code
 
-OWN = ("ops", "step")  # the exercises that are folders through and through (the seed has its own tests)
+# The shipped course's exercises but the seed's (which has its own tests), in the course's order.
+COURSE = json.loads((ROOT / "exercises" / "course.json").read_text())["exercises"]
+OWN = tuple(i for i in COURSE if i != LEGACY)
 
 
 def folder(exercise: str, name: str) -> str:
