@@ -95,7 +95,11 @@ def test_each_exercise_has_a_version_of_its_own_and_keeps_it(verify_client):
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_the_starter_fails(verify_client, exercise):
     report = verified(verify_client, code(exercise, "starter.py"), exercise)["report"]
-    assert report["passed"] is False and report["error"] is None
+    assert report["passed"] is False
+    if exercise == "ops":  # its __radd__/__rmul__ are left to write: 2 * a is Python's TypeError
+        assert "unsupported operand type(s)" in report["error"]["message"]
+    else:
+        assert report["error"] is None
     assert (
         claims_of(verify_client, verified(verify_client, code(exercise, "starter.py"), exercise)["receipt"])[
             "passed"
