@@ -18,6 +18,7 @@ from sqlalchemy import select
 from server import ROOT
 from server.db.tables import launches
 from tests.support import solutions
+from tests.support.exercise_folders import course
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
@@ -35,19 +36,12 @@ pytestmark = pytest.mark.slow  # a real LMS, the tool over HTTPS, real sandboxes
 OPS = ROOT / "exercises/ops"
 REFERENCE = (OPS / "reference.py").read_text()
 ASSIGN = (OPS / "mistakes/assign.py").read_text()  # ops's named mistake `assign`: = for +=
+OPS_GROUPS = [g["name"] for g in json.loads((OPS / "exercise.json").read_text())["groups"]]
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TITLES = {  # each served exercise's title, in the course's order (exercises/course.json)
-    "en": [
-        "Pass gradients through + and *",
-        "Run backpropagation in the right order",
-        "One step of gradient descent",
-    ],
-    "de": [
-        "Gradienten durch + und * weitergeben",
-        "Backpropagation in der richtigen Reihenfolge ausführen",
-        "Ein Schritt des Gradientenabstiegs",
-    ],
+    lang: [(OPS.parent / i / f"statement.{lang}.md").read_text().splitlines()[0][2:] for i in course()]
+    for lang in ("en", "de")
 }
 
 
@@ -79,7 +73,7 @@ def test_deep_linking_offers_each_served_exercise_then_its_own_verdicts(lms, lan
     page = offered(lms, f"teacher-{lang}")
     assert page.status_code == 200, page.text
     choices = re.findall(r'name="exercise" value="([^"]+)"(?: checked)?> <span>(.*?) \(<code>', page.text)
-    assert choices == list(zip(["ops", "backward", "step"], TITLES[lang], strict=True))
+    assert [(i, html.unescape(t)) for i, t in choices] == list(zip(course(), TITLES[lang], strict=True))
     assert 'name="verdict"' not in page.text  # the verdicts come with the exercise chosen
 
     _, chosen = deep_link(lms, f"teacher-{lang}", exercise="ops", language="")
@@ -142,7 +136,7 @@ def test_an_ops_activity_launches_ops_grades_ops_and_its_class_view_counts_ops_m
         )
         assert html.unescape(mistake[1]) == assign  # ops's title of its mistake, in the teacher's language
         groups = re.findall(r'<tr><th scope="row"><code>([^<]*)</code>', view.text)
-        assert [html.unescape(g) for g in groups] == ["a*b", "a+a", "a*b+a", "a+b", "a*a"]  # ops's order
+        assert [html.unescape(g) for g in groups] == OPS_GROUPS  # ops's order
         opened = re.search(r'<a href="([^"]*)" data-testid="to-exercise"', view.text)[1]
         tried = session.get(lms.tool_url.rstrip("/") + html.unescape(opened), verify=lms.ca_file)
         assert config_of(tried)["exercise"] == "ops" and config_of(tried)["verdict"] == "all"
@@ -152,7 +146,7 @@ def test_an_ops_activity_launches_ops_grades_ops_and_its_class_view_counts_ops_m
 @pytest.mark.parametrize(
     ("custom", "named", "known"),
     [
-        ({"exercise": "nope"}, "exercise", "ops, backward, step"),
+        ({"exercise": "nope"}, "exercise", ", ".join(course())),
         ({"exercise": "ops", "verdict": "strict"}, "verdict", "all"),
     ],
 )
@@ -170,7 +164,7 @@ def test_a_launch_naming_an_exercise_not_served_or_a_verdict_not_its_own_is_refu
 def test_a_choice_of_an_exercise_not_served_or_a_verdict_not_its_own_is_refused_by_name(lms):
     _, page = deep_link(lms, exercise="nope")
     assert page.status_code == 400 and "Add to the course" not in page.text
-    assert "no exercise &#39;nope&#39;; it serves ops, backward, step" in page.text
+    assert f"no exercise &#39;nope&#39;; it serves {', '.join(course())}" in page.text
     _, page = deep_link(lms, exercise="ops", verdict="strict")
     assert page.status_code == 400 and "Add to the course" not in page.text
     assert "The exercise ops has no verdict &#39;strict&#39;; it has all" in page.text

@@ -72,6 +72,10 @@ def test_each_named_mistake_of_ops_is_recorded_in_ops_and_judged_by_its_name(rec
         "a*b+a": (False, "assign"),
         "a+b": (True, None),
         "a*a": (False, "assign"),
+        "2*a": (True, None),
+        "a+1": (True, None),
+        "1+a": (True, None),
+        "3*a*a": (False, "assign"),
     }
 
 

@@ -23,10 +23,27 @@ def build(name, values):
         (a,) = leaves
         out = a * a
         runs = [out]
-    else:  # "a*b+a": a is used twice, by two operations
+    elif name == "a*b+a":  # a is used twice, by two operations
         a, b = leaves
         p = a * b
         out = p + a
+        runs = [out, p]
+    elif name == "2*a":  # a number times a Value: Python calls a.__rmul__(2)
+        (a,) = leaves
+        out = 2 * a
+        runs = [out]
+    elif name == "a+1":  # a Value plus a number: a.__add__(1)
+        (a,) = leaves
+        out = a + 1
+        runs = [out]
+    elif name == "1+a":  # a number plus a Value: a.__radd__(1)
+        (a,) = leaves
+        out = 1 + a
+        runs = [out]
+    else:  # "3*a*a": (3 * a) * a, a used twice
+        (a,) = leaves
+        p = 3 * a
+        out = p * a
         runs = [out, p]
     return leaves, runs
 

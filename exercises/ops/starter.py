@@ -6,6 +6,7 @@ class Value:
         self._backward = lambda: None
 
     def __add__(self, other):
+        # other may be a number (v + 1): make it a Value first.
         out = Value(self.data + other.data, (self, other))
 
         def _backward():
@@ -16,6 +17,7 @@ class Value:
         return out
 
     def __mul__(self, other):
+        # other may be a number (v * 2): make it a Value first.
         out = Value(self.data * other.data, (self, other))
 
         def _backward():
@@ -24,3 +26,11 @@ class Value:
 
         out._backward = _backward
         return out
+
+    def __radd__(self, other):
+        # 1 + v: Python calls v.__radd__(1), as the number cannot add a Value. Write it with +.
+        return NotImplemented  # until then, 1 + v is a TypeError
+
+    def __rmul__(self, other):
+        # 2 * v: Python calls v.__rmul__(2). Write it with *.
+        return NotImplemented  # until then, 2 * v is a TypeError

@@ -30,9 +30,13 @@ def test_each_shipped_exercise_passes_its_check(name):
         assert f"{key}: named {key}" in dict(checked.said)["mistakes"]
 
 
+# The course's steps in the order the material teaches them (issue 52): the shipped ones come in this order.
+COURSE_ORDER = ("ops", "neuron", "exp", "relu", "backward", "accumulate", "mlp", "step", "train")
+
+
 def test_the_course_names_every_shipped_folder_and_only_those():
     ids = json.loads((SHIPPED / "course.json").read_text())["exercises"]
-    assert ids == ["ops", "backward", "step"]
+    assert ids == [i for i in COURSE_ORDER if i in ids] and {"ops", "backward", "step"} <= set(ids)
     assert sorted(ids) == sorted(p.name for p in SHIPPED.iterdir() if (p / "exercise.json").is_file())
 
 
@@ -85,9 +89,10 @@ def test_a_missing_translation_is_refused_by_its_file_and_key(copy):
     del words["mistakes"]["swapped"]
     words["hints"].pop()
     path.write_text(json.dumps(words, ensure_ascii=False))
+    english = len(json.loads((folder / "words.en.json").read_text())["hints"])
     said = failures(folder)
     assert f"{path}: lacks mistakes/swapped" in said
-    assert f"{path}: lacks hints (English has 3, this 2)" in said
+    assert f"{path}: lacks hints (English has {english}, this {english - 1})" in said
 
 
 def test_a_language_not_written_falls_back_to_english_and_is_said(copy):

@@ -6,6 +6,7 @@ class Value:
         self._backward = lambda: None
 
     def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)  # a number becomes a Value
         out = Value(self.data + other.data, (self, other))
 
         def _backward():
@@ -16,6 +17,7 @@ class Value:
         return out
 
     def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)  # a number becomes a Value
         out = Value(self.data * other.data, (self, other))
 
         def _backward():
@@ -24,3 +26,9 @@ class Value:
 
         out._backward = _backward
         return out
+
+    def __radd__(self, other):  # other + self, where other is a number: 1 + v
+        return self + other
+
+    def __rmul__(self, other):  # other * self, where other is a number: 2 * v
+        return self * other
