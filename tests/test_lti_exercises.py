@@ -18,6 +18,7 @@ from sqlalchemy import select
 from server import ROOT
 from server.db.tables import launches
 from tests.support import solutions
+from tests.support.exercise_folders import course, title
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
@@ -38,16 +39,7 @@ ASSIGN = (OPS / "mistakes/assign.py").read_text()  # ops's named mistake `assign
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TITLES = {  # each served exercise's title, in the course's order (exercises/course.json)
-    "en": [
-        "Pass gradients through + and *",
-        "Run backpropagation in the right order",
-        "One step of gradient descent",
-    ],
-    "de": [
-        "Gradienten durch + und * weitergeben",
-        "Backpropagation in der richtigen Reihenfolge ausführen",
-        "Ein Schritt des Gradientenabstiegs",
-    ],
+    lang: [title(exercise, lang) for exercise in course()] for lang in ("en", "de")
 }
 
 
@@ -79,7 +71,11 @@ def test_deep_linking_offers_each_served_exercise_then_its_own_verdicts(lms, lan
     page = offered(lms, f"teacher-{lang}")
     assert page.status_code == 200, page.text
     choices = re.findall(r'name="exercise" value="([^"]+)"(?: checked)?> <span>(.*?) \(<code>', page.text)
-    assert choices == list(zip(["ops", "backward", "step"], TITLES[lang], strict=True))
+    assert choices == list(zip(course(), TITLES[lang], strict=True))
+    assert choices[0] == (
+        "ops",
+        "Pass gradients through + and *" if lang == "en" else "Gradienten durch + und * weitergeben",
+    )
     assert 'name="verdict"' not in page.text  # the verdicts come with the exercise chosen
 
     _, chosen = deep_link(lms, f"teacher-{lang}", exercise="ops", language="")
@@ -152,7 +148,7 @@ def test_an_ops_activity_launches_ops_grades_ops_and_its_class_view_counts_ops_m
 @pytest.mark.parametrize(
     ("custom", "named", "known"),
     [
-        ({"exercise": "nope"}, "exercise", "ops, backward, step"),
+        ({"exercise": "nope"}, "exercise", ", ".join(course())),
         ({"exercise": "ops", "verdict": "strict"}, "verdict", "all"),
     ],
 )
@@ -170,7 +166,7 @@ def test_a_launch_naming_an_exercise_not_served_or_a_verdict_not_its_own_is_refu
 def test_a_choice_of_an_exercise_not_served_or_a_verdict_not_its_own_is_refused_by_name(lms):
     _, page = deep_link(lms, exercise="nope")
     assert page.status_code == 400 and "Add to the course" not in page.text
-    assert "no exercise &#39;nope&#39;; it serves ops, backward, step" in page.text
+    assert f"no exercise &#39;nope&#39;; it serves {', '.join(course())}" in page.text
     _, page = deep_link(lms, exercise="ops", verdict="strict")
     assert page.status_code == 400 and "Add to the course" not in page.text
     assert "The exercise ops has no verdict &#39;strict&#39;; it has all" in page.text
