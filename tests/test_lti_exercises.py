@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from server import ROOT
 from server.db.tables import launches
-from tests.support import solutions
-from tests.support.exercise_folders import course, title
+from tests.support import exercise_folders, solutions
+from tests.support.exercise_folders import course
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
@@ -39,7 +39,7 @@ ASSIGN = (OPS / "mistakes/assign.py").read_text()  # ops's named mistake `assign
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TITLES = {  # each served exercise's title, in the course's order (exercises/course.json)
-    lang: [title(exercise, lang) for exercise in course()] for lang in ("en", "de")
+    lang: [exercise_folders.title(exercise, lang) for exercise in course()] for lang in ("en", "de")
 }
 
 

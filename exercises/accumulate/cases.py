@@ -12,8 +12,10 @@ def number(rng, low, high):
 def batch(rng):
     """One or two points (x1, x2) and their targets."""
     count = rng.randint(1, 2)
-    return {"xs": [[number(rng, -1.5, 1.5), number(rng, -1.5, 1.5)] for _ in range(count)],
-            "ys": [number(rng, -0.9, 0.9) for _ in range(count)]}
+    return {
+        "xs": [[number(rng, -1.5, 1.5), number(rng, -1.5, 1.5)] for _ in range(count)],
+        "ys": [number(rng, -0.9, 0.9) for _ in range(count)],
+    }
 
 
 def draw(group, rng):

@@ -1,6 +1,7 @@
 # What Check computes on each case. Value and backward are the earlier exercises' (their right code);
 # zero_grad and accumulate are yours: the functions in the editor.
 import math
+from contextlib import contextmanager
 
 
 class Value:
@@ -122,7 +123,8 @@ def loss(params, xs, ys):
 def grads_after(part, weights, earlier, batches):
     """Make the parameters w1, w2, b from weights; run backward once on the earlier batch (its grads are
     what the parameters arrive with); then, for "zero_grad", your zero_grad and one backward on each
-    batch, or, for "accumulate", your accumulate; and give each parameter's grad."""
+    batch, or, for "accumulate", your accumulate (the zero_grad it calls a right one); and give each
+    parameter's grad."""
     params = [Value(w) for w in weights]
     backward(loss(params, earlier["xs"], earlier["ys"]))
     if part == "zero_grad":
@@ -130,8 +132,28 @@ def grads_after(part, weights, earlier, batches):
         for batch in batches:
             backward(loss(params, batch["xs"], batch["ys"]))
     else:
-        accumulate(params, batches)
+        with right_zero_grad(accumulate):
+            accumulate(params, batches)
     return [round(p.grad, 9) for p in params]  # same digits in every language
+
+
+@contextmanager
+def right_zero_grad(function):
+    """While function runs, the zero_grad it calls is a right one (each part is graded on its own: a
+    wrong zero_grad is said in zero_grad, not again in accumulate); yours again after."""
+    names = getattr(function, "__globals__", {})
+    yours = names.get("zero_grad")
+    names["zero_grad"] = cleared
+    try:
+        yield
+    finally:
+        names["zero_grad"] = yours
+
+
+def cleared(params):
+    """A right zero_grad: every grad set to 0."""
+    for p in params:
+        p.grad = 0.0
 
 
 def zero_grad(params):

@@ -8,7 +8,7 @@ class Neuron(Module):
         self.nonlin = nonlin
 
     def __call__(self, x):
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        act = sum((wi * xi for wi, xi in zip(self.w, x, strict=True)), self.b)
         return act.tanh() if self.nonlin else act
 
     def parameters(self):

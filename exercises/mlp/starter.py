@@ -1,6 +1,3 @@
-import random
-
-
 class Neuron(Module):
     def __init__(self, nin, nonlin=True):
         # nin weights and a bias, each a Value(random.uniform(-1, 1)).
