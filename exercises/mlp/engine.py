@@ -133,9 +133,9 @@ def built(nin, nouts):
 
 def counted(part, sizes, nin):
     """For each layer of MLP(nin, sizes): for "count", how many parameters it adds to len(parameters());
-    for "same", how many of them a second call of parameters(), after a call of the model, gives as other
-    objects than the first call did (0: the same Values). A layer's are what MLP(nin, sizes up to it) has
-    more than MLP(nin, sizes before it)."""
+    for "same", how many of them a second call of parameters(), after a call of the model, gives again as
+    the same objects in the same places. A layer's are what MLP(nin, sizes up to it) has more than
+    MLP(nin, sizes before it)."""
     found = [0]
     for k in range(1, len(sizes) + 1):
         model = built(nin, list(sizes[:k]))
@@ -144,7 +144,7 @@ def counted(part, sizes, nin):
             found.append(len(first))
         else:
             model([0.5] * nin)
-            found.append(sum(a is not b for a, b in zip(first, model.parameters())))
+            found.append(sum(a is b for a, b in zip(first, model.parameters())))
     return [b - a for a, b in zip(found, found[1:])]
 
 
