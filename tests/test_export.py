@@ -34,7 +34,7 @@ def local(site: Path, url: str) -> Path:
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory):
-    """An export of the app as shipped (three exercises), without the compressed copies; (folder, files)."""
+    """An export of the app as shipped (the course), without the compressed copies; (folder, files)."""
     site = tmp_path_factory.mktemp("export") / "site"
     app = create_app({"TESTING": True})
     with app.app_context():

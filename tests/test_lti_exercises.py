@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from server import ROOT
 from server.db.tables import launches
-from tests.support import solutions
+from tests.support import exercise_folders, solutions
 from tests.support.exercise_folders import course
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import (
@@ -40,8 +40,7 @@ OPS_GROUPS = [g["name"] for g in json.loads((OPS / "exercise.json").read_text())
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TITLES = {  # each served exercise's title, in the course's order (exercises/course.json)
-    lang: [(OPS.parent / i / f"statement.{lang}.md").read_text().splitlines()[0][2:] for i in course()]
-    for lang in ("en", "de")
+    lang: [exercise_folders.title(exercise, lang) for exercise in course()] for lang in ("en", "de")
 }
 
 

@@ -178,7 +178,7 @@ def test_export_writes_it_beside_the_front_page_with_relative_urls(app, tmp_path
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
-    for page in (f"exercises/{i}/" for i in course()):  # the front page: no runtime
+    for page in [f"exercises/{i}/" for i in course()]:  # the front page: no runtime
         config = page_config_in(site / page / "index.html")
         assert urljoin("http://h/site/" + page, config["serviceWorker"]) == "http://h/site/sw.js", page
         assert urljoin("http://h/site/" + page, config["home"]) == "http://h/site/", page  # sw.js's scope

@@ -37,6 +37,7 @@ COURSE_ORDER = ("ops", "neuron", "exp", "relu", "backward", "accumulate", "mlp",
 def test_the_course_names_every_shipped_folder_and_only_those():
     ids = json.loads((SHIPPED / "course.json").read_text())["exercises"]
     assert ids == [i for i in COURSE_ORDER if i in ids] and {"ops", "backward", "step"} <= set(ids)
+    assert len(ids) == len(set(ids)), ids  # each once: its order is the course's
     assert sorted(ids) == sorted(p.name for p in SHIPPED.iterdir() if (p / "exercise.json").is_file())
 
 

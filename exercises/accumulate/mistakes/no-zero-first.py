@@ -1,0 +1,8 @@
+def zero_grad(params):
+    for p in params:
+        p.grad = 0.0
+
+
+def accumulate(params, batches):
+    for batch in batches:
+        backward(loss(params, batch["xs"], batch["ys"]))
