@@ -1,5 +1,6 @@
 """The playground's own exercises' folders, for the exercises' tests."""
 
+import json
 from pathlib import Path
 
 from server import ROOT
@@ -10,3 +11,14 @@ SHIPPED = ROOT / "exercises"
 def line_of(path: Path, text: str) -> int:
     """The line (from 1) a text first appears on in a file."""
     return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def course() -> list[str]:
+    """The shipped course's exercise ids, in its order (exercises/course.json)."""
+    return json.loads((SHIPPED / "course.json").read_text())["exercises"]
+
+
+def title(exercise: str, lang: str = "en") -> str:
+    """An exercise's title: its statement's first line, without the `# `."""
+    statement = (SHIPPED / exercise / f"statement.{lang}.md").read_text(encoding="utf-8")
+    return statement.splitlines()[0].removeprefix("# ")
