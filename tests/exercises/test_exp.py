@@ -64,3 +64,12 @@ def test_the_reference_passes_and_each_mistake_fails_where_its_operation_is_used
     assert graded("exp", REFERENCE)["passed"] is True
     assert set(named(graded("exp", code("exp", "mistakes/rsub-swapped.py")))) == {"2-a"}
     assert set(named(graded("exp", code("exp", "mistakes/exp-from-input.py")))) == {"exp(a)", "tanh-from-exp"}
+
+
+def test_a_run_makes_the_engines_values_with_the_learners_value():
+    # 2 * a is made by the engine's BaseValue: in a Run, as in a Check, it is the learner's Value, with exp
+    read, _ = numbered("exp")
+    run = run_scratch(read, code("exp", "scratch.py"), REFERENCE)
+    assert run["error"] is None, run["error"]
+    rebuilt, primitive = run["output"]["text"].splitlines()  # tanh(0.6) and its gradient, both ways
+    assert rebuilt.startswith("0.53704956699803") and rebuilt == primitive and len(run["drawings"]) == 1
