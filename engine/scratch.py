@@ -66,10 +66,13 @@ def run_scratch(exercise, scratch: str, backward: str | None, sink=None, stoppin
             with side.learner():
                 if backward is not None:
                     exec(compile(backward, FILENAME, "exec"), namespace)
-                if "Value" in namespace and namespace["Value"] is not engine.get("Value"):
+                placeholder = engine.get("Value")
+                for name in exercise.learner_writes:  # the engine's own code calls the learner's, as in a
+                    if name in namespace:  # Check (outputs.load): 2 * a, made by an engine's BaseValue
+                        engine[name] = namespace[name]
+                if "Value" in namespace and namespace["Value"] is not placeholder:
                     # the learner wrote Value (an exercise's learner_writes): watch theirs, which the
                     # scratch pad's code makes its values from
-                    engine = {**engine, "Value": namespace["Value"]}
                     watcher = Watcher(engine)
                 exec(compile(scratch, SCRATCH_FILE, "exec"), namespace)
         except Exception as exc:  # noqa: BLE001 - learner code may raise anything; the fatal ones end the Run

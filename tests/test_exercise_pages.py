@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 
 from server import create_app
+from server.exercises.registry import LEGACY
 from tests.support.exercise_folders import course, title
 from tests.support.served_page import SEED, exercise_path
 
@@ -40,7 +41,7 @@ def test_with_one_exercise_served_the_front_page_is_its_page(tmp_path):
     assert pages_client.get(SEED).status_code == 404  # not served here
 
 
-@pytest.mark.parametrize("exercise", ["ops", "step"])
+@pytest.mark.parametrize("exercise", [i for i in course() if i != LEGACY])
 def test_an_exercises_page_is_made_from_its_folder(pages_client, exercise):
     html = pages_client.get(exercise_path(exercise)).get_data(as_text=True)
     config = config_of(html)
