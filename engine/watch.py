@@ -8,7 +8,10 @@ recorded as it happens: which value, its grad when it ran, and each input grad t
 """
 
 MAX_CALLS = 100_000  # calls kept in one Check or Run: past it, later ones are counted, not kept
-OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh"}  # the engine method each _backward comes from
+# The engine method each _backward comes from, and its operation's name (the course's ops: + * tanh exp
+# ** relu; ** is named with its power, read from the _backward's closure: "**3", "**-1").
+OPS = {"__add__": "+", "__mul__": "*", "tanh": "tanh", "exp": "exp", "__pow__": "**", "relu": "relu"}
+CALLED = ("tanh", "exp", "relu")  # written as a call: tanh(a)
 
 
 class Call:
@@ -140,11 +143,28 @@ def op_of(backward) -> str:
     """Name the operation a value's own _backward comes from, by its qualified name."""
     backward = getattr(backward, "original", backward)
     parts = getattr(backward, "__qualname__", "").split(".")  # "Value.__add__.<locals>._backward"
-    return OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
+    op = OPS.get(parts[-3], "?") if len(parts) >= 3 else "?"
+    return op + power_of(backward) if op == "**" else op
+
+
+def power_of(backward) -> str:
+    """The number a ** _backward raises to (its closure's `other`), as written: "" when it is not a number."""
+    try:
+        cells = dict(zip(backward.__code__.co_freevars, backward.__closure__ or (), strict=False))
+        power = cells["other"].cell_contents
+    except (AttributeError, KeyError, ValueError):
+        return ""
+    if type(power) is float and power.is_integer() and abs(power) < 1e6:
+        power = int(power)
+    return str(power)[:8] if type(power) in (int, float) else ""
 
 
 def formula_of(op: str | None, inputs: list[str]) -> str | None:
     """Write the formula that made a value from its inputs' labels (None for a leaf)."""
     if op is None:
         return None
-    return f"tanh({inputs[0]})" if op == "tanh" else (" + " if op == "+" else "·").join(inputs)
+    if op in CALLED and len(inputs) == 1:
+        return f"{op}({inputs[0]})"
+    if op.startswith("**") and len(inputs) == 1:
+        return f"{inputs[0]}{op}"
+    return (" + " if op == "+" else "·").join(inputs)

@@ -73,3 +73,13 @@ def test_a_run_makes_the_engines_values_with_the_learners_value():
     assert run["error"] is None, run["error"]
     rebuilt, primitive = run["output"]["text"].splitlines()  # tanh(0.6) and its gradient, both ways
     assert rebuilt.startswith("0.53704956699803") and rebuilt == primitive and len(run["drawings"]) == 1
+
+
+def test_the_picture_names_exp_and_each_power_as_the_statement_writes_them():
+    # tanh rebuilt from exp, drawn: every operation named (none "?"), each power with its number
+    read, _ = numbered("exp")
+    (drawing,) = run_scratch(read, code("exp", "scratch.py"), REFERENCE)["drawings"]
+    ops = [n["op"] for n in drawing["nodes"] if n["op"]]
+    assert "?" not in ops and {"exp", "**-1", "+", "*"} <= set(ops), ops
+    formulas = [n["formula"] for n in drawing["nodes"] if n["formula"]]
+    assert any(f.startswith("exp(") for f in formulas) and any(f.endswith("**-1") for f in formulas), formulas

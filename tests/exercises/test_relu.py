@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from engine.scratch import run_scratch
 from tests.support.exercise_folders import SHIPPED
-from tests.support.graded_exercise import code, engine_with, graded, named
+from tests.support.graded_exercise import code, engine_with, graded, named, numbered
 
 REFERENCE = code("relu", "reference.py")
 TEST = "(out.data > 0) * out.grad"
@@ -55,3 +56,10 @@ def test_the_inputs_value_as_the_gradient_is_named_as_the_outputs():
     # above 0, self.data is out.data; below 0, (out.data > 0) is 0: out-value's numbers, so its name
     source = REFERENCE.replace(TEST, "(out.data > 0) * self.data * out.grad")
     assert set(named(graded("relu", source)).values()) == {"out-value"}
+
+
+def test_the_picture_names_relu():
+    read, _ = numbered("relu")
+    source = "a = Value(-0.7)\nb = Value(1.5)\ny = a.relu() * b + a\nbackward(y)\ndraw(y)\n"
+    (drawing,) = run_scratch(read, source, REFERENCE)["drawings"]
+    assert "relu(a)" in [n["formula"] for n in drawing["nodes"]]
