@@ -1,0 +1,196 @@
+"""The whole course in the tests' LMS (issue 52's "In the LMS"): Deep Linking offers the course, which adds
+one activity per served exercise in the course's order (each titled with its place and its exercise's
+title, its exercise's default verdict), unless the LMS takes one item at a time; each activity's grade
+is its own exercise's; a teacher's class view shows the course overview (learners tried, passed, stuck,
+the most common mistake per activity), whose links open only this course's activities."""
+
+import html
+import re
+from urllib.parse import urljoin
+
+import jwt
+import pytest
+import requests
+
+from server import ROOT
+from server.exercises.registry import SHIPPED, course
+from tests.support.lti import launch_form, login
+from tests.support.lti_launches import (
+    LAUNCH_TOKEN,
+    form_of,
+    launched_link,
+    recorded_checks,
+    refusal_title,
+    verify,
+)
+
+pytestmark = pytest.mark.slow  # a real LMS, the tool over HTTPS, real sandboxes
+
+INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+IDS = course(SHIPPED)  # the served exercises, in the course's order (exercises/course.json)
+TITLES = {  # each shipped exercise's title the tests here read, in English and German
+    "ops": ("Pass gradients through + and *", "Gradienten durch + und * weitergeben"),
+    "backward": (
+        "Run backpropagation in the right order",
+        "Backpropagation in der richtigen Reihenfolge ausführen",
+    ),
+    "step": ("One step of gradient descent", "Ein Schritt des Gradientenabstiegs"),
+}
+
+
+def source(exercise: str, name: str) -> str:
+    """An exercise's reference, or one of its named mistakes' code."""
+    folder = ROOT / "exercises" / exercise
+    return (folder / ("reference.py" if name == "reference" else f"mistakes/{name}.py")).read_text()
+
+
+def first_page(lms, user: str = "teacher-1") -> tuple[requests.Session, requests.Response]:
+    session = requests.Session()
+    auth = login(session, lms, lms.tool_url, user, lti_message_hint="deep-link")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert page.status_code == 200, page.text
+    return session, page
+
+
+def post(lms, session, page: requests.Response, fields: dict) -> requests.Response:
+    action, hidden = form_of(page)
+    return session.post(urljoin(page.url, action), data=hidden | fields, verify=lms.ca_file)
+
+
+def add_course(lms, language: str = "") -> list[str]:
+    """Add the whole course by one Deep Linking; return the new activities' resource link ids, in order."""
+    before = len(lms.platform.links)
+    session, page = first_page(lms)
+    page = post(lms, session, page, {"exercise": "_course"})
+    assert page.status_code == 200, page.text
+    page = post(lms, session, page, {"language": language})
+    assert page.status_code == 200, page.text
+    action, fields = form_of(page)
+    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
+    return list(lms.platform.links)[before:]
+
+
+def test_the_whole_course_adds_one_activity_per_exercise_in_its_order(lms):
+    session, page = first_page(lms)
+    assert 'value="_course"' in page.text and 'data-testid="no-whole-course"' not in page.text
+    page = post(lms, session, page, {"exercise": "_course"})
+    listed = re.findall(
+        r"<li>(.*?)</li>", re.search(r'data-testid="course-items">(.*?)</ol>', page.text, re.S)[1]
+    )
+    assert [re.search(r"<code>(.*?)</code>", item)[1] for item in listed] == IDS
+    page = post(lms, session, page, {"language": "de"})
+    assert f"{len(IDS)} Aktivitäten" not in page.text  # the teacher's language (English here), not the choice
+    assert f"Add {len(IDS)} activities to the course" in page.text
+    action, fields = form_of(page)
+    sent = jwt.decode(fields["JWT"], options={"verify_signature": False})
+    items = sent["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
+
+    added = list(lms.platform.links.values())[-len(IDS) :]
+    assert len(items) == len(IDS) and [i["custom"]["exercise"] for i in added] == IDS
+    for place, (item, exercise) in enumerate(zip(added, IDS, strict=True), 1):
+        title = f"Backprop playground {place} of {len(IDS)}: {TITLES[exercise][0]}"
+        assert item["type"] == "ltiResourceLink" and item["title"] == title
+        assert item["url"] == lms.tool_url + "lti/launch"
+        assert item["lineItem"] == {"scoreMaximum": 1, "label": title, "resourceId": exercise}
+        verdict = "seed" if exercise == "backward" else "all"  # each exercise's default (the server's: seed)
+        assert item["custom"] == {"exercise": exercise, "verdict": verdict, "language": "de"}
+
+
+def test_a_german_teacher_adds_the_course_titled_in_german(lms):
+    lms.platform.people["lehrerin"] = {"roles": [INSTRUCTOR], "locale": "de"}
+    session, page = first_page(lms, "lehrerin")
+    assert "Den ganzen Kurs" in page.text
+    page = post(lms, session, page, {"exercise": "_course"})
+    page = post(lms, session, page, {"language": ""})
+    action, fields = form_of(page)
+    items = jwt.decode(fields["JWT"], options={"verify_signature": False})[
+        "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
+    ]
+    assert items[0]["title"] == f"Backprop-Spielplatz 1 von {len(IDS)}: {TITLES[IDS[0]][1]}"
+    assert all("language" not in i["custom"] for i in items)  # each learner's own
+
+
+@pytest.mark.parametrize("said", [False, "false"])
+def test_an_lms_that_takes_one_item_at_a_time_is_not_offered_the_course_and_told_why(lms, said):
+    lms.platform.accept_multiple = said
+    try:
+        session, page = first_page(lms)
+        assert 'value="_course"' not in page.text
+        note = html.unescape(re.search(r'data-testid="no-whole-course">(.*?)</p>', page.text, re.S)[1])
+        assert "one activity at a time" in note and "each exercise as an activity of its own" in note
+        refused = post(lms, session, page, {"exercise": "_course"})  # forged: the page did not offer it
+        assert refused.status_code == 400
+        assert refusal_title(refused) == "This choice is not one the page offers"
+    finally:
+        lms.platform.accept_multiple = True
+
+
+def course_row(page: requests.Response, exercise: str) -> dict:
+    """The course overview's row of the activity of exercise: its cells' texts, and its link."""
+    row = re.search(rf'<tr data-activity="[^"]*" data-exercise="{exercise}">(.*?)</tr>', page.text, re.S)[1]
+    cell = {
+        name: " ".join(html.unescape(re.sub(r"<[^>]+>", "", found)).split())
+        for name, found in re.findall(r'data-testid="course-(\w+)"[^>]*>(.*?)</td>', row, re.S)
+    }
+    return cell | {"link": html.unescape(re.search(r'<a href="([^"]+)"', row)[1])}
+
+
+def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms):
+    """ana makes ops's `assign` three times (stuck); bob passes backward at once; cid steps up the gradient
+    then passes step: each activity its own exercise, its own grade; the teacher's course overview counts
+    each row exactly."""
+    lms.platform.own_lineitems = True
+    try:
+        links = dict(zip(IDS, add_course(lms), strict=True))
+        plan = {
+            "ana": ("ops", ["assign", "assign", "assign"]),
+            "bob": ("backward", ["reference"]),
+            "cid": ("step", ["sign", "reference"]),
+        }
+        for learner, (exercise, made) in plan.items():
+            session, page = launched_link(lms, learner, links[exercise])
+            assert page.status_code == 200, page.text
+            token = LAUNCH_TOKEN.search(page.text)["token"]
+            for name in made:
+                report = verify(lms, session, token, source(exercise, name)).json()["report"]
+                assert report["passed"] is (name == "reference"), (learner, name, report)
+            assert [r["exercise"] for r in recorded_checks(lms, learner)] == [exercise] * len(made)
+        # each activity's grade is its exercise's, in its own column
+        assert lms.platform.wait_for_score("bob", lineitem=links["backward"])["scoreGiven"] == 1
+        assert lms.platform.wait_for_score("cid", lineitem=links["step"])["scoreGiven"] == 1
+        assert not [k for k in lms.platform.gradebook if k[1] == "ana"]
+        assert {k for k in lms.platform.gradebook if k[1] in ("bob", "cid")} == {
+            (links["backward"], "bob"),
+            (links["step"], "cid"),
+        }
+    finally:
+        lms.platform.own_lineitems = False
+
+    lms.platform.people["teacher-course"] = {"roles": [INSTRUCTOR]}
+    session, view = launched_link(lms, "teacher-course", links["ops"])
+    assert "/lti/class/" in view.url and 'data-testid="course-overview"' in view.text
+    rows = {e: course_row(view, e) for e in ("ops", "backward", "step")}
+    assert {e: (r["tried"], r["passed"], r["stuck"], r["mistake"]) for e, r in rows.items()} == {
+        "ops": ("1", "0", "1", "= instead of +="),
+        "backward": ("1", "1", "0", "none yet"),
+        "step": ("1", "1", "0", "Steps up the gradient"),
+    }
+    # a row's link opens that activity's own class view, for this teacher
+    step = session.get(urljoin(view.url, rows["step"]["link"]), verify=lms.ca_file)
+    assert step.status_code == 200 and "/lti/class/" in step.url
+    assert re.search(r'data-testid="exercise">.*?<code>step</code>', step.text, re.S)
+    assert re.search(r'data-testid="tried">1<', step.text) and re.search(
+        r'data-testid="passed">1<', step.text
+    )
+    assert 'aria-current="page">' in course_row_html(step, "step")
+
+    lms.platform.people["lehrer-course"] = {"roles": [INSTRUCTOR], "locale": "de"}
+    _, view = launched_link(lms, "lehrer-course", links["step"])
+    assert course_row(view, "ops")["mistake"] == "= statt +="
+    assert course_row(view, "step")["mistake"] == "Schritt den Gradienten hinauf"
+    assert course_row(view, "backward")["mistake"] == "noch keiner"
+
+
+def course_row_html(page: requests.Response, exercise: str) -> str:
+    return re.search(rf'<tr data-activity="[^"]*" data-exercise="{exercise}">(.*?)</tr>', page.text, re.S)[1]
