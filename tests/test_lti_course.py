@@ -107,7 +107,7 @@ def test_a_german_teacher_adds_the_course_titled_in_german(lms):
     items = jwt.decode(fields["JWT"], options={"verify_signature": False})[
         "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
     ]
-    assert items[0]["title"] == f"Backprop-Spielplatz 1 von {len(IDS)}: {TITLES[IDS[0]][1]}"
+    assert items[0]["title"] == f"Backprop-Playground 1 von {len(IDS)}: {TITLES[IDS[0]][1]}"
     assert all("language" not in i["custom"] for i in items)  # each learner's own
 
 
