@@ -137,14 +137,15 @@ def course_row(page: requests.Response, exercise: str) -> dict:
 
 
 def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms):
-    """ana makes ops's `assign` three times (stuck); bob passes backward at once; cid steps up the gradient
-    then passes step: each activity its own exercise, its own grade; the teacher's course overview counts
+    """ana makes ops's `assign` three times (stuck), dee `swapped` then `assign`; bob passes backward at
+    once; cid steps up the gradient then passes step: each activity its own exercise, its own grade; the teacher's course overview counts
     each row exactly."""
     lms.platform.own_lineitems = True
     try:
         links = dict(zip(IDS, add_course(lms), strict=True))
         plan = {
             "ana": ("ops", ["assign", "assign", "assign"]),
+            "dee": ("ops", ["swapped", "assign"]),  # ops's most common mistake: assign, made by two
             "bob": ("backward", ["reference"]),
             "cid": ("step", ["sign", "reference"]),
         }
@@ -159,7 +160,7 @@ def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms)
         # each activity's grade is its exercise's, in its own column
         assert lms.platform.wait_for_score("bob", lineitem=links["backward"])["scoreGiven"] == 1
         assert lms.platform.wait_for_score("cid", lineitem=links["step"])["scoreGiven"] == 1
-        assert not [k for k in lms.platform.gradebook if k[1] == "ana"]
+        assert not [k for k in lms.platform.gradebook if k[1] in ("ana", "dee")]
         assert {k for k in lms.platform.gradebook if k[1] in ("bob", "cid")} == {
             (links["backward"], "bob"),
             (links["step"], "cid"),
@@ -172,7 +173,7 @@ def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms)
     assert "/lti/class/" in view.url and 'data-testid="course-overview"' in view.text
     rows = {e: course_row(view, e) for e in ("ops", "backward", "step")}
     assert {e: (r["tried"], r["passed"], r["stuck"], r["mistake"]) for e, r in rows.items()} == {
-        "ops": ("1", "0", "1", "= instead of +="),
+        "ops": ("2", "0", "1", "= instead of +="),
         "backward": ("1", "1", "0", "none yet"),
         "step": ("1", "1", "0", "Steps up the gradient"),
     }
@@ -194,3 +195,60 @@ def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms)
 
 def course_row_html(page: requests.Response, exercise: str) -> str:
     return re.search(rf'<tr data-activity="[^"]*" data-exercise="{exercise}">(.*?)</tr>', page.text, re.S)[1]
+
+
+TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+
+
+def token_of(url: str) -> str:
+    return re.search(r"[?&]t=([^&]+)", url)[1]
+
+
+def test_the_course_overview_is_this_courses_and_this_teachers_only(lms):
+    """A row's link opens an activity of the teacher's own course, with a token that ends when theirs does
+    and keeps what they may do; another course's teacher, a learner and a stranger get nothing of it."""
+    links = dict(zip(IDS, add_course(lms), strict=True))
+    for link in links.values():  # an LMS names an activity to the tool at its launches only
+        launched_link(lms, "learner-c1", link)
+    lms.platform.people["tutor-1"] = {"roles": [INSTRUCTOR, TA]}
+    session, view = launched_link(lms, "tutor-1", links[IDS[0]])
+    assert 'data-testid="course-overview"' in view.text
+    mine = jwt.decode(token_of(view.url), options={"verify_signature": False})
+    listed = re.findall(r'<tr data-activity="([^"]+)"', view.text)
+    assert set(links.values()) <= set(listed)
+    other = session.get(urljoin(view.url, course_row(view, IDS[-1])["link"]), verify=lms.ca_file)
+    assert other.status_code == 200 and "/lti/class/" in other.url
+    theirs = jwt.decode(token_of(other.url), options={"verify_signature": False})
+    assert theirs["activity"] == links[IDS[-1]] and theirs["exercise"] == IDS[-1]
+    assert theirs["exp"] <= mine["exp"] and theirs["tutor"] is True  # no longer, and still a tutor's
+    assert {k: theirs[k] for k in ("issuer", "course", "client_id", "launch")} == {
+        k: mine[k] for k in ("issuer", "course", "client_id", "launch")
+    }
+
+    # another course's teacher, on the same LMS: their course's activities only, and none of course-1's
+    lms.platform.people["teacher-other"] = {"roles": [INSTRUCTOR], "course": ("course-2", "Statistics")}
+    lms.platform.people["learner-other"] = {"course": ("course-2", "Statistics")}
+    launched_link(lms, "learner-other", "link-other-2")
+    session2, view2 = launched_link(lms, "teacher-other", "link-other-1")
+    assert "/lti/class/" in view2.url
+    assert re.findall(r'<tr data-activity="([^"]+)"', view2.text) == ["link-other-1", "link-other-2"]
+    assert not set(links.values()) & set(re.findall(r'data-activity="([^"]+)"', view2.text))
+    asked = f"{lms.tool_url}lti/class/activity/{links[IDS[0]]}?t={token_of(view2.url)}"
+    refused = session2.get(asked, verify=lms.ca_file, allow_redirects=False)
+    assert refused.status_code == 404 and refusal_title(refused) == "No such activity in this course"
+    assert "course-1" not in refused.text and "Machine Learning" not in refused.text
+
+    # a learner of course-1: the exercise, no overview; their launch token opens no class view
+    learner_session, page = launched_link(lms, "learner-c1", links[IDS[0]])
+    assert page.status_code == 200 and 'data-testid="course-overview"' not in page.text
+    launch = LAUNCH_TOKEN.search(page.text)["token"]
+    for token in (
+        launch,
+        "",
+        "x.y.z",
+        token_of(view.url)[:-4] + "AAAA",
+    ):  # a learner's, none, forged, altered
+        asked = f"{lms.tool_url}lti/class/activity/{links[IDS[1]]}?t={token}"
+        answer = learner_session.get(asked, verify=lms.ca_file, allow_redirects=False)
+        assert answer.status_code == 403 and "Machine Learning" not in answer.text, token
+        assert refusal_title(answer) == "This class view is not open to you"
