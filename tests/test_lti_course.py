@@ -13,12 +13,16 @@ import pytest
 import requests
 
 from server import ROOT
+from server.exercises.folder import load
 from server.exercises.registry import SHIPPED, course
-from tests.support.lti import launch_form, login
+from server.lti.deep_linking import WHOLE_COURSE
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
+    add_course,
+    first_page,
     form_of,
     launched_link,
+    post,
     recorded_checks,
     refusal_title,
     verify,
@@ -44,43 +48,18 @@ def source(exercise: str, name: str) -> str:
     return (folder / ("reference.py" if name == "reference" else f"mistakes/{name}.py")).read_text()
 
 
-def first_page(lms, user: str = "teacher-1") -> tuple[requests.Session, requests.Response]:
-    session = requests.Session()
-    auth = login(session, lms, lms.tool_url, user, lti_message_hint="deep-link")
-    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
-    assert page.status_code == 200, page.text
-    return session, page
-
-
-def post(lms, session, page: requests.Response, fields: dict) -> requests.Response:
-    action, hidden = form_of(page)
-    return session.post(urljoin(page.url, action), data=hidden | fields, verify=lms.ca_file)
-
-
-def add_course(lms, language: str = "") -> list[str]:
-    """Add the whole course by one Deep Linking; return the new activities' resource link ids, in order."""
-    before = len(lms.platform.links)
-    session, page = first_page(lms)
-    page = post(lms, session, page, {"exercise": "_course"})
-    assert page.status_code == 200, page.text
-    page = post(lms, session, page, {"language": language})
-    assert page.status_code == 200, page.text
-    action, fields = form_of(page)
-    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
-    return list(lms.platform.links)[before:]
-
-
 def test_the_whole_course_adds_one_activity_per_exercise_in_its_order(lms):
     session, page = first_page(lms)
-    assert 'value="_course"' in page.text and 'data-testid="no-whole-course"' not in page.text
-    page = post(lms, session, page, {"exercise": "_course"})
-    listed = re.findall(
-        r"<li>(.*?)</li>", re.search(r'data-testid="course-items">(.*?)</ol>', page.text, re.S)[1]
-    )
+    assert f'value="{WHOLE_COURSE}"' in page.text and 'data-testid="no-whole-course"' not in page.text
+    offered = re.findall(r"<span>([^<]*) \(<code>([^<]*)</code>\)", page.text)
+    titles = {exercise: html.unescape(title) for title, exercise in offered}
+    assert titles["ops"] == TITLES["ops"][0]  # each exercise by its title, as the page offers it
+    page = post(lms, session, page, {"exercise": WHOLE_COURSE})
+    items_page = re.search(r'data-testid="course-items">(.*?)</ol>', page.text, re.S)[1]
+    listed = re.findall(r"<li>(.*?)</li>", items_page)
     assert [re.search(r"<code>(.*?)</code>", item)[1] for item in listed] == IDS
     page = post(lms, session, page, {"language": "de"})
-    assert f"{len(IDS)} Aktivitäten" not in page.text  # the teacher's language (English here), not the choice
-    assert f"Add {len(IDS)} activities to the course" in page.text
+    assert f"Add {len(IDS)} activities to the course" in page.text  # the teacher's language, not the choice
     action, fields = form_of(page)
     sent = jwt.decode(fields["JWT"], options={"verify_signature": False})
     items = sent["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
@@ -89,11 +68,12 @@ def test_the_whole_course_adds_one_activity_per_exercise_in_its_order(lms):
     added = list(lms.platform.links.values())[-len(IDS) :]
     assert len(items) == len(IDS) and [i["custom"]["exercise"] for i in added] == IDS
     for place, (item, exercise) in enumerate(zip(added, IDS, strict=True), 1):
-        title = f"Backprop playground {place} of {len(IDS)}: {TITLES[exercise][0]}"
+        title = f"Backprop playground {place} of {len(IDS)}: {titles[exercise]}"
         assert item["type"] == "ltiResourceLink" and item["title"] == title
         assert item["url"] == lms.tool_url + "lti/launch"
         assert item["lineItem"] == {"scoreMaximum": 1, "label": title, "resourceId": exercise}
-        verdict = "seed" if exercise == "backward" else "all"  # each exercise's default (the server's: seed)
+        verdicts = list(load(SHIPPED / exercise, own=True).verdicts())
+        verdict = "seed" if "seed" in verdicts else verdicts[0]  # its default (the server's setting: seed)
         assert item["custom"] == {"exercise": exercise, "verdict": verdict, "language": "de"}
 
 
@@ -101,7 +81,7 @@ def test_a_german_teacher_adds_the_course_titled_in_german(lms):
     lms.platform.people["lehrerin"] = {"roles": [INSTRUCTOR], "locale": "de"}
     session, page = first_page(lms, "lehrerin")
     assert "Den ganzen Kurs" in page.text
-    page = post(lms, session, page, {"exercise": "_course"})
+    page = post(lms, session, page, {"exercise": WHOLE_COURSE})
     page = post(lms, session, page, {"language": ""})
     action, fields = form_of(page)
     items = jwt.decode(fields["JWT"], options={"verify_signature": False})[
@@ -116,19 +96,19 @@ def test_an_lms_that_takes_one_item_at_a_time_is_not_offered_the_course_and_told
     lms.platform.accept_multiple = said
     try:
         session, page = first_page(lms)
-        assert 'value="_course"' not in page.text
+        assert f'value="{WHOLE_COURSE}"' not in page.text
         note = html.unescape(re.search(r'data-testid="no-whole-course">(.*?)</p>', page.text, re.S)[1])
         assert "one activity at a time" in note and "each exercise as an activity of its own" in note
-        refused = post(lms, session, page, {"exercise": "_course"})  # forged: the page did not offer it
+        refused = post(lms, session, page, {"exercise": WHOLE_COURSE})  # forged: the page did not offer it
         assert refused.status_code == 400
         assert refusal_title(refused) == "This choice is not one the page offers"
     finally:
         lms.platform.accept_multiple = True
 
 
-def course_row(page: requests.Response, exercise: str) -> dict:
-    """The course overview's row of the activity of exercise: its cells' texts, and its link."""
-    row = re.search(rf'<tr data-activity="[^"]*" data-exercise="{exercise}">(.*?)</tr>', page.text, re.S)[1]
+def course_row(page: requests.Response, activity: str) -> dict:
+    """The course overview's row of an activity: its cells' texts, and its link."""
+    row = course_row_html(page, activity)
     cell = {
         name: " ".join(html.unescape(re.sub(r"<[^>]+>", "", found)).split())
         for name, found in re.findall(r'data-testid="course-(\w+)"[^>]*>(.*?)</td>', row, re.S)
@@ -138,8 +118,8 @@ def course_row(page: requests.Response, exercise: str) -> dict:
 
 def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms):
     """ana makes ops's `assign` three times (stuck), dee `swapped` then `assign`; bob passes backward at
-    once; cid steps up the gradient then passes step: each activity its own exercise, its own grade; the teacher's course overview counts
-    each row exactly."""
+    once; cid steps up the gradient then passes step: each activity its own exercise, its own grade; the
+    teacher's course overview counts each row exactly."""
     lms.platform.own_lineitems = True
     try:
         links = dict(zip(IDS, add_course(lms), strict=True))
@@ -171,7 +151,7 @@ def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms)
     lms.platform.people["teacher-course"] = {"roles": [INSTRUCTOR]}
     session, view = launched_link(lms, "teacher-course", links["ops"])
     assert "/lti/class/" in view.url and 'data-testid="course-overview"' in view.text
-    rows = {e: course_row(view, e) for e in ("ops", "backward", "step")}
+    rows = {e: course_row(view, links[e]) for e in ("ops", "backward", "step")}
     assert {e: (r["tried"], r["passed"], r["stuck"], r["mistake"]) for e, r in rows.items()} == {
         "ops": ("2", "0", "1", "= instead of +="),
         "backward": ("1", "1", "0", "none yet"),
@@ -184,17 +164,17 @@ def test_three_learners_on_three_exercises_and_the_course_overviews_numbers(lms)
     assert re.search(r'data-testid="tried">1<', step.text) and re.search(
         r'data-testid="passed">1<', step.text
     )
-    assert 'aria-current="page">' in course_row_html(step, "step")
+    assert 'aria-current="page">' in course_row_html(step, links["step"])
 
     lms.platform.people["lehrer-course"] = {"roles": [INSTRUCTOR], "locale": "de"}
     _, view = launched_link(lms, "lehrer-course", links["step"])
-    assert course_row(view, "ops")["mistake"] == "= statt +="
-    assert course_row(view, "step")["mistake"] == "Schritt den Gradienten hinauf"
-    assert course_row(view, "backward")["mistake"] == "noch keiner"
+    assert course_row(view, links["ops"])["mistake"] == "= statt +="
+    assert course_row(view, links["step"])["mistake"] == "Schritt den Gradienten hinauf"
+    assert course_row(view, links["backward"])["mistake"] == "noch keiner"
 
 
-def course_row_html(page: requests.Response, exercise: str) -> str:
-    return re.search(rf'<tr data-activity="[^"]*" data-exercise="{exercise}">(.*?)</tr>', page.text, re.S)[1]
+def course_row_html(page: requests.Response, activity: str) -> str:
+    return re.search(rf'<tr data-activity="{activity}" data-exercise="[^"]*">(.*?)</tr>', page.text, re.S)[1]
 
 
 TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
@@ -216,7 +196,7 @@ def test_the_course_overview_is_this_courses_and_this_teachers_only(lms):
     mine = jwt.decode(token_of(view.url), options={"verify_signature": False})
     listed = re.findall(r'<tr data-activity="([^"]+)"', view.text)
     assert set(links.values()) <= set(listed)
-    other = session.get(urljoin(view.url, course_row(view, IDS[-1])["link"]), verify=lms.ca_file)
+    other = session.get(urljoin(view.url, course_row(view, links[IDS[-1]])["link"]), verify=lms.ca_file)
     assert other.status_code == 200 and "/lti/class/" in other.url
     theirs = jwt.decode(token_of(other.url), options={"verify_signature": False})
     assert theirs["activity"] == links[IDS[-1]] and theirs["exercise"] == IDS[-1]
