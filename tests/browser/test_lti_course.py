@@ -37,8 +37,8 @@ def source(exercise: str, name: str) -> str:
 
 
 @pytest.fixture
-def open_page(full_chromium, lms):
-    """open_page(**context options): a watched page in a new context; its errors checked at the end."""
+def lms_window(full_chromium, lms):
+    """lms_window(**context options): a watched page in a new context; its errors checked at the end."""
     made = []
 
     def open_(**options):
@@ -61,9 +61,9 @@ def looked_at(page, look: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "look"), [("en", "zoom-light"), ("de", "phone-dark")])
-def test_a_teacher_adds_the_whole_course_in_one_deep_linking(open_page, lms, lang, look, shoot):
+def test_a_teacher_adds_the_whole_course_in_one_deep_linking(lms_window, lms, lang, look, shoot):
     whole, go_on, add, _ = SAID[lang]
-    page = open_page(locale=lang, **LOOKS[look][0])
+    page = lms_window(locale=lang, **LOOKS[look][0])
     before = len(lms.platform.content_items)
     lms.platform.people[f"course-teacher-{lang}"] = {"locale": lang}
     page.goto(
@@ -94,14 +94,14 @@ def frame_of(page, lms, user: str, link: str):
     return frame
 
 
-def test_three_learners_in_the_lms_and_the_teachers_course_overview(open_page, lms, shoot):
+def test_three_learners_in_the_lms_and_the_teachers_course_overview(lms_window, lms, shoot):
     links = dict(zip(IDS, add_course(lms), strict=True))
     plan = {
         "ana-b": ("ops", ["assign", "assign", "assign"]),  # stuck on ops's = for +=
         "bob-b": ("backward", ["reference"]),
         "cid-b": ("step", ["sign", "reference"]),
     }
-    page = open_page(viewport={"width": 1280, "height": 900})
+    page = lms_window(viewport={"width": 1280, "height": 900})
     for learner, (exercise, made) in plan.items():
         lms.platform.people[learner] = {"course": CONTEXT}
         frame = frame_of(page, lms, learner, links[exercise])
@@ -117,7 +117,7 @@ def test_three_learners_in_the_lms_and_the_teachers_course_overview(open_page, l
     for lang, look in (("en", "zoom-light"), ("de", "phone-dark")):
         teacher = f"course-overview-{lang}"
         lms.platform.people[teacher] = {"roles": [INSTRUCTOR], "course": CONTEXT, "locale": lang}
-        page = open_page(locale=lang, **LOOKS[look][0])
+        page = lms_window(locale=lang, **LOOKS[look][0])
         page.goto(lms.platform.url + "course?" + urlencode({"user": teacher, "link": links["ops"]}))
         tool = page.frame_locator("#tool")
         table = tool.get_by_test_id("course-table")

@@ -189,15 +189,15 @@ class Platform:
                 person = platform.people.get(user, {})
                 roles = person.get("roles", ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
                 self.set_user_data(user, roles, full_name=person.get("name"))
-                self.set_resource_link_claim(hint)
+                added = platform.links.get(hint)  # an activity a Deep Linking response added: its title
+                self.set_resource_link_claim(hint, title=added.get("title") if added else None)
                 context_id, title = person.get("course", ("course-1", COURSE))
                 self.set_launch_context_claim(context_id, context_title=title)
                 if "locale" in person:
                     presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
                     self.set_extra_claims({presentation: {"locale": person["locale"]}})
                 self.set_extra_claims(person.get("claims", {}))
-                added = platform.links.get(hint)  # an activity a Deep Linking response added: its custom
-                if added and added.get("custom"):  # parameters in each of its launches, as an LMS sends them
+                if added and added.get("custom"):  # its custom parameters in each launch, as LMSs send them
                     self.set_extra_claims(
                         {"https://purl.imsglobal.org/spec/lti/claim/custom": added["custom"]}
                     )
