@@ -14,9 +14,9 @@ deployment, roster, language, tutor or not, their launch) for that activity.
 import time
 
 from flask import current_app
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, distinct, func, select
 
-from server.classview import figures, in_order, mistakes
+from server.classview import in_order, mistakes
 from server.classview.scope import in_activity
 from server.classview.stats import checks_made
 from server.classview.token import teacher_token
@@ -55,29 +55,46 @@ def activities(conn: Connection, issuer: str, course: str) -> list[dict]:
 def numbers(conn: Connection, issuer: str, course: str, activity: str, exercise: str) -> dict:
     """An activity's learners who tried it, passed, are stuck now (the class view's: the same mistake at
     their last in_order.STUCK_RUN Checks, no pass), and its most common mistake (the one most learners
-    made, as the class view's Mistakes lists it first; None: none made yet)."""
-    found = in_order.windowed(conn, in_order.judged_checks(issuer, course, activity, exercise))
+    made, ties by its key, as the class view's Mistakes lists it first; None: none made yet).
+
+    Three statements, not the view's: each learner's Checks grouped, each learner's last Checks (the
+    window the view's "Stuck now" reads, alone), each mistake's learners grouped."""
     made = checks_made(conn, in_activity(attempts, issuer, course, activity, exercise))
     who_opened = select(learners.c.sub).where(in_activity(learners, issuer, course, activity))
-    opened = set(conn.execute(who_opened).scalars())
-    most = figures.mistakes(found["mistake"], {})
+    last = in_order.each_learner(in_order.judged_checks(issuer, course, activity, exercise)).subquery()
+    stuck = select(func.count()).select_from(last).where(last.c.a == 1, last.c.key.in_(who_opened))
+    met = func.count(distinct(attempts.c.sub))
+    most = (
+        select(attempts.c.mistake)
+        .where(
+            in_activity(attempts, issuer, course, activity, exercise),
+            attempts.c.state == "judged",
+            attempts.c.mistake.is_not(None),
+        )
+        .group_by(attempts.c.mistake)
+        .order_by(met.desc(), attempts.c.mistake)
+        .limit(1)
+    )
     return {
         "tried": len(made),
         "passed": sum(each["passed"] for each in made.values()),
-        "stuck": sum(1 for row in found["learner"] if row.a == 1 and row.key in opened),
-        "mistake": most[0]["mistake"] if most else None,
+        "stuck": conn.execute(stuck).scalar_one(),
+        "mistake": conn.execute(most).scalar(),
     }
 
 
 def overview(issuer: str, course: str, here: str) -> list[dict]:
     """The course overview's rows, in the course's order of their exercises (then by title): each
     activity with its exercise's title, its numbers, its most common mistake in the exercise's words (the
-    teacher's language), and whether it is the one shown (here)."""
+    teacher's language), and whether it is the one shown (here). None for a course of one activity."""
     place = {e.id: k for k, e in enumerate(chosen.served())}
     locale = i18n.select_locale()
     rows = []
     with database().connect() as conn:
-        for row in activities(conn, issuer, course):
+        found = activities(conn, issuer, course)
+        if len(found) < 2:  # the activity alone: no overview, nothing counted twice
+            return []
+        for row in found:
             exercise = chosen.exercise(row["exercise"])
             counted = numbers(conn, issuer, course, row["activity"], row["exercise"])
             mistake = counted["mistake"]

@@ -113,7 +113,7 @@ def group_about(exercise: Exercise | None, group: str) -> str:
     return said.get("about", "")
 
 
-@bp.get("/activity/<activity>")
+@bp.get("/activity/<path:activity>")
 def other_activity(activity: str) -> Response:
     """Another activity of the teacher's course (the course overview's links): its class view, with a
     token for it (server/classview/course.py); 404 for an activity not of this course."""
