@@ -11,9 +11,12 @@ from collections.abc import Callable
 from babel import dates
 from flask import Response, current_app, g, make_response, render_template, request, url_for
 from flask_babel import format_date, format_decimal, format_number, get_locale, get_timezone, gettext
+from sqlalchemy import select
 
 from engine.words import N_
 from server.classview import kept, mistakes
+from server.db import database
+from server.db.tables import launches
 from server.exercises.folder import Exercise
 from server.exercises.registry import LEGACY
 from server.http.headers import response_headers
@@ -116,9 +119,12 @@ def launch_of(view: dict) -> dict | None:
     """The teacher's launch the token names (its row: titles, sub), or None (not known, or not this one's)."""
     if "launch_row" not in g:
         launch = state()["store"].launch(view["launch"]) if isinstance(view.get("launch"), str) else None
-        mine = launch is not None and (launch["issuer"], launch["resource_link_id"]) == (
-            view["issuer"],
-            view["activity"],
+        # the teacher's launch of this activity, or of this course (a token for another of its activities,
+        # signed by the course overview's link: server/classview/course.py)
+        mine = (
+            launch is not None
+            and launch["issuer"] == view["issuer"]
+            and (view["activity"] == launch["resource_link_id"] or view["course"] == launch["context_id"])
         )
         g.launch_row = launch if mine else None
     return g.launch_row
@@ -129,7 +135,20 @@ def titles(view: dict) -> dict:
     launch = launch_of(view)
     if launch is None:
         return {"course_title": None, "activity_title": None}
-    return {"course_title": launch["course"], "activity_title": launch["activity_title"]}
+    if launch["resource_link_id"] == view["activity"]:
+        return {"course_title": launch["course"], "activity_title": launch["activity_title"]}
+    with database().connect() as conn:  # another activity of the course: its latest launch's title
+        title = conn.execute(
+            select(launches.c.activity_title)
+            .where(
+                launches.c.issuer == view["issuer"],
+                launches.c.context_id == view["course"],
+                launches.c.resource_link_id == view["activity"],
+            )
+            .order_by(launches.c.created.desc())
+            .limit(1)
+        ).scalar()
+    return {"course_title": launch["course"], "activity_title": title}
 
 
 def may_delete(view: dict) -> bool:

@@ -7,7 +7,7 @@ registration it names is still there, and shows only the (issuer, course, activi
 from flask import Blueprint, Response, current_app, g, redirect, request, url_for
 
 from engine.words import N_
-from server.classview import figures, stats, waiting
+from server.classview import course, figures, stats, waiting
 from server.classview.pages import (
     PSEUDONYM,
     exercise_id,
@@ -75,10 +75,10 @@ def overview() -> Response:
         row["shown"] = row["name"] or names.get(row["sub"]) or row["learner"]
     opened = {row["sub"] for row in summary["learners"]}
     keys = state()["keys"]
-    issuer, course, _ = scope()
+    issuer, course_id, _ = scope()
     with database().connect() as conn:
         not_opened, deleted = waiting.not_opened(
-            conn, issuer, course, members, opened, lambda sub: keys.learner_id(issuer, course, sub)
+            conn, issuer, course_id, members, opened, lambda sub: keys.learner_id(issuer, course_id, sub)
         )
     highest = max([b["learners"] for b in summary["first_pass"]["buckets"]] + [1])
     rule = g.class_view.get("rule")
@@ -87,6 +87,7 @@ def overview() -> Response:
     busiest = max([d["checks"] for d in summary["days"]] + [1])
     return render(
         "classview/overview.html",
+        course=course.overview(issuer, course_id, g.class_view["activity"]),
         summary=summary,
         roster=found,
         waiting=not_opened,
@@ -110,6 +111,20 @@ def group_about(exercise: Exercise | None, group: str) -> str:
     said = (exercise.words.get(i18n.select_locale()) or {}).get("groups", {}).get(group)
     said = said or exercise.words.get("en", {}).get("groups", {}).get(group) or {}
     return said.get("about", "")
+
+
+@bp.get("/activity/<path:activity>")
+def other_activity(activity: str) -> Response:
+    """Another activity of the teacher's course (the course overview's links): its class view, with a
+    token for it (server/classview/course.py); 404 for an activity not of this course."""
+    found = course.of_course(g.class_view, activity)
+    if found is None:
+        return refuse(
+            404,
+            N_("No such activity in this course"),
+            N_("This course has no activity by that name. Open the activity from the course again."),
+        )
+    return redirect(url_for("classview.overview", t=course.token_for(g.class_view, found)), 303)
 
 
 class NoSuchLearner(Exception):

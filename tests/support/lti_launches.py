@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, select
 
 from server.db.tables import attempts
 from server.exercises.registry import LEGACY
+from server.lti.deep_linking import WHOLE_COURSE
 from tests.support.lti import launch_form, login
 
 LAUNCH_TOKEN = re.compile(r'"launch": "(?P<token>[^"]+)"')
@@ -74,6 +75,34 @@ def added(lms, **choice: str) -> str:
     action, fields = form_of(page)
     assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
     return list(lms.platform.links)[-1]
+
+
+def first_page(lms, user: str = "teacher-1") -> tuple[requests.Session, requests.Response]:
+    """A teacher's Deep Linking launch: the first page they get (the served exercises, and the course)."""
+    session = requests.Session()
+    auth = login(session, lms, lms.tool_url, user, lti_message_hint="deep-link")
+    page = session.post(lms.tool_url + "lti/launch", data=launch_form(session, auth), verify=lms.ca_file)
+    assert page.status_code == 200, page.text
+    return session, page
+
+
+def post(lms, session, page: requests.Response, fields: dict) -> requests.Response:
+    """Post the page's (first) form, its hidden fields and fields."""
+    action, hidden = form_of(page)
+    return session.post(urljoin(page.url, action), data=hidden | fields, verify=lms.ca_file)
+
+
+def add_course(lms, language: str = "") -> list[str]:
+    """Add the whole course by one Deep Linking; return the new activities' resource link ids, in order."""
+    before = len(lms.platform.links)
+    session, page = first_page(lms)
+    page = post(lms, session, page, {"exercise": WHOLE_COURSE})
+    assert page.status_code == 200, page.text
+    page = post(lms, session, page, {"language": language})
+    assert page.status_code == 200, page.text
+    action, fields = form_of(page)
+    assert session.post(action, data={"JWT": fields["JWT"]}).status_code == 200
+    return list(lms.platform.links)[before:]
 
 
 def table(lms, query) -> list[dict]:

@@ -83,6 +83,11 @@ class Platform:
         self.gradebook: dict[tuple[str, str], dict] = {}  # (line item, user) -> the score it holds
         self.scores_posted: list[dict] = []
         self.content_items: list[dict] = []  # what Deep Linking responses added to the course
+        # Deep Linking's settings: whether one response may add several items (Canvas's assignment
+        # selection says false); own_lineitems: each added activity launches with a grade column of its own
+        # (its resource link id), as an LMS makes one per line item, else all share LINEITEM's.
+        self.accept_multiple: bool | str = True
+        self.own_lineitems = False
         self.links: dict[str, dict] = {}  # each added item by its resource link id (added-1, ...)
         self.changed = threading.Condition()
         self.scores_delay = 0.0  # seconds the scores endpoint takes to answer (an LMS that hangs)
@@ -141,12 +146,12 @@ class Platform:
         """An id_token as the platform signs one (for the refusal tests' altered launches)."""
         return self.registration().platform_encode_and_sign(dict(claims), expiration=expiration)
 
-    def wait_for_score(self, user: str, timeout: float = 30) -> dict:
-        """Block until the gradebook holds a score for user; return it."""
+    def wait_for_score(self, user: str, timeout: float = 30, lineitem: str = LINEITEM) -> dict:
+        """Block until the gradebook holds a score for user (in lineitem's column); return it."""
         with self.changed:
-            if not self.changed.wait_for(lambda: (LINEITEM, user) in self.gradebook, timeout):
+            if not self.changed.wait_for(lambda: (lineitem, user) in self.gradebook, timeout):
                 raise TimeoutError(f"no score for {user} in {timeout} s: {self.scores_posted}")
-            return self.gradebook[(LINEITEM, user)]
+            return self.gradebook[(lineitem, user)]
 
     def make_app(self) -> Flask:
         platform = self
@@ -178,24 +183,27 @@ class Platform:
                         title="Add an activity",
                         accept_types={"ltiResourceLink"},
                     )
+                    settings = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+                    self._deep_linking_launch_data[settings]["accept_multiple"] = platform.accept_multiple
                     return
                 person = platform.people.get(user, {})
                 roles = person.get("roles", ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
                 self.set_user_data(user, roles, full_name=person.get("name"))
-                self.set_resource_link_claim(hint)
+                added = platform.links.get(hint)  # an activity a Deep Linking response added: its title
+                self.set_resource_link_claim(hint, title=added.get("title") if added else None)
                 context_id, title = person.get("course", ("course-1", COURSE))
                 self.set_launch_context_claim(context_id, context_title=title)
                 if "locale" in person:
                     presentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
                     self.set_extra_claims({presentation: {"locale": person["locale"]}})
                 self.set_extra_claims(person.get("claims", {}))
-                added = platform.links.get(hint)  # an activity a Deep Linking response added: its custom
-                if added and added.get("custom"):  # parameters in each of its launches, as an LMS sends them
+                if added and added.get("custom"):  # its custom parameters in each launch, as LMSs send them
                     self.set_extra_claims(
                         {"https://purl.imsglobal.org/spec/lti/claim/custom": added["custom"]}
                     )
                 base = platform.url + "lineitems"
-                self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{LINEITEM}")
+                column = hint if added and platform.own_lineitems else LINEITEM
+                self.set_ags(lineitems_url=base, lineitem_url=f"{base}/{column}")
 
             def render_launch_form(self, launch_data: dict, **kwargs):
                 return render_template_string(FORM, **launch_data)
@@ -283,6 +291,8 @@ class Platform:
         @app.post("/deep-link-return")
         def deep_link_return():
             items = platform.conf().validate_deeplinking_resp(request.form.to_dict())
+            if len(items) > 1 and platform.accept_multiple in (False, "false"):  # it said one at a time
+                return "<!doctype html><title>Refused</title><h1>One activity at a time</h1>", 400
             platform.content_items.extend(items)
             for item in items:  # each a resource link of the course, launched by its own hint
                 platform.links[f"added-{len(platform.links) + 1}"] = item
