@@ -1,6 +1,6 @@
 def train(model, xs, ys):
     L = loss(model, xs, ys)
-    for k in range(30):
+    for _ in range(30):
         model.zero_grad()
         backward(L)
         for p in model.parameters():

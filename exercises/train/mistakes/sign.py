@@ -1,5 +1,5 @@
 def train(model, xs, ys):
-    for k in range(30):
+    for _ in range(30):
         L = loss(model, xs, ys)
         model.zero_grad()
         backward(L)
