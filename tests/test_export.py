@@ -11,9 +11,10 @@ import pytest
 
 from server import create_app
 from server.export.site import export_site
+from tests.support.exercise_folders import COURSE
 
 SITE = "http://static.example/site/"  # where a host might serve the folder: any path will do
-PAGES = ["exercises/ops/", "exercises/backward/", "exercises/step/"]  # the course's order
+PAGES = [f"exercises/{exercise}/" for exercise in COURSE]  # the course's order
 
 
 def config_in(html: str) -> dict:
@@ -33,7 +34,7 @@ def local(site: Path, url: str) -> Path:
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory):
-    """An export of the app as shipped (three exercises), without the compressed copies; (folder, files)."""
+    """An export of the app as shipped (its course), without the compressed copies; (folder, files)."""
     site = tmp_path_factory.mktemp("export") / "site"
     app = create_app({"TESTING": True})
     with app.app_context():
@@ -50,7 +51,7 @@ def test_it_writes_the_front_page_each_exercises_page_and_each_archive(export):
         archive = urljoin(SITE + page, config_in((site / page / "index.html").read_text())["urls"]["engine"])
         assert local(site, archive).read_bytes() == client.get("/" + archive.removeprefix(SITE)).data, page
     archives = sorted(name for name in names if name.endswith(".zip") and "/" not in name)
-    assert len(archives) == 3 and archives[0].startswith("engine-")  # the seed's keeps its name
+    assert len(archives) == len(COURSE) and archives[0].startswith("engine-")  # the seed's keeps its name
     assert all(path.is_file() for path in written)
 
 

@@ -18,6 +18,8 @@ from sqlalchemy import select
 from server import ROOT
 from server.db.tables import launches
 from tests.support import solutions
+from tests.support.exercise_folders import COURSE
+from tests.support.exercise_folders import title as title_of
 from tests.support.lti import launch_form, login
 from tests.support.lti_launches import (
     LAUNCH_TOKEN,
@@ -37,18 +39,8 @@ REFERENCE = (OPS / "reference.py").read_text()
 ASSIGN = (OPS / "mistakes/assign.py").read_text()  # ops's named mistake `assign`: = for +=
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
-TITLES = {  # each served exercise's title, in the course's order (exercises/course.json)
-    "en": [
-        "Pass gradients through + and *",
-        "Run backpropagation in the right order",
-        "One step of gradient descent",
-    ],
-    "de": [
-        "Gradienten durch + und * weitergeben",
-        "Backpropagation in der richtigen Reihenfolge ausführen",
-        "Ein Schritt des Gradientenabstiegs",
-    ],
-}
+# each served exercise's title, in the course's order (exercises/course.json)
+TITLES = {lang: [title_of(exercise, lang) for exercise in COURSE] for lang in ("en", "de")}
 
 
 def offered(lms, user: str) -> requests.Response:
@@ -79,7 +71,7 @@ def test_deep_linking_offers_each_served_exercise_then_its_own_verdicts(lms, lan
     page = offered(lms, f"teacher-{lang}")
     assert page.status_code == 200, page.text
     choices = re.findall(r'name="exercise" value="([^"]+)"(?: checked)?> <span>(.*?) \(<code>', page.text)
-    assert choices == list(zip(["ops", "backward", "step"], TITLES[lang], strict=True))
+    assert choices == list(zip(COURSE, TITLES[lang], strict=True))
     assert 'name="verdict"' not in page.text  # the verdicts come with the exercise chosen
 
     _, chosen = deep_link(lms, f"teacher-{lang}", exercise="ops", language="")

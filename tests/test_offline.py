@@ -11,6 +11,7 @@ import brotli
 from server import create_app
 from server.page.names import NAMES
 from tests.support.builds import new_build_app
+from tests.support.exercise_folders import COURSE
 from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, SEED, page_config, page_urls
 
 
@@ -119,14 +120,14 @@ def test_names_every_page_the_server_sends_and_the_archive_each_loads(client):
     data = offline_data(client.get("/sw.js").get_data(as_text=True))
     front = client.get("/").get_data(as_text=True)
     linked = re.findall(r'<a href="(/exercises/[^"]+)" data-exercise', front)
-    assert len(linked) == 3 and data["front"] == "/"
+    assert len(linked) == len(COURSE) and data["front"] == "/"
     assert set(data["pages"]) == {"/", *linked}  # the front page and each exercise's
     for url, digest in data["pages"].items():
         assert sha256(client.get(url).data) == digest, url
     # Each exercise's page and its own archive, kept together; the front page's list loads none. The
     # archives are kept with their pages, not with the build's files on install.
     assert data["archives"] == {url: page_config_at(client, url)["urls"]["engine"] for url in linked}
-    assert len(set(data["archives"].values())) == 3
+    assert len(set(data["archives"].values())) == len(COURSE)
     for archive in data["archives"].values():
         assert archive not in data["files"]
         assert sha256(client.get(archive).data) == data["digests"][archive], archive
@@ -177,7 +178,7 @@ def test_export_writes_it_beside_the_front_page_with_relative_urls(app, tmp_path
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
-    for page in ("exercises/ops/", "exercises/backward/", "exercises/step/"):  # the front page: no runtime
+    for page in (f"exercises/{exercise}/" for exercise in COURSE):  # the front page: no runtime
         config = page_config_in(site / page / "index.html")
         assert urljoin("http://h/site/" + page, config["serviceWorker"]) == "http://h/site/sw.js", page
         assert urljoin("http://h/site/" + page, config["home"]) == "http://h/site/", page  # sw.js's scope
@@ -187,7 +188,7 @@ def test_export_writes_it_beside_the_front_page_with_relative_urls(app, tmp_path
         assert (site / url).is_file(), url
     # Each page as written, by its URL relative to sw.js: the front page and every exercise's.
     assert data["front"] == "./"
-    assert set(data["pages"]) == {"./", "exercises/ops/", "exercises/backward/", "exercises/step/"}
+    assert set(data["pages"]) == {"./", *(f"exercises/{exercise}/" for exercise in COURSE)}
     for url, digest in data["pages"].items():
         assert sha256((site / url / "index.html").read_bytes()) == digest, url
     for url, archive in data["archives"].items():

@@ -32,7 +32,7 @@ def test_each_shipped_exercise_passes_its_check(name):
 
 def test_the_course_names_every_shipped_folder_and_only_those():
     ids = json.loads((SHIPPED / "course.json").read_text())["exercises"]
-    assert ids == ["ops", "backward", "step"]
+    assert len(set(ids)) == len(ids)
     assert sorted(ids) == sorted(p.name for p in SHIPPED.iterdir() if (p / "exercise.json").is_file())
 
 
