@@ -171,8 +171,8 @@ def loss(model, xs, ys):
 # What Check measures while your train runs: the rules a training loop keeps, as numbers a right loop
 # gives whatever its learning rate and number of steps.
 LOSS_BELOW = 0.05  # the final loss must be under this
-MAX_STEPS = 50  # backward may be called this many times at most
-NETWORKS = {"lecture": (3, [4, 4, 1]), "xor": (2, [4, 1])}  # inputs per point, layer sizes
+MAX_STEPS = 30  # backward may be called this many times at most
+NETWORKS = {"lecture": (3, [4, 4, 1]), "plane": (2, [3, 1])}  # inputs per point, layer sizes
 
 
 class TooManySteps(Exception):

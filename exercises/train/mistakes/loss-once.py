@@ -1,6 +1,6 @@
 def train(model, xs, ys):
     L = loss(model, xs, ys)
-    for _ in range(30):
+    for _ in range(20):
         model.zero_grad()
         backward(L)
         for p in model.parameters():

@@ -1,5 +1,5 @@
 def train(model, xs, ys):
-    for _ in range(30):
+    for _ in range(20):
         L = loss(model, xs, ys)
         model.zero_grad()
         backward(L)
