@@ -16,9 +16,9 @@ from tests.support.exercise_folders import SHIPPED, line_of
 
 
 @pytest.fixture
-def shipped(tmp_path, monkeypatch):
+def titled_shipped(tmp_path, monkeypatch):
     """ops and step as the playground's course (the seed's takes the longest to check)."""
-    folder = tmp_path / "shipped"
+    folder = tmp_path / "titled_shipped"
     for name in ("ops", "step"):
         shutil.copytree(SHIPPED / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
     course = {"title": {"en": "The course", "de": "Der Kurs"}, "exercises": ["ops", "step"]}
@@ -47,7 +47,7 @@ def test_the_shipped_course_file_meets_its_schema_and_has_a_title_in_english_and
     assert found.ids == json.loads((SHIPPED / "course.json").read_text())["exercises"]
 
 
-def test_a_course_title_is_one_string_or_one_per_language_and_falls_back_to_english(shipped, tmp_path):
+def test_a_course_title_is_one_string_or_one_per_language_and_falls_back_to_english(titled_shipped, tmp_path):
     assert title(None) == {"en": "The course", "de": "Der Kurs"}
     app = create_app({"TESTING": True})
     assert app.extensions["exercises"].title("de") == "Der Kurs"
@@ -61,7 +61,7 @@ def test_a_course_title_is_one_string_or_one_per_language_and_falls_back_to_engl
     assert title(teacher) is None  # the teacher's course gives none: not the playground's
 
 
-def test_a_repeated_or_unknown_id_is_named_with_its_line(shipped, tmp_path):
+def test_a_repeated_or_unknown_id_is_named_with_its_line(titled_shipped, tmp_path):
     teacher = teachers(tmp_path, '{\n  "exercises": [\n    "ops",\n    "step",\n    "ops"\n  ]\n}\n')
     path = teacher / "course.json"
     with pytest.raises(ExercisesRefused, match=rf"^{path}:5: ops is in the course twice"):
@@ -81,13 +81,13 @@ def test_a_repeated_or_unknown_id_is_named_with_its_line(shipped, tmp_path):
         ('{\n  "exercises": ["ops"],\n  "order": 1\n}', ":1: /: Additional properties are not allowed"),
     ],
 )
-def test_a_malformed_course_file_is_named_with_its_line(shipped, tmp_path, text, said):
+def test_a_malformed_course_file_is_named_with_its_line(titled_shipped, tmp_path, text, said):
     teacher = teachers(tmp_path, text)
     found, complaints = read_course(teacher)
     assert found is None and complaints[0].startswith(f"{teacher / 'course.json'}{said}"), complaints
 
 
-def test_exercises_check_of_a_teachers_folder_checks_its_course_file_then_each_exercise(shipped, tmp_path):
+def test_exercises_check_of_a_teachers_folder_checks_its_course_file_then_each_one(titled_shipped, tmp_path):
     teacher = teachers(tmp_path, '{\n  "title": "Week 3",\n  "exercises": [\n    "step",\n    "step"\n  ]\n}')
     result = check(teacher)
     assert result.exit_code == 1
@@ -101,7 +101,7 @@ def test_exercises_check_of_a_teachers_folder_checks_its_course_file_then_each_e
     assert "step  (One step" in result.output and result.output.endswith("1 exercise checked: all pass\n")
 
 
-def test_exercises_check_with_no_folder_checks_the_served_course_file(shipped, tmp_path, monkeypatch):
+def test_exercises_check_with_no_folder_checks_the_served_course_file(titled_shipped, tmp_path, monkeypatch):
     teacher = teachers(tmp_path, '{"exercises": ["ops", "nothing"]}')
     monkeypatch.setenv("PLAYGROUND_EXERCISES", str(teacher))
     monkeypatch.setenv("PLAYGROUND_INSTANCE_PATH", str(tmp_path / "instance"))
