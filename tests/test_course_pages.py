@@ -24,7 +24,8 @@ def items(html: str) -> list[tuple[str, str, str, str]]:
     """Each row of the map: its storage suffix, its link's id, its number and its title."""
     return re.findall(
         r'<li data-storage="([^"]*)" data-id="[^"]+">\s*<a href="[^"]+" data-exercise="([^"]+)" '
-        r'aria-describedby="state-[^"]+"><span class="number">(\d+)\.</span> ([^<]+)</a>',
+        r'aria-describedby="state-[^"]+"><span class="number">(\d+)\.</span> '
+        r'<span class="title">([^<]+)</span></a>',
         html,
     )
 

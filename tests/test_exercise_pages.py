@@ -24,7 +24,9 @@ def pages_client():
 def test_the_front_page_links_every_served_exercise_in_the_courses_order(pages_client):
     html = pages_client.get("/").get_data(as_text=True)
     links = re.findall(
-        r'<a href="([^"]+)" data-exercise="([^"]+)"[^>]*><span class="number">\d+\.</span> ([^<]+)</a>', html
+        r'<a href="([^"]+)" data-exercise="([^"]+)"[^>]*><span class="number">\d+\.</span> '
+        r'<span class="title">([^<]+)</span></a>',
+        html,
     )
     # Each at <prefix>/exercises/<id>/, as docs/exercises.md says: the one test that writes the rule out.
     assert links == [
