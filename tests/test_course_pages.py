@@ -87,3 +87,14 @@ def test_a_course_of_one_exercise_shows_its_page_with_no_map_and_no_place(tmp_pa
     for path in ("/", exercise_path("step")):
         html = client.get(path).get_data(as_text=True)
         assert 'id="config"' in html and "course-place" not in html and "course-map" not in html
+
+
+def test_a_launched_page_has_no_place_in_the_course(course_client):
+    """An LMS's activity is one exercise: links to the others would take the learner out of its launch."""
+    from server.page.page import page_config, render_page
+
+    with course_client.application.test_request_context("/"):
+        config = page_config(None, "step")
+        assert "course-place" in render_page(config)
+        lti = {"launch": "t", "course": "c", "grades": True, "retry": "/r", "learner": "l", "lastCheck": None}
+        assert "course-place" not in render_page({**config, "lti": lti})

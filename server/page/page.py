@@ -160,7 +160,8 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
         exercise=view,
         statement=view.statement(),
         engine_source=view.engine_source(),
-        place=course.place(view.id),  # where it is in the course (None: a course of one)
+        # where it is in the course (None: a course of one; a launched page: its links would leave the LMS)
+        place=None if "lti" in config else course.place(view.id),
         meta_policy=meta_policy,
         restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
         read_snapshot_script=READ_SNAPSHOT,  # the kept snapshot read while the page is parsed
