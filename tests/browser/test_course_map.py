@@ -119,7 +119,7 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(profile, serve
     opened(page, "ops")
     kept_offline(page)  # the service worker keeps the front page and this one
     place = page.get_by_test_id("course-place")
-    expect(place).to_contain_text(f"{COURSE['title']['en']}: Exercise 1 of {len(IDS)}")
+    expect(place).to_contain_text(f"{COURSE['title']['en']} · Exercise 1 of {len(IDS)}")
     expect(place.locator("a[rel=prev]")).to_have_count(0)
     type_code(page, file("ops", "reference.py"))
     check_by_keyboard(page, "pass")
