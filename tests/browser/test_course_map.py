@@ -240,3 +240,21 @@ def test_the_exported_site_is_the_map_and_every_exercise(exported, context):
     expect(place.locator("a[rel=next]")).to_have_attribute("href", f"../../exercises/{IDS[2]}/")
     place.get_by_test_id("course-map").click()
     assert states(page) == ["Not started"] * len(IDS)
+
+
+BLOCKED = (  # a browser that blocks local storage (some do in iframes of other sites)
+    "Object.defineProperty(window, 'localStorage', "
+    "{ get() { throw new DOMException('blocked', 'SecurityError'); } });"
+)
+
+
+def test_where_storage_is_blocked_the_map_says_nothing_is_kept(context, serve, base_url):
+    page, assert_clean = watched_page(context, serve.origins)
+    page.add_init_script(BLOCKED)
+    page.goto(base_url.removesuffix(SEED))
+    assert states(page) == ["Not started"] * len(IDS) and next_to_do(page) == [IDS[0]]
+    expect(page.get_by_test_id("kept")).to_have_text(
+        "This browser blocks local storage: nothing is kept, and each exercise starts afresh."
+    )
+    expect(page.get_by_test_id("reset-course")).to_be_hidden()
+    assert_clean()
