@@ -98,16 +98,16 @@ class Profile:
 
 
 @pytest.fixture
-def profile(browser, tmp_path):
+def kept_profile(browser, tmp_path):
     chromium = Profile(browser, tmp_path / "profile")
     yield chromium
     if chromium.context:
         chromium.context.close()
 
 
-def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(profile, serve, base_url, shoot):
+def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, serve, base_url, shoot):
     root = base_url.removesuffix(SEED)
-    page, assert_clean = watched_page(profile.launch(), serve.origins)
+    page, assert_clean = watched_page(kept_profile.launch(), serve.origins)
     page.goto(root)
     assert states(page) == ["Not started"] * len(IDS) and next_to_do(page) == [IDS[0]]
     expect(page.get_by_test_id("reset-course")).to_be_hidden()  # nothing to forget yet
@@ -145,15 +145,16 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(profile, serve
     shoot(page, "walked")
 
     # Closed and opened again: the same; and with the network off, the same, from the kept front page.
-    profile.context.close()
-    page, assert_clean = watched_page(profile.launch(), serve.origins)
+    assert_clean()
+    kept_profile.context.close()
+    page, assert_clean = watched_page(kept_profile.launch(), serve.origins)
     page.goto(root)
     assert states(page) == walked and next_to_do(page) == ["backward"]
-    profile.context.set_offline(True)
-    profile.context.new_cdp_session(page).send("Network.clearBrowserCache")
+    kept_profile.context.set_offline(True)
+    kept_profile.context.new_cdp_session(page).send("Network.clearBrowserCache")
     page.reload()
     assert states(page) == walked and next_to_do(page) == ["backward"]
-    profile.context.set_offline(False)
+    kept_profile.context.set_offline(False)
 
     # Reset one: asked first; Esc (the safe answer) keeps it; yes forgets that exercise's state only.
     reset = page.locator(".course-map li[data-id=step] .reset-one")
