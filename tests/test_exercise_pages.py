@@ -26,12 +26,16 @@ def pages_client():
 
 def test_the_front_page_links_every_served_exercise_in_the_courses_order(pages_client):
     html = pages_client.get("/").get_data(as_text=True)
-    links = re.findall(r'<a href="([^"]+)" data-exercise="([^"]+)">([^<]+)</a>', html)
+    links = re.findall(
+        r'<a href="([^"]+)" data-exercise="([^"]+)"[^>]*><span class="number">\d+\.</span> '
+        r'<span class="title">([^<]+)</span></a>',
+        html,
+    )
     # Each at <prefix>/exercises/<id>/, as docs/exercises.md says: the one test that writes the rule out.
     assert ("/exercises/ops/", "ops", "Pass gradients through + and *") in links
     assert [(h, i, unescape(t)) for h, i, t in links] == [(f"/exercises/{i}/", i, title(i)) for i in course()]
     german = pages_client.get("/?lang=de").get_data(as_text=True)
-    assert "Übungen" in german and "Ein Schritt des Gradientenabstiegs" in german
+    assert "Backpropagation Schritt für Schritt" in german and "Ein Schritt des Gradientenabstiegs" in german
 
 
 def test_with_one_exercise_served_the_front_page_is_its_page(tmp_path):

@@ -58,8 +58,12 @@ def test_it_writes_the_front_page_each_exercises_page_and_each_archive(export):
 def test_the_front_page_lists_every_exercise_and_each_link_is_a_written_page(export):
     site, _, _ = export
     front = (site / "index.html").read_text()
-    links = re.findall(r'<a href="([^"]+)" data-exercise="([^"]+)">', front)
+    links = re.findall(r'<li [^>]*>\s*<a href="([^"]+)" data-exercise="([^"]+)"', front)
     assert links == [(page, page.split("/")[1]) for page in PAGES]
+    head = front[: front.index("</head>")]  # the course map's script among them, written beside it
+    assert "/map-" in head and all(
+        local(site, urljoin(SITE, u)).exists() for u in re.findall(r'src="([^"]+)"', head)
+    )
     for href, exercise in links:
         assert config_in(local(site, urljoin(SITE, href)).read_text())["exercise"] == exercise
     seed = re.search(r'data-seed="([^"]+)"', front)[1]  # an old share link to the site: the seed's page

@@ -46,7 +46,7 @@ def fresh_schemas():
     schema.schemas.cache_clear()
 
 
-@pytest.mark.parametrize("name", ["report", "run", "events", "exercise", "words"])
+@pytest.mark.parametrize("name", ["report", "run", "events", "exercise", "words", "course"])
 def test_each_schema_is_a_valid_json_schema_and_is_published(client, name):
     Draft202012Validator.check_schema(schema.schemas()[name])
     response = client.get(f"/schema/{name}.json")

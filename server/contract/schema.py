@@ -186,6 +186,7 @@ def schemas() -> dict[str, dict]:
         "attempt": export.schema(),  # a line of the records' export (server/records/export.py)
         "exercise": folder.schema("exercise"),  # an exercise's exercise.json (server/exercises/schemas/)
         "words": folder.schema("words"),  # an exercise's words.<lang>.json
+        "course": folder.schema("course"),  # a folder's course.json: its exercises in order, its title
         "events": {
             "$schema": DIALECT,
             "title": "A message to the page that embeds the playground, version 1",

@@ -1,6 +1,7 @@
 """`flask --app server exercises check [FOLDER...]` and `flask --app server exercises new NAME [--in FOLDER]`.
 
-check: every named folder (none: every served one), each checked in a child process (checking.py) with a
+check: every named folder (none: every served one; a folder of exercise folders: its course.json, then
+each exercise it serves), each checked in a child process (checking.py) with a
 time limit, its block printed, then a summary; exit status 1 when any fails. --runtime pyodide runs its
 code stages in Node's Pyodide (pyodide.py), the learner's runtime. new: a small exercise
 written from template/ (tanh's _backward), checked, and what to edit next.
@@ -82,6 +83,30 @@ def check_in_child(folder: Path, own: bool, fresh: int, runtime: str = "cpython"
     return done.returncode == 0, done.stdout.rstrip("\n")
 
 
+def is_course(folder: Path) -> bool:
+    """A folder of exercise folders with a course.json (a teacher's PLAYGROUND_EXERCISES), not an exercise."""
+    return (folder / registry.COURSE).is_file() and not (folder / "exercise.json").is_file()
+
+
+def course_block(folder: Path) -> tuple[bool, str, list[tuple[Path, bool]]]:
+    """A folder's course file checked (its schema, no id twice, every id served): whether it passes, its
+    block, and the exercises it serves (none where it fails)."""
+    path = folder / registry.COURSE
+    found, complaints = registry.read_course(folder)
+    served: list[tuple[Path, bool]] = []
+    if not complaints:
+        try:
+            served = registry.served(folder)
+        except ExercisesRefused as refused:
+            complaints = [str(refused)]
+    if complaints:
+        return False, "\n".join([str(path), *(f"  FAIL        {c}" for c in complaints)]), []
+    if found is None:  # no course.json: the playground's course, then the folder's exercises
+        return True, f"{folder}\n  course      {', '.join(f.name for f, _ in served)}", served
+    named = f"  ({found.titles['en']})" if found.titles else ""
+    return True, f"{path}{named}\n  course      {', '.join(f.name for f, _ in served)}", served
+
+
 @exercises_command.command("check")
 @click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--fresh", default=runs.FRESH, show_default=True, help="Fresh cases drawn a group.")
@@ -94,17 +119,30 @@ def check_in_child(folder: Path, own: bool, fresh: int, runtime: str = "cpython"
 )
 def check_command(folders: tuple[Path, ...], fresh: int, runtime: str) -> None:
     """Check each exercise folder (none named: every served one): its files, its languages, its
-    reference, its starter, each named mistake, and that its cases tell them all apart."""
+    reference, its starter, each named mistake, and that its cases tell them all apart. A folder of
+    exercise folders with a course.json: its course file, then every exercise it serves."""
     said_refused()
+    teachers = current_app.config.get("EXERCISES")
+    if folders:
+        courses = [f for f in folders if is_course(f)]
+    else:  # the teacher's folder's course file, where the setting names a folder
+        courses = [Path(teachers)] if teachers and Path(teachers).is_dir() else []
+    course_failed, chosen = False, []
+    for folder in courses:  # a course file first: the exercises it serves are checked after it
+        passed, block, served = course_block(folder)
+        course_failed |= not passed
+        click.echo(block)
+        chosen += served
     if folders:
         shipped = registry.SHIPPED.resolve()
-        chosen = [(folder, folder.resolve().parent == shipped) for folder in folders]
-    else:
+        chosen += [(f, f.resolve().parent == shipped) for f in folders if f not in courses]
+    elif not courses:
         try:
-            chosen = registry.served(current_app.config.get("EXERCISES"))
+            chosen = registry.served(teachers)
         except ExercisesRefused as refused:  # no folder to check: the setting or its course is wrong
             click.echo(f"FAIL        {refused}")
             raise SystemExit(1) from None
+    chosen = list({f.resolve(): (f, own) for f, own in chosen}.values())  # each once
     failed = 0
     for folder, own in chosen:
         passed, block = check_in_child(folder, own, fresh, runtime)
@@ -112,8 +150,9 @@ def check_command(folders: tuple[Path, ...], fresh: int, runtime: str) -> None:
         click.echo(block)
     total = len(chosen)
     word = "exercise" if total == 1 else "exercises"
-    click.echo(f"{total} {word} checked: " + (f"{failed} fail" if failed else "all pass"))
-    if failed:
+    said = f"{failed} fail" if failed else "all pass" if not course_failed else "none failed"
+    click.echo(f"{total} {word} checked: {said}" + ("; the course file fails" if course_failed else ""))
+    if failed or course_failed:
         raise SystemExit(1)
 
 

@@ -17,7 +17,7 @@ from flask import Flask
 
 from server.exercises import runs
 from server.exercises.folder import Exercise
-from server.exercises.registry import ExercisesRefused, Registry, served
+from server.exercises.registry import ExercisesRefused, Registry, served, title
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 CHECKED = "exercises-checked.json"  # in the instance folder: the digests that passed
@@ -74,7 +74,8 @@ def init_app(app: Flask, offered: list[str], refuse: bool = True) -> Registry | 
 
 def checked(app: Flask, offered: list[str]) -> Registry:
     """The served exercises, read and checked (their code unless its digest passed before)."""
-    registry = Registry(served(app.config.get("EXERCISES")), offered)
+    teachers = app.config.get("EXERCISES")
+    registry = Registry(served(teachers), offered, title(teachers))
     path = Path(app.instance_path) / CHECKED
     try:
         kept = set(json.loads(path.read_text(encoding="utf-8")))

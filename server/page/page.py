@@ -15,7 +15,7 @@ from runtime.server import RUNTIME_FILES, lazy_stdlib, pyodide_fetched_bytes, ru
 from server import ROOT
 from server.exercises.registry import LEGACY
 from server.exercises.value_sets import graded_cases
-from server.page import i18n
+from server.page import course, i18n
 from server.page.assets import engine_archive, engine_digest, revalidated
 from server.page.embed import frame_refused, parent_origins, refused_framer
 from server.page.exercise import Shown, served, shown
@@ -160,6 +160,8 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
         exercise=view,
         statement=view.statement(),
         engine_source=view.engine_source(),
+        # where it is in the course (None: a course of one; a launched page: its links would leave the LMS)
+        place=None if "lti" in config else course.place(view.id),
         meta_policy=meta_policy,
         restore_script=RESTORE,  # the saved code into the editor's textarea before the first paint
         read_snapshot_script=READ_SNAPSHOT,  # the kept snapshot read while the page is parsed
@@ -168,12 +170,14 @@ def render_page(config: dict, meta_policy: str | None = None) -> str:
 
 
 def render_front(meta_policy: str | None = None) -> str:
-    """Render the front page: every served exercise, a link each, in the course's order."""
+    """Render the front page, the course map: the course's title, every served exercise in the course's
+    order, a link each, with where this browser keeps its learner's state (static/js/page/map.js)."""
     exercises = served()
     seed = next((e for e in exercises if e.id == LEGACY), None)
     return render_template(
         "front.html",
-        exercises=[{"title": e.title(), "url": exercise_url(e.id), "id": e.id} for e in exercises],
+        title=course.title(),
+        exercises=course.entries(),
         seed_url=exercise_url(seed.id) if seed else "",
         meta_policy=meta_policy,
         front_script=FRONT,

@@ -1,10 +1,12 @@
 """The page by keyboard alone: every control in order, focus never dropped, announcements made once."""
 
+import json
 import re
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from server import ROOT
 from server.page.names import NAMES
 from tests.browser.pages import focused, open_playground, tab, wait_for_pictures
 from tests.support import solutions
@@ -24,6 +26,7 @@ WATCH_LIVE_REGIONS = """() => {
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 }"""
 
+COURSE_TITLE = json.loads((ROOT / "exercises/course.json").read_text())["title"]["en"]
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
@@ -35,6 +38,10 @@ def test_tab_reaches_every_control_in_order(page, base_url):
     open_playground(page, base_url)
     assert tab(page).startswith("a# Skip to the editor")
     assert tab(page).startswith("a# Skip to the results")
+    # where the seed's exercise is in the shipped course: its map, the previous exercise, the next
+    assert tab(page).startswith(f"a# {COURSE_TITLE}"[:40])
+    assert tab(page).startswith("a# Previous: ")
+    assert tab(page).startswith("a# Next: ")
     assert tab(page).startswith("select#language ")  # the page's language (page/language.js)
     assert tab(page) == "button#theme Dark theme"
     assert tab(page).startswith("summary# The exercise in full")

@@ -181,8 +181,11 @@ def test_each_page_visited_online_works_offline_and_only_those(context, host, tm
     grades(again, "ops")
     open_playground(again, root + SEED)
     grades_and_draws(again)
-    again.goto(root)  # the front page's list
+    again.goto(root)  # the front page's course map, its states read from this browser's storage
     expect(again.get_by_test_id("exercises").get_by_role("link")).to_have_count(len(course()))
+    expect(again.locator(".course-map")).to_have_attribute("data-ready", "true")
+    expect(again.locator(".course-map li[data-id=ops] .state")).to_have_text("Passed")  # graded above
+    expect(again.locator(".course-map li[data-id=step] .state")).to_have_text("Not started")
     assert from_the_network(responses) == []
     # Step's page was never opened online: offline it is not there (the browser says the network failed).
     with pytest.raises(PlaywrightError, match="ERR_"):

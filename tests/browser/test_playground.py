@@ -3,8 +3,12 @@
 The tests that only Check and read what the page shows share one page (module_page); the others, which
 need the page as it first loads, or reload it, take a page of their own."""
 
+import json
+import re
+
 from playwright.sync_api import expect
 
+from server import ROOT
 from tests.browser.pages import SEED, answer, open_playground, type_code
 from tests.support import solutions
 from tests.support.events import assert_valid
@@ -177,7 +181,11 @@ def test_ready_rejects_when_the_runtime_cannot_load(page, serve):
 def test_the_header_says_what_the_page_is(module_page):
     page = module_page
     banner = page.get_by_role("banner")
-    expect(banner).to_contain_text("Backprop playground · a Python exercise that runs in your browser")
+    # in the shipped course, the site's line says which course and where in it (a page alone says the site's)
+    title = json.loads((ROOT / "exercises/course.json").read_text())["title"]["en"]
+    expect(banner.get_by_test_id("course-place")).to_contain_text(
+        re.compile(rf"{re.escape(title)} · Exercise \d+ of \d+")
+    )
     expect(banner.get_by_role("heading", level=1)).to_have_text("Run backpropagation in the right order")
     expect(banner).not_to_contain_text("Code it")
 

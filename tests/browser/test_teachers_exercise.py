@@ -93,7 +93,7 @@ def test_its_page_grades_it_in_the_teachers_words(browser, teachers_lms, teacher
     page, assert_clean = watched_page(context, {f"localhost:{teachers_lms.tool.port}"})
     page.goto(teachers_lms.tool_url)  # the front page: the playground's exercises, then the teacher's
     links = page.get_by_test_id("exercises").get_by_role("link")
-    expect(links.last).to_have_text(TITLE)
+    expect(links.last.locator(".title")).to_have_text(TITLE)
     links.last.click()
     page.wait_for_url(teachers_lms.tool_url + exercise_page_path(NAME))
     open_playground(page, page.url)

@@ -15,11 +15,12 @@ const locale = language === "en" ? "en-GB" : language;
 const DAY = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short" });
 const DAY_YEAR = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric" });
 
-// The stored record when it is one this page wrote; null when there is none (or storage is blocked).
-function stored() {
+// A kept record (its text) when it is one an exercise's page wrote; null when it is none (or no text).
+// The course map (page/map.js) reads each exercise's with it.
+export function recordOf(text) {
   let p;
   try {
-    p = JSON.parse(read(KEY));
+    p = JSON.parse(text);
   } catch {
     return null;
   }
@@ -31,6 +32,9 @@ function stored() {
   if (!(count(p?.attempts) && (never || once) && order)) return null;
   return { attempts: p.attempts, passedAttempt: p.passedAttempt, passedAt: p.passedAt, orderAttempt };
 }
+
+// This page's record; null when there is none (or storage is blocked).
+const stored = () => recordOf(read(KEY));
 
 const day = (date) => (date.getFullYear() === new Date().getFullYear() ? DAY : DAY_YEAR).format(date);
 

@@ -35,6 +35,11 @@ export const keyOf = (key) => {
   return learner && LEARNERS.includes(key) ? `${own}@${learner}` : own;
 };
 
+// The keys an exercise's page keeps its learner's own state under outside a launch (its code, scratch pad,
+// hints and progress), by what they end in (its config.storage): the course map (page/map.js) reads and
+// forgets them with read and remove, which take them as they are on a page of no exercise.
+export const exerciseKeys = (suffix) => EXERCISES.map((key) => key + suffix);
+
 // A kept key's own name: without its learner and its exercise (`<key>[/<id>][@<learner>]`).
 const baseOf = (key) => key.replace(/\/[a-z][a-z0-9-]*$/, "");
 
