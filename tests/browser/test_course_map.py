@@ -34,6 +34,10 @@ def storage(exercise: str) -> str:
     return "" if exercise == "backward" else f"/{exercise}"
 
 
+def title(exercise: str) -> str:
+    return file(exercise, "statement.en.md").splitlines()[0][2:].replace("`", "")
+
+
 def file(exercise: str, name: str) -> str:
     return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
 
@@ -116,30 +120,32 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     # The first, from the map by the keyboard: passed. Its page says where it is; Next goes on.
     page.locator(f'.course-map a[data-exercise="{IDS[0]}"]').focus()
     page.keyboard.press("Enter")
-    opened(page, "ops")
+    opened(page, IDS[0])
     kept_offline(page)  # the service worker keeps the front page and this one
     place = page.get_by_test_id("course-place")
     expect(place).to_contain_text(f"{COURSE['title']['en']} · Exercise 1 of {len(IDS)}")
     expect(place.locator("a[rel=prev]")).to_have_count(0)
-    type_code(page, file("ops", "reference.py"))
+    type_code(page, file(IDS[0], "reference.py"))
     check_by_keyboard(page, "pass")
     follow(page, "next")
-    opened(page, "backward")
+    opened(page, IDS[1])
     expect(place).to_contain_text(f"Exercise 2 of {len(IDS)}")
     check_by_keyboard(page, "fail")  # its starter: tried, not passed
     shoot(page, "exercise-2")
     follow(page, "next")
-    opened(page, "step")
+    opened(page, IDS[2])
     expect(place).to_contain_text(f"Exercise 3 of {len(IDS)}")
-    expect(place.locator("a[rel=prev]")).to_have_attribute("data-exercise", "backward")
-    type_code(page, file("step", "reference.py"))
+    expect(place.locator("a[rel=prev]")).to_have_attribute("data-exercise", IDS[1])
+    type_code(page, file(IDS[2], "reference.py"))
     check_by_keyboard(page, "pass")
     page.get_by_test_id("course-map").click()
 
-    walked = ["Passed", "Tried, not passed yet", "Passed"]
-    assert states(page) == walked and next_to_do(page) == ["backward"]
-    expect(page.locator(".course-map li[data-id=backward] .next-mark")).to_have_text("Next to do")
-    controls = [step for i in IDS for step in (i, f"reset:{i}")] + ["reset-course"]
+    walked = ["Passed", "Tried, not passed yet", "Passed"] + ["Not started"] * (len(IDS) - 3)
+    assert states(page) == walked and next_to_do(page) == [IDS[1]]
+    expect(page.locator(f".course-map li[data-id={IDS[1]}] .next-mark")).to_have_text("Next to do")
+    controls = [step for i in IDS for step in ((i, f"reset:{i}") if i in IDS[:3] else (i,))] + [
+        "reset-course"
+    ]
     assert tabbing(page, len(controls)) == controls
     expect(page.get_by_role("button", name="Reset exercise 3")).to_be_visible()  # its name says which
     shoot(page, "walked")
@@ -149,18 +155,18 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     kept_profile.context.close()
     page, assert_clean = watched_page(kept_profile.launch(), serve.origins)
     page.goto(root)
-    assert states(page) == walked and next_to_do(page) == ["backward"]
+    assert states(page) == walked and next_to_do(page) == [IDS[1]]
     kept_profile.context.set_offline(True)
     kept_profile.context.new_cdp_session(page).send("Network.clearBrowserCache")
     page.reload()
-    assert states(page) == walked and next_to_do(page) == ["backward"]
+    assert states(page) == walked and next_to_do(page) == [IDS[1]]
     kept_profile.context.set_offline(False)
 
     # Reset one: asked first; Esc (the safe answer) keeps it; yes forgets that exercise's state only.
-    reset = page.locator(".course-map li[data-id=step] .reset-one")
+    reset = page.locator(f".course-map li[data-id={IDS[2]}] .reset-one")
     reset.focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_role("dialog")).to_contain_text("for exercise 3, One step of gradient descent")
+    expect(page.get_by_role("dialog")).to_contain_text(f"for exercise 3, {title(IDS[2])}")
     expect(page.get_by_test_id("ask-no")).to_be_focused()
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_be_hidden()
@@ -173,21 +179,22 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("map-said")).to_have_text("Exercise 3 reset: it starts afresh.")
     expect(page.get_by_test_id("map-said")).to_be_focused()  # its button is gone: the keyboard is here
-    assert states(page) == ["Passed", "Tried, not passed yet", "Not started"]
+    afresh = ["Passed", "Tried, not passed yet"] + ["Not started"] * (len(IDS) - 2)
+    assert states(page) == afresh
     expect(reset).to_be_hidden()
     kept = page.evaluate(KEYS, KEPT)
-    assert not [k for k in kept if k.endswith("/step")] and any(k.endswith("/ops") for k in kept)
-    page.locator('.course-map a[data-exercise="step"]').click()
-    opened(page, "step")
+    assert not [k for k in kept if k.endswith(f"/{IDS[2]}")] and any(k.endswith(f"/{IDS[0]}") for k in kept)
+    page.locator(f'.course-map a[data-exercise="{IDS[2]}"]').click()
+    opened(page, IDS[2])
     expect(page.locator("#progress-text")).to_have_text("No Checks yet.")
-    assert page.evaluate("window.playground.getCode()") == file("step", "starter.py")  # its code forgotten
+    assert page.evaluate("window.playground.getCode()") == file(IDS[2], "starter.py")  # its code forgotten
     page.get_by_test_id("course-map").click()
 
     # The whole course: asked first ("Keep it" keeps it), then every exercise's state forgotten.
     page.get_by_test_id("reset-course").click()
     expect(page.get_by_role("dialog")).to_contain_text("every exercise of the course")
     page.get_by_test_id("ask-no").click()
-    assert states(page) == ["Passed", "Tried, not passed yet", "Not started"]
+    assert states(page) == afresh
     page.get_by_test_id("reset-course").click()
     page.get_by_test_id("ask-yes").click()
     expect(page.get_by_test_id("map-said")).to_have_text("The course reset: every exercise starts afresh.")
@@ -211,8 +218,9 @@ def test_the_map_is_readable_by_everyone_on_a_phone(page, base_url, shoot, lang,
     page.emulate_media(color_scheme=scheme)
     page.goto(root + f"?lang={lang}")
     page.evaluate(
-        "([p, yes, tried]) => { localStorage.setItem(p + '/ops', yes); localStorage.setItem(p, tried); }",
-        [NAMES["progress"], PASSED, TRIED],
+        "([p, yes, tried, second]) => { localStorage.setItem(p + '/ops', yes); "
+        "localStorage.setItem(p + second, tried); }",
+        [NAMES["progress"], PASSED, TRIED, storage(IDS[1])],
     )
     page.reload()
     said = {"en": ["Passed", "Tried, not passed yet"], "de": ["Bestanden", "Versucht, noch nicht bestanden"]}
