@@ -8,12 +8,13 @@ import { StoredSnapshot } from "./stored-snapshot.js";
 
 export class FirstRuntime {
   // workers: the client's (workers.js), opened at once; kept: the page's names and storage for the snapshot
-  // this browser keeps; snapshotKey: the build's (the page's config); spawn({ makeSnapshot }): the
+  // this browser keeps; snapshotKey: the build's, home: the playground's (the page's config); spawn({ makeSnapshot }): the
   // client's, which starts a runtime from this.snapshot (in full without one), or in full to take it.
-  constructor({ workers, kept, snapshotKey, spawn }) {
+  constructor({ workers, kept, snapshotKey, home, spawn }) {
     this.workers = workers;
     this.kept = new StoredSnapshot(kept); // the snapshot this browser keeps
     this.snapshotKey = snapshotKey;
+    this.home = home; // the playground's front page (config.home): the kept snapshot's key is under it
     this.spawn = spawn;
     this.snapshot = null; // a Blob of the snapshot every task's runtime starts from
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
@@ -23,7 +24,7 @@ export class FirstRuntime {
   async load() {
     if (this.snapshot) return this.spawn().then((worker) => ((this.startedFrom = "memory"), worker)); // a Retry
     this.workers.open().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
-    const key = this.kept.key(this.snapshotKey);
+    const key = this.kept.key(this.snapshotKey, this.home);
     this.snapshot = await this.kept.read(key);
     if (this.snapshot) {
       try {

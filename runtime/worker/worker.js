@@ -10,7 +10,7 @@
 import lock from "../../static/build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
 import { PHASE, TO_WORKER, message, readBuffer, readThrough } from "../protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
-import { restoredGrader, startGrader } from "./grader.js";
+import { prepareGrader, restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
 import { pack, unpack } from "./snapshot-pages.js";
 
@@ -53,8 +53,10 @@ function keep(line) {
 }
 
 const handlers = {
-  // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
-  // Replies with the snapshot it took, and whether it instantiated the runner's compiled module.
+  // Load Pyodide from a snapshot, or in full (importing the grader), then the page's exercise (its archive,
+  // cases and catalogue); or, asked to take a snapshot, in full with the grader's modules imported and no
+  // exercise, the snapshot taken then. Replies with the snapshot it took, and whether it instantiated the
+  // runner's compiled module.
   async load({ id, indexURL, files, cases, catalogue, snapshot, makeSnapshot, compiled }) {
     step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
@@ -89,11 +91,14 @@ const handlers = {
     step(id, "started");
     let made = null;
     if (snapshot) {
-      python = restoredGrader(pyodide);
+      python = restoredGrader(pyodide, cases, catalogue); // the page's exercise, loaded into the build's snapshot
+    } else if (makeSnapshot) {
+      prepareGrader(pyodide); // the same snapshot for every exercise: this runtime is then ended, unused
+      made = takeSnapshot();
     } else {
       python = startGrader(pyodide, cases, catalogue);
-      if (makeSnapshot) made = takeSnapshot();
     }
+    step(id, "exercise loaded");
     return { snapshot: made, shared: wasm.shared };
   },
 
