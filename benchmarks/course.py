@@ -18,11 +18,19 @@ import tempfile
 
 from playwright.sync_api import Page, sync_playwright
 
-from benchmarks.load import CHECK_TIMES, SETTLE, WATCH_PAGE, wait_ready
+from benchmarks.load import CHECK_TIMES, SETTLE, TIMELINE, WATCH_PAGE, wait_ready
 from benchmarks.sites import SEED_PAGE, chromium_on, serve
 from server import create_app
 from tests.support.solutions import CORRECT
 
+# Each restored runtime's load of its exercise (after Python started, runtime/worker/worker.js): its ms,
+# paired by the load's id (the marks' detail, runtime/page/workers.js).
+EXERCISE_LOADS = """() => {
+  const started = new Map();
+  for (const m of performance.getEntriesByName("runtime: python started")) started.set(m.detail, m.startTime);
+  return performance.getEntriesByName("runtime: exercise loaded")
+    .filter((m) => started.has(m.detail)).map((m) => m.startTime - started.get(m.detail));
+}"""
 FIRST, LAST = "exercises/ops/", "exercises/step/"
 READY_TIMEOUT_MS = 90_000
 
@@ -31,7 +39,8 @@ def opened(page: Page, url: str) -> dict:
     """Open url in the tab; its time to ready from navigation start, and how its runtime started."""
     page.goto(url, wait_until="commit")
     ready = wait_ready(page, READY_TIMEOUT_MS)["ready"]
-    return {"ready": ready, "start": page.get_by_test_id("runtime-status").get_attribute("data-start")}
+    start = page.get_by_test_id("runtime-status").get_attribute("data-start")
+    return {"ready": ready, "start": start, "timeline": page.evaluate(TIMELINE)}
 
 
 def course_round(p, root: str, checks: int) -> dict:
@@ -41,6 +50,7 @@ def course_round(p, root: str, checks: int) -> dict:
             page.evaluate(SETTLE)  # the snapshot kept, the service worker active
             seed = opened(page, root + SEED_PAGE)
             seed |= page.evaluate(CHECK_TIMES, [CORRECT, checks])
+            seed["exercise"] = page.evaluate(EXERCISE_LOADS)
             last = opened(page, root + LAST)
     return {"first": first, "seed": seed, "last": last}
 
@@ -64,10 +74,18 @@ def main() -> None:
     for name, page in (("ops (first)", "first"), ("backward (next)", "seed"), ("step (next)", "last")):
         starts = sorted({run[page]["start"] for run in runs})
         print(f"{name}: ready {median([r[page]['ready'] for r in runs]):,.0f} ms, started {starts}")
+        marks = {m for r in runs for m in r[page]["timeline"]}
+        at = {m: median([r[page]["timeline"][m] for r in runs if m in r[page]["timeline"]]) for m in marks}
+        print(
+            "  timeline (median ms):",
+            ", ".join(f"{m} {t:,.0f}" for m, t in sorted(at.items(), key=lambda x: x[1])),
+        )
     checks = [t for run in runs for t in run["seed"]["checks"]]
     fresh = [t for run in runs for t in run["seed"]["fresh"]]
     print(f"backward's check(): median {median(checks):,.0f} ms of {len(checks)}")
     print(f"backward's next runtime after a Check: median {median(fresh):,.0f} ms")
+    loads = [t for run in runs for t in run["seed"]["exercise"]]
+    print(f"backward's exercise loaded into a runtime after Python started: median {median(loads):,.1f} ms")
     print(f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f}")
 
 

@@ -129,14 +129,13 @@ export class RuntimeClient extends EventTarget {
     return this.ready;
   }
 
-  // Start a runtime in a new worker; resolves to its record once it can run a task. makeSnapshot: start
-  // in full and take the snapshot (worker.made); otherwise start from the snapshot (first-runtime.js), or
-  // in full without one. spare: prepared beside the next one, its readiness not reported (the pool
-  // reports it once next).
-  async spawn({ makeSnapshot = false, spare = false } = {}) {
+  // Start a runtime in a new worker; resolves to its record once it can run a task. It starts from
+  // snapshot (first-runtime.js's, unless given; null: in full); makeSnapshot: it takes one (worker.made).
+  // spare: prepared beside the next one, its readiness not reported (the pool reports it once next).
+  async spawn({ makeSnapshot = false, spare = false, snapshot = this.first.snapshot } = {}) {
     if (!spare) this.freshIs("loading");
     try {
-      const worker = await this.workers.start({ snapshot: makeSnapshot ? null : this.first.snapshot, makeSnapshot });
+      const worker = await this.workers.start({ snapshot, makeSnapshot });
       if (!worker.ended && !spare) this.freshIs("ready", worker);
       return worker;
     } catch (err) {

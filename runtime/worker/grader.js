@@ -11,11 +11,14 @@ del engine
 
 // Python that loads the exercise into a runtime: the archive's exercise read and its cases parsed, in
 // the learner's language (engine/words.py). Run after a restore (or after a full start), before any
-// learner code; the exercise's plugin is imported now, from the archive unpacked after the restore.
+// learner code; the exercise's plugin is imported now, from the archive unpacked after the restore (the
+// folders' finders forget what they listed before it: importlib.invalidate_caches would import
+// importlib.metadata, past the stdlib's first download).
 const EXERCISE = `
-from importlib import invalidate_caches
+import sys
+for _finder in list(sys.path_importer_cache.values()):
+    getattr(_finder, "invalidate_caches", lambda: None)()
 from json import loads
-invalidate_caches()
 from engine.words import use
 use(loads(_catalogue_json))
 from engine.descriptor import archived, read
@@ -23,7 +26,7 @@ from engine.grade import grader
 from engine.scratch import runner
 _grade_json = grader(archived(), _cases_json)
 _run_json = runner(read(archived()))
-del _cases_json, _catalogue_json, grader, runner, loads, use, archived, read, invalidate_caches
+del _cases_json, _catalogue_json, grader, runner, loads, use, archived, read, sys, _finder
 `;
 
 // A runtime restored from a snapshot has random's state frozen in it.
@@ -58,9 +61,10 @@ export function startGrader(pyodide, cases, catalogue = null) {
   return loadExercise(pyodide, cases, catalogue);
 }
 
-// The entry points of a runtime restored from a snapshot that prepareGrader's runtime took, once the
-// exercise is loaded into it.
+// The entry points of a runtime restored from a snapshot: the build's (prepareGrader's), into which the
+// exercise is loaded now, or the page's own, taken once the exercise was loaded (runtime/page/
+// first-runtime.js), which has them already.
 export function restoredGrader(pyodide, cases, catalogue = null) {
   pyodide.runPython(AFTER_RESTORE);
-  return loadExercise(pyodide, cases, catalogue);
+  return pyodide.globals.has("_grade_json") ? entries(pyodide) : loadExercise(pyodide, cases, catalogue);
 }
