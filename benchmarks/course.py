@@ -85,7 +85,8 @@ def main() -> None:
     print(f"backward's check(): median {median(checks):,.0f} ms of {len(checks)}")
     print(f"backward's next runtime after a Check: median {median(fresh):,.0f} ms")
     loads = [t for run in runs for t in run["seed"]["exercise"]]
-    print(f"backward's exercise loaded into a runtime after Python started: median {median(loads):,.1f} ms")
+    if loads:  # a build whose runtimes load no exercise after their restore has none
+        print(f"backward's exercise loaded into a runtime after its start: median {median(loads):,.1f} ms")
     print(f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f}")
 
 
