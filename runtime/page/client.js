@@ -37,7 +37,7 @@ export const MOVES = {
 };
 
 export class RuntimeClient extends EventTarget {
-  // config: the page's (urls, cases, snapshotKey, timeLimitMs, stopGraceMs, loadStallMs, loadBytes, ...);
+  // config: the page's (urls, cases, snapshotKey, home, timeLimitMs, stopGraceMs, loadStallMs, loadBytes, ...);
   // page: what the page lends the runtime, which knows nothing of it otherwise: words { t, number } (the
   // learner's language), names { runnerHello, snapshotCache, snapshotDigest, snapshotRead }, storage
   // { read, write, remove } (local storage); openFrame: frame.js's unless given (tests/runtime/client.mjs
@@ -51,7 +51,8 @@ export class RuntimeClient extends EventTarget {
     this.workers = new Workers(config, limits, progress, { words, names }, openFrame); // the runner frame and its workers
     this.reports = new Reports(config.report, words);
     const spawn = (options) => this.spawn(options);
-    this.first = new FirstRuntime({ workers: this.workers, kept: { names, storage }, snapshotKey: config.snapshotKey, spawn });
+    const { snapshotKey, home } = config;
+    this.first = new FirstRuntime({ workers: this.workers, kept: { names, storage }, snapshotKey, home, spawn });
     this.pool = new Pool({
       spawn,
       end: (worker) => this.workers.end(worker),
@@ -128,14 +129,13 @@ export class RuntimeClient extends EventTarget {
     return this.ready;
   }
 
-  // Start a runtime in a new worker; resolves to its record once it can run a task. makeSnapshot: start
-  // in full and take the snapshot (worker.made); otherwise start from the snapshot (first-runtime.js), or
-  // in full without one. spare: prepared beside the next one, its readiness not reported (the pool
-  // reports it once next).
-  async spawn({ makeSnapshot = false, spare = false } = {}) {
+  // Start a runtime in a new worker; resolves to its record once it can run a task. It starts from
+  // snapshot (first-runtime.js's, unless given; null: in full); makeSnapshot: it takes one (worker.made).
+  // spare: prepared beside the next one, its readiness not reported (the pool reports it once next).
+  async spawn({ makeSnapshot = false, spare = false, snapshot = this.first.snapshot } = {}) {
     if (!spare) this.freshIs("loading");
     try {
-      const worker = await this.workers.start({ snapshot: makeSnapshot ? null : this.first.snapshot, makeSnapshot });
+      const worker = await this.workers.start({ snapshot, makeSnapshot });
       if (!worker.ended && !spare) this.freshIs("ready", worker);
       return worker;
     } catch (err) {

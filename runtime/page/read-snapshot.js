@@ -4,9 +4,9 @@
 // 0.3-0.5 s. It only reads: runtime/page/stored-snapshot.js takes the bytes and checks them against their
 // digest before anything uses them. Nothing is read where nothing was kept (a first visit).
 try {
-  const { cache, key, digest, name } = document.currentScript.dataset;
+  const { cache, key, digest, name, home } = document.currentScript.dataset;
   if (localStorage.getItem(digest) !== null) {
-    const url = new URL(`${cache}/${key}`, location.href).href;
+    const url = new URL(`${cache}/${key}`, new URL(home, location.href)).href; // as stored-snapshot.js's key()
     const bytes = caches.open(cache).then((kept) => kept.match(url)).then((response) => response?.arrayBuffer() ?? null);
     bytes.catch(() => {}); // seen by stored-snapshot.js, which then reads it again
     window[name] = { url, bytes };

@@ -1,7 +1,8 @@
 // The first runtime's memory, kept in this browser's Cache Storage for the learner's next visit:
 // a runtime restored from it is ready in well under a second, where a full start imports the
-// grader again. Keyed by the build (config.snapshotKey: Pyodide's files, the engine, the runner and its
-// worker, the cases, which the snapshot holds): a new deploy makes a new key, and keeping a new snapshot
+// grader again. Keyed by the build (config.snapshotKey: Pyodide's files, the grader's modules, the runner
+// and its worker, which the snapshot holds; not the exercise, which a runtime loads after its restore):
+// one snapshot serves every exercise's page, a new deploy makes a new key, and keeping a new snapshot
 // deletes the old. The page's <head> begins reading it (read-snapshot.js); it is checked here.
 // Where Cache Storage, local storage or crypto.subtle is missing (a plain-http page not on
 // localhost, say), nothing is kept and every visit starts in full; any error here means the same.
@@ -26,9 +27,10 @@ export class StoredSnapshot {
     this.storage = storage;
   }
 
-  // The key for this build (config.snapshotKey, which the server makes from what a snapshot holds).
-  key(build) {
-    return new URL(`${this.cache}/${build}`, location.href).href;
+  // The key for this build (config.snapshotKey, which the server makes from what a snapshot holds), under
+  // the playground's home (config.home): the same for every exercise's page, whose snapshot it is.
+  key(build, home) {
+    return new URL(`${this.cache}/${build}`, new URL(home ?? "", location.href)).href;
   }
 
   // The snapshot kept for this build, as a Blob of bytes that match their kept digest; or null.

@@ -12,11 +12,11 @@ export function newId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// A step of a worker's load as a User Timing mark, at the time the worker took it (an epoch time), for
-// benchmarks/load.py's timeline.
-function mark(step, at) {
+// A step of a worker's load as a User Timing mark, at the time the worker took it (an epoch time), its
+// detail the load's id (one worker's steps), for benchmarks/load.py's timeline and benchmarks/course.py.
+function mark(step, at, load) {
   const startTime = at - performance.timeOrigin;
-  performance.mark(`runtime: ${step}`, Number.isFinite(startTime) && startTime >= 0 ? { startTime } : undefined);
+  performance.mark(`runtime: ${step}`, { detail: load, ...(Number.isFinite(startTime) && startTime >= 0 ? { startTime } : {}) });
 }
 
 export class Workers {
@@ -130,7 +130,7 @@ export class Workers {
     const stall = this.config.loadStallMs;
     performance.mark("runtime: worker asked");
     const moved = (data) => {
-      if (data?.step) mark(data.step === "started" ? "python started" : data.step, data.at);
+      if (data?.step) mark(data.step === "started" ? "python started" : data.step, data.at, id);
       clearTimeout(timer);
       timer = setTimeout(() => this.end(worker, new Error(t("nothing happened for {seconds} s", { seconds: number(stall / 1000) }))), stall);
     };

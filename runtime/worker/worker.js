@@ -10,7 +10,7 @@
 import lock from "../../static/build/pyodide-lock.json"; // Pyodide's lock with no packages (Makefile): never fetched
 import { PHASE, TO_WORKER, message, readBuffer, readThrough } from "../protocol.js";
 import { capMemory, loaderOfPyodide, quietLoadRejections, refuseClose, scriptUrl, serveFiles, shareCompiled } from "./globals.js";
-import { restoredGrader, startGrader } from "./grader.js";
+import { prepareGrader, restoredGrader, startGrader } from "./grader.js";
 import { takenInOneStep } from "./interrupt.js";
 import { pack, unpack } from "./snapshot-pages.js";
 
@@ -53,8 +53,11 @@ function keep(line) {
 }
 
 const handlers = {
-  // Load Pyodide from a snapshot, or in full (importing the grader, and taking a snapshot when asked).
-  // Replies with the snapshot it took, and whether it instantiated the runner's compiled module.
+  // Load Pyodide from a snapshot, or in full (importing the grader), then the page's exercise (its archive,
+  // cases and catalogue) unless the snapshot has it. Asked to take a snapshot: in full, the build's, with
+  // the grader's modules imported and no exercise; from the build's, the page's own, its exercise loaded.
+  // A runtime that took one is ended unused. Replies with the snapshot it took, and whether it
+  // instantiated the runner's compiled module.
   async load({ id, indexURL, files, cases, catalogue, snapshot, makeSnapshot, compiled }) {
     step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
@@ -70,7 +73,8 @@ const handlers = {
         indexURL,
         createPyodideModule: asm.default,
         lockFileContents: lock,
-        ...(restore ? { _loadSnapshot: restore } : { _makeSnapshot: Boolean(makeSnapshot) }),
+        ...(restore ? { _loadSnapshot: restore } : {}),
+        _makeSnapshot: Boolean(makeSnapshot),
         stdout: keep,
         stderr: keep,
       });
@@ -89,11 +93,15 @@ const handlers = {
     step(id, "started");
     let made = null;
     if (snapshot) {
-      python = restoredGrader(pyodide);
+      python = restoredGrader(pyodide, cases, catalogue); // the page's exercise, loaded unless the snapshot has it
+      if (makeSnapshot) made = takeSnapshot(); // the page's own snapshot, its exercise loaded
+    } else if (makeSnapshot) {
+      prepareGrader(pyodide); // the build's snapshot, the same for every exercise
+      made = takeSnapshot();
     } else {
       python = startGrader(pyodide, cases, catalogue);
-      if (makeSnapshot) made = takeSnapshot();
     }
+    if (python) step(id, "exercise loaded");
     return { snapshot: made, shared: wasm.shared };
   },
 

@@ -70,6 +70,12 @@ def engine_digest(exercise: str = LEGACY) -> str:
     return digest_of(engine_archive(exercise))
 
 
+def grader_digest() -> str:
+    """A hash of the grader's modules (engine/), the same in every exercise's archive: what the snapshot a
+    browser keeps imported (server/page/page.py's snapshot_key)."""
+    return digest_of(zipped(tuple(archive.grader_files().items())))
+
+
 @cache
 def digest_of(zipped_bytes: bytes) -> str:
     return hashlib.sha256(zipped_bytes).hexdigest()[:16]

@@ -16,7 +16,7 @@ from server import ROOT
 from server.exercises.registry import LEGACY
 from server.exercises.value_sets import graded_cases
 from server.page import course, i18n
-from server.page.assets import engine_archive, engine_digest, revalidated
+from server.page.assets import engine_archive, engine_digest, grader_digest, revalidated
 from server.page.embed import frame_refused, parent_origins, refused_framer
 from server.page.exercise import Shown, served, shown
 from server.page.first_paint import FRONT, READ_SNAPSHOT, RESTORE
@@ -107,16 +107,11 @@ def config_of(view: Shown, verdict: str | None = None) -> dict:
 
 
 def snapshot_key(config: dict) -> str:
-    """Name what a snapshot holds: Pyodide, the engine, the runner, its worker, the cases, the language."""
+    """Name what a snapshot holds: Pyodide, the grader's modules (engine/), the runner, its worker. Not the
+    exercise, its cases nor the language, which a runtime loads after it is restored (runtime/worker/
+    grader.js): one snapshot serves every exercise of a build, so the next exercise's page restores it."""
     urls = config["urls"]
-    held = [
-        urls["pyodide"],
-        urls["engine"],
-        urls["runner"],
-        urls["worker"],
-        config["cases"],
-        config["catalogue"],
-    ]
+    held = [urls["pyodide"], grader_digest(), urls["runner"], urls["worker"]]
     return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 

@@ -8,10 +8,18 @@ import time
 
 from playwright.sync_api import expect
 
-from server import create_app
+from server import ROOT, create_app
+from server.exercises.registry import LEGACY
 from server.page.names import NAMES
 from tests.browser.middleware import Gate, Trickle
-from tests.browser.pages import READY_MS, SEED, TIME_LIMIT_MS, open_playground, wait_until
+from tests.browser.pages import (
+    READY_MS,
+    SEED,
+    TIME_LIMIT_MS,
+    exercise_page_path,
+    open_playground,
+    wait_until,
+)
 from tests.support import solutions
 
 # The snapshot this browser kept: how many entries, and the size of the first.
@@ -185,3 +193,27 @@ def test_where_cache_storage_is_blocked_every_visit_starts_in_full(fresh_page, b
         open_playground(fresh_page, base_url)
         expect(status(fresh_page)).to_have_attribute("data-start", "full")
         honest(fresh_page)
+
+
+def exercise_file(exercise: str, name: str) -> str:
+    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
+
+
+def test_the_next_exercise_of_the_course_restores_the_snapshot_the_first_one_kept(fresh_page, serve):
+    # One snapshot for every exercise of a build: the first page boots Python in full and keeps it; the
+    # next exercises' pages restore it, load their own exercise into it and grade that exercise.
+    root = serve(TIME_LIMIT_MS=TIME_LIMIT_MS)
+    open_playground(fresh_page, root + exercise_page_path("ops"))
+    expect(status(fresh_page)).to_have_attribute("data-start", "full")
+    wait_until(fresh_page, f"() => ({KEPT})().then(([n, size]) => n === 1 && size > 1e6)")
+    for exercise in ("step", LEGACY):
+        open_playground(fresh_page, root + exercise_page_path(exercise))
+        expect(status(fresh_page)).to_have_attribute("data-start", "stored")
+        reference = exercise_file(exercise, "reference.py")
+        assert fresh_page.evaluate("s => window.playground.check(s)", reference)["passed"] is True
+        key = json.loads(exercise_file(exercise, "exercise.json"))["mistakes"][0]["key"]
+        wrong = exercise_file(exercise, f"mistakes/{key}.py")
+        report = fresh_page.evaluate("s => window.playground.check(s)", wrong)
+        named = {e["mistake"]["kind"] for e in report["expressions"] if not e["passed"] and e["mistake"]}
+        assert report["passed"] is False and key in named, (exercise, key, named)
+    assert fresh_page.evaluate(f"() => ({KEPT})()")[0] == 1  # still the one snapshot, never replaced
