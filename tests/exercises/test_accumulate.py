@@ -5,7 +5,8 @@ failed and named as none."""
 
 import pytest
 
-from tests.support.exercise_folders import SHIPPED, engine_with, graded, named
+from tests.support.exercise_folders import SHIPPED
+from tests.support.graded_exercise import engine_with, graded, named
 
 REFERENCE = (SHIPPED / "accumulate" / "reference.py").read_text(encoding="utf-8")
 B1 = {"xs": [[-0.5, 1.5]], "ys": [0.3]}

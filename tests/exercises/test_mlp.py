@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from tests.support.exercise_folders import SHIPPED, engine_with, graded, named
+from tests.support.exercise_folders import SHIPPED
+from tests.support.graded_exercise import engine_with, graded, named
 
 REFERENCE = (SHIPPED / "mlp" / "reference.py").read_text(encoding="utf-8")
 
