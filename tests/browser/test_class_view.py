@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from server.db import Database
 from tests.browser.axe import serious_violations
-from tests.browser.pages import FOCUSED, watched_page
+from tests.browser.lms_pages import lms_windows
+from tests.browser.pages import FOCUSED
 from tests.support.classes import build, real_looking_class
 
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -39,19 +40,7 @@ def big_class(lms):
 @pytest.fixture
 def open_page(full_chromium, big_class):
     """open_page(**context options): a watched page in a new context; its errors checked at the end."""
-    made = []
-
-    def open_(**options):
-        context = full_chromium.new_context(ignore_https_errors=True, **options)
-        origins = {f"127.0.0.1:{big_class.platform_server.port}", f"localhost:{big_class.tool.port}"}
-        page, assert_clean = watched_page(context, origins)
-        made.append((context, assert_clean))
-        return page
-
-    yield open_
-    for context, assert_clean in made:
-        assert_clean()
-        context.close()
+    yield from lms_windows(full_chromium, big_class)
 
 
 def class_view_in_course(page, lms, user: str):

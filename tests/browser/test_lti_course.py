@@ -13,12 +13,11 @@ from server import ROOT
 from server.exercises.registry import SHIPPED, course
 from tests.browser.axe import serious_violations
 from tests.browser.checks import checked
-from tests.browser.lms_pages import LOOKS, assert_styled
-from tests.browser.pages import watched_page
+from tests.browser.lms_pages import LOOKS, assert_styled, lms_windows
 from tests.support.address import says_du
 from tests.support.lti_launches import add_course, recorded_checks
 
-IDS = course(SHIPPED)  # the served exercises, in the course's order
+IDS = course(SHIPPED).ids  # the served exercises, in the course's order
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 CONTEXT = ("course-browser", "Backprop, the whole course")  # a course of its own: its numbers exact
 SAID = {
@@ -39,19 +38,7 @@ def source(exercise: str, name: str) -> str:
 @pytest.fixture
 def lms_window(full_chromium, lms):
     """lms_window(**context options): a watched page in a new context; its errors checked at the end."""
-    made = []
-
-    def open_(**options):
-        context = full_chromium.new_context(ignore_https_errors=True, **options)
-        origins = {f"127.0.0.1:{lms.platform_server.port}", f"localhost:{lms.tool.port}"}
-        page, assert_clean = watched_page(context, origins)
-        made.append((context, assert_clean))
-        return page
-
-    yield open_
-    for context, assert_clean in made:
-        assert_clean()
-        context.close()
+    yield from lms_windows(full_chromium, lms)
 
 
 def looked_at(page, look: str) -> None:
