@@ -1,14 +1,15 @@
-"""Measure going from one exercise of the course to the next: how long the next page takes to be ready.
+"""Measure going through the course: how long each next exercise's page takes to be ready, and its Check.
 
-    .venv/bin/python -m benchmarks.course [--rounds 5] [--checks 10]
+    .venv/bin/python -m benchmarks.course [--rounds 3] [--checks 5]
 
 One site (the app as `make run` serves it, werkzeug threaded on 127.0.0.1) and, each round, Chromium
-with a new, empty profile: it opens the first exercise's page (ops) and waits until its runtime is
-ready and its snapshot kept (the first visit of the build boots Pyodide in full); then, in the same tab,
-the seed's exercise's page (backward): the time to ready from its navigation start, how its runtime
-started (the status line's data-start: "stored" is the kept snapshot, "full" a boot), then --checks
-window.playground.check(correct) calls, each once the next Check's runtime is ready (benchmarks/load.py's
-check() figure); then the last exercise's page (step), its time to ready and start. Medians over the rounds.
+with a new, empty profile: it opens the course's first exercise's page (ops) and waits until its runtime
+is ready and its snapshot kept (the first visit of the build boots Pyodide in full); then, in the same
+tab, each next exercise's page in the course's order: its time to ready from its navigation start, how
+its runtime started (the status line's data-start: "stored" is the kept snapshot, "full" a boot), and
+--checks window.playground.check(its reference) calls, each once the next Check's runtime is ready
+(benchmarks/load.py's check() figure; the seed's with tests/support/solutions.CORRECT). Medians over the
+rounds, per exercise.
 """
 
 import argparse
@@ -19,8 +20,9 @@ import tempfile
 from playwright.sync_api import Page, sync_playwright
 
 from benchmarks.load import CHECK_TIMES, SETTLE, TIMELINE, WATCH_PAGE, wait_ready
-from benchmarks.sites import SEED_PAGE, chromium_on, serve
-from server import create_app
+from benchmarks.sites import chromium_on, serve
+from server import ROOT, create_app
+from server.exercises.registry import LEGACY, SHIPPED, course
 from tests.support.solutions import CORRECT
 
 # Each restored runtime's load of its exercise (after Python started, runtime/worker/worker.js): its ms,
@@ -31,7 +33,14 @@ EXERCISE_LOADS = """() => {
   return performance.getEntriesByName("runtime: exercise loaded")
     .filter((m) => started.has(m.detail)).map((m) => m.startTime - started.get(m.detail));
 }"""
-FIRST, LAST = "exercises/ops/", "exercises/step/"
+COURSE = course(SHIPPED).ids  # the shipped course, in its order
+
+
+def reference(exercise: str) -> str:
+    """What passes the exercise: its reference (the seed's: the tests' right backward)."""
+    return CORRECT if exercise == LEGACY else (ROOT / "exercises" / exercise / "reference.py").read_text()
+
+
 READY_TIMEOUT_MS = 90_000
 
 
@@ -44,23 +53,22 @@ def opened(page: Page, url: str) -> dict:
 
 
 def course_round(p, root: str, checks: int) -> dict:
+    pages = {}
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
         with chromium_on(p, profile, WATCH_PAGE) as page:
-            first = opened(page, root + FIRST)
-            page.evaluate(SETTLE)  # the snapshot kept, the service worker active
-            seed = opened(page, root + SEED_PAGE)
-            seed |= page.evaluate(CHECK_TIMES, [CORRECT, checks])
-            seed["exercise"] = page.evaluate(EXERCISE_LOADS)
-            last = opened(page, root + LAST)
-    return {"first": first, "seed": seed, "last": last}
+            for i, exercise in enumerate(COURSE):
+                pages[exercise] = opened(page, root + f"exercises/{exercise}/")
+                if i == 0:
+                    page.evaluate(SETTLE)  # the snapshot kept, the service worker active
+                pages[exercise] |= page.evaluate(CHECK_TIMES, [reference(exercise), checks])
+                pages[exercise]["exercise"] = page.evaluate(EXERCISE_LOADS)
+    return pages
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument(
-        "--checks", type=int, default=10, help="check() calls on the seed's page (default 10)"
-    )
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--checks", type=int, default=5, help="check() calls on each page (default 5)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     root = serve(create_app())
@@ -71,22 +79,28 @@ def main() -> None:
             got = {k: f"{v['ready']:,.0f} ms ({v['start']})" for k, v in runs[-1].items()}
             print(f"round {i + 1}/{args.rounds}: ready {got}", flush=True)
     median = lambda values: statistics.median(values)  # noqa: E731
-    for name, page in (("ops (first)", "first"), ("backward (next)", "seed"), ("step (next)", "last")):
-        starts = sorted({run[page]["start"] for run in runs})
-        print(f"{name}: ready {median([r[page]['ready'] for r in runs]):,.0f} ms, started {starts}")
-        marks = {m for r in runs for m in r[page]["timeline"]}
-        at = {m: median([r[page]["timeline"][m] for r in runs if m in r[page]["timeline"]]) for m in marks}
+    for i, exercise in enumerate(COURSE):
+        starts = sorted({run[exercise]["start"] for run in runs})
+        checked = [t for run in runs for t in run[exercise]["checks"]]
+        graded = [t for run in runs for t in run[exercise]["graded"]]
+        said = "first" if i == 0 else "next"
         print(
-            "  timeline (median ms):",
-            ", ".join(f"{m} {t:,.0f}" for m, t in sorted(at.items(), key=lambda x: x[1])),
+            f"{exercise} ({said}): ready {median([r[exercise]['ready'] for r in runs]):,.0f} ms, started "
+            f"{starts}; check() median {median(checked):,.0f} ms (graded in {median(graded):,.0f}) of "
+            f"{len(checked)}"
         )
-    checks = [t for run in runs for t in run["seed"]["checks"]]
-    fresh = [t for run in runs for t in run["seed"]["fresh"]]
-    print(f"backward's check(): median {median(checks):,.0f} ms of {len(checks)}")
-    print(f"backward's next runtime after a Check: median {median(fresh):,.0f} ms")
-    loads = [t for run in runs for t in run["seed"]["exercise"]]
+    first = COURSE[0]
+    marks = {m for r in runs for m in r[first]["timeline"]}
+    at = {m: median([r[first]["timeline"][m] for r in runs if m in r[first]["timeline"]]) for m in marks}
+    print(
+        f"  {first}'s timeline (median ms):",
+        ", ".join(f"{m} {t:,.0f}" for m, t in sorted(at.items(), key=lambda x: x[1])),
+    )
+    fresh = [t for run in runs for t in run[LEGACY]["fresh"]]
+    print(f"{LEGACY}'s next runtime after a Check: median {median(fresh):,.0f} ms")
+    loads = [t for run in runs for e in COURSE[1:] for t in run[e]["exercise"]]
     if loads:  # a build whose runtimes load no exercise after their restore has none
-        print(f"backward's exercise loaded into a runtime after its start: median {median(loads):,.1f} ms")
+        print(f"an exercise loaded into a runtime after its start: median {median(loads):,.1f} ms")
     print(f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f}")
 
 

@@ -65,8 +65,9 @@ FIELDS: dict[str, dict] = {
     "activity": described(TEXT, "The activity: the LTI resource link's id (empty for a course page)."),
     "exercise": described(
         {"type": "string", "pattern": KEY},
-        "The exercise the Check was made in and judged with: its id (`ops`, `backward`, `step`, a"
-        " teacher's own; `backward`, the seed's, for every Check made before there were several).",
+        "The exercise the Check was made in and judged with: its id (one of the course's, `ops` to"
+        " `train`, or a teacher's own; `backward`, the seed's, for every Check made before there were"
+        " several).",
     ),
     "learner": described(
         TEXT,

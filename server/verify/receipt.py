@@ -29,7 +29,8 @@ CLAIMS = {
     "iss": "the page's URL",
     "iat": "when it was signed (seconds since 1970)",
     "jti": "unique to this receipt",
-    "exercise": f"the exercise's id (`ops`, `{LEGACY}`, `step`, a teacher's own): the one verified",
+    "exercise": "the exercise's id (one of the course's, `ops` to `train`, or a teacher's own): the one"
+    " verified",
     "version": "a hash of the exercise's archive (the grader, its engine) and cases: its exact version",
     "rule": f"the verdict's rule: `seed` or `strict` for `{LEGACY}`; another exercise's own (`all`)",
     "passed": "the verdict",

@@ -217,6 +217,9 @@ def test_the_keyboard_walks_the_german_page_in_german(page, base_url):
     open_playground(page, base_url + "?lang=de")
     assert tab(page) == "a# Zum Editor springen"
     assert tab(page) == "a# Zu den Ergebnissen springen"
+    assert tab(page).startswith("a# Backpropagation Schritt für Schritt")  # the course's map, in German
+    assert tab(page).startswith("a# Zurück: ")
+    assert tab(page).startswith("a# Weiter: ")
     assert tab(page).startswith("select#language ")
     assert tab(page) == "button#theme Dunkles Design"
     assert tab(page).startswith("summary# Die ganze Übung")
