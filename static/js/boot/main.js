@@ -46,7 +46,10 @@ if (!leaving) runtime.load().catch(() => {}); // shown on the page by the status
 runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker), config.home));
 
 Promise.all([import("../page/page.js"), parsed])
-  .then(([{ startPage }]) => startPage({ config, runtime }))
+  .then(([{ startPage, followCourse }]) => {
+    startPage({ config, runtime });
+    followCourse({ config, runtime, startPage }); // the next exercise of the course, inside this page
+  })
   .catch(async (err) => {
     pageFailed = true;
     await parsed; // a script blocked at once fails before the body, and its status line, is there

@@ -22,6 +22,8 @@ import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 import { t } from "../shared/i18n.js";
 
+export { followCourse } from "./course-nav.js"; // the next exercise of the course, inside the page
+
 const STORAGE_KEY = NAMES.storage.code;
 
 // The "Saved" line is a live region: it changes (and is announced) only when saving starts or stops working.
@@ -41,7 +43,10 @@ function markStale(code) {
   if (stale.hidden === is) stale.hidden = !is;
 }
 
+// Started again for each exercise the page moves to (course-nav.js), its body new.
 export function startPage({ config, runtime }) {
+  savedText = null;
+  checked = null;
   setupTheme($("theme"));
   setupLanguage(document.getElementById("language"));
   unfoldOnWideScreens($("statement-more"));

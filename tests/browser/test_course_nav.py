@@ -1,0 +1,100 @@
+"""Moving through the course inside the page (static/js/page/course-nav.js): Previous and Next keep the
+runtime (the page is not loaded again, Python's files are fetched once, the runner frame stays), each
+exercise then grades its own code (its reference passes, a named mistake is named), Back, Forward and a
+reload show the right exercise with its saved code, and learner code on one exercise reaches nothing of
+the next's."""
+
+import json
+
+from playwright.sync_api import expect
+
+from server import ROOT
+from tests.browser.pages import exercise_page_path, open_playground, type_code
+
+# What tells a page that was not loaded again: a mark of the page's own, the runtime's first load's
+# (one per page load), and Pyodide's wasm fetched once.
+KEPT = """() => ({ sentinel: window.nav_sentinel === true,
+  starts: performance.getEntriesByName("runtime: start").length,
+  wasm: performance.getEntriesByType("resource")
+    .filter((e) => e.name.endsWith("pyodide.asm.wasm")).length })"""
+SHOWN = """id => JSON.parse(document.getElementById('config').textContent).exercise === id
+  && window.playground !== undefined"""
+
+
+def folder(exercise: str, name: str) -> str:
+    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
+
+
+def title(exercise: str) -> str:
+    return folder(exercise, "statement.en.md").splitlines()[0][2:].replace("`", "")
+
+
+def mistake(exercise: str) -> str:
+    return json.loads(folder(exercise, "exercise.json"))["mistakes"][0]["key"]
+
+
+def moved_to(page, exercise: str, link: str | None) -> None:
+    """Follow the course place's link (rel prev or next; None: Back or Forward was pressed) to exercise."""
+    if link:
+        page.locator(f"[data-testid=course-place] a[rel={link}]").click()
+    page.wait_for_function(SHOWN, arg=exercise)
+    assert page.url.endswith("/" + exercise_page_path(exercise)), page.url
+    expect(page.locator("h1")).to_contain_text(title(exercise))
+
+
+def grades_its_own(page, exercise: str) -> None:
+    report = page.evaluate("s => window.playground.check(s)", folder(exercise, "reference.py"))
+    assert (report["passed"], report["exercise"]) == (True, exercise), report
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
+    key = mistake(exercise)
+    report = page.evaluate("s => window.playground.check(s)", folder(exercise, f"mistakes/{key}.py"))
+    named = {e["mistake"]["kind"] for e in report["expressions"] if not e["passed"] and e["mistake"]}
+    assert report["exercise"] == exercise and key in named, report
+    expect(page.get_by_test_id("verdict-mistake")).to_have_attribute("data-kind", key)
+
+
+def test_next_and_previous_keep_the_runtime_and_grade_their_own_exercise(page, base_url):
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    page.evaluate("window.nav_sentinel = true")
+    moved_to(page, "neuron", "next")
+    assert page.evaluate(KEPT) == {"sentinel": True, "starts": 1, "wasm": 1}
+    grades_its_own(page, "neuron")
+    moved_to(page, "ops", "prev")
+    grades_its_own(page, "ops")
+    assert page.evaluate(KEPT) == {"sentinel": True, "starts": 1, "wasm": 1}
+
+
+def test_back_forward_and_reload_show_the_exercise_with_its_saved_code(page, base_url):
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    type_code(page, "# mine, on ops")
+    moved_to(page, "neuron", "next")
+    type_code(page, "# mine, on neuron")
+    page.go_back()
+    moved_to(page, "ops", None)
+    assert page.evaluate("window.playground.getCode()") == "# mine, on ops"
+    page.go_forward()
+    moved_to(page, "neuron", None)
+    assert page.evaluate("window.playground.getCode()") == "# mine, on neuron"
+    page.reload()
+    page.wait_for_function(SHOWN, arg="neuron")
+    assert page.evaluate("window.playground.getCode()") == "# mine, on neuron"
+
+
+HOSTILE = """
+import builtins, sys
+builtins.abs = lambda x: 0
+sys.modules["engine"] = None
+for m in list(sys.modules.values()):
+    if hasattr(m, "Value"):
+        m.Value.__add__ = lambda a, b: a
+"""
+
+
+def test_a_hostile_check_on_one_exercise_reaches_nothing_of_the_next(page, base_url):
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py") + HOSTILE)
+    moved_to(page, "neuron", "next")
+    grades_its_own(page, "neuron")
