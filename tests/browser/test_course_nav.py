@@ -40,6 +40,9 @@ def moved_to(page, exercise: str, link: str | None) -> None:
     page.wait_for_function(SHOWN, arg=exercise)
     assert page.url.endswith("/" + exercise_page_path(exercise)), page.url
     expect(page.locator("h1")).to_contain_text(title(exercise))
+    status = page.get_by_test_id("runtime-status")  # the new body's status line follows the runtime
+    expect(status).to_have_attribute("data-fresh", "ready")
+    expect(status).to_have_text("Python runtime ready.")
 
 
 def grades_its_own(page, exercise: str) -> None:

@@ -48,7 +48,13 @@ runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.se
 Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage, followCourse }]) => {
     startPage({ config, runtime });
-    followCourse({ config, runtime, startPage }); // the next exercise of the course, inside this page
+    // The next exercise of the course, inside this page: its new body's status line shows the runtime too.
+    const startAgain = (args) => {
+      load = showLoad(runtime);
+      load.show(runtime.status());
+      startPage(args);
+    };
+    followCourse({ config, runtime, startPage: startAgain });
   })
   .catch(async (err) => {
     pageFailed = true;
