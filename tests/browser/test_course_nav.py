@@ -9,6 +9,7 @@ import json
 from playwright.sync_api import expect
 
 from server import ROOT
+from tests.browser.axe import serious_violations
 from tests.browser.pages import exercise_page_path, open_playground, type_code
 
 # What tells a page that was not loaded again: a mark of the page's own, the runtime's first load's
@@ -100,4 +101,29 @@ def test_a_hostile_check_on_one_exercise_reaches_nothing_of_the_next(page, base_
     open_playground(page, root + exercise_page_path("ops"))
     page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py") + HOSTILE)
     moved_to(page, "neuron", "next")
+    grades_its_own(page, "neuron")
+
+
+def test_the_exercise_moved_to_is_readable_by_everyone_and_has_the_focus(page, base_url):
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    moved_to(page, "neuron", "next")
+    expect(page.locator("h1")).to_be_focused()  # a screen reader hears where it is now
+    page.evaluate("s => window.playground.check(s)", folder("neuron", f"mistakes/{mistake('neuron')}.py"))
+    assert serious_violations(page) == []
+
+
+# A Check that runs until Stop or the time limit: Next pressed meanwhile cannot switch the runtime.
+FOREVER = "while True:\n    pass\n"
+
+
+def test_next_pressed_while_a_check_runs_loads_the_next_page_in_full(page, base_url):
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    page.evaluate("window.nav_sentinel = true")
+    page.evaluate("s => { window.playground.check(s); }", FOREVER)
+    expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "busy")
+    page.locator("[data-testid=course-place] a[rel=next]").click()
+    page.wait_for_function(SHOWN, arg="neuron")
+    assert not page.evaluate(KEPT)["sentinel"]  # loaded again: a page of its own
     grades_its_own(page, "neuron")
