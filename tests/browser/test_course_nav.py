@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from server import ROOT
 from tests.browser.axe import serious_violations
 from tests.browser.pages import exercise_page_path, open_playground, type_code
+from tests.browser.service_worker import kept_offline
 
 # What tells a page that was not loaded again: a mark of the page's own, the runtime's first load's
 # (one per page load), and Pyodide's wasm fetched once.
@@ -127,3 +128,20 @@ def test_next_pressed_while_a_check_runs_loads_the_next_page_in_full(page, base_
     page.wait_for_function(SHOWN, arg="neuron")
     assert not page.evaluate(KEPT)["sentinel"]  # loaded again: a page of its own
     grades_its_own(page, "neuron")
+
+
+def test_offline_the_exercises_seen_are_moved_between_inside_the_page(fresh_page, base_url):
+    page = fresh_page
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops"))
+    kept_offline(page)
+    page.evaluate("window.nav_sentinel = true")
+    moved_to(page, "neuron", "next")
+    page.context.set_offline(True)
+    try:
+        moved_to(page, "ops", "prev")
+        moved_to(page, "neuron", "next")
+        assert page.evaluate(KEPT)["sentinel"]
+        grades_its_own(page, "neuron")
+    finally:
+        page.context.set_offline(False)
