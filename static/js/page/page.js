@@ -43,11 +43,12 @@ function markStale(code) {
   if (stale.hidden === is) stale.hidden = !is;
 }
 
-// Started again for each exercise the page moves to (course-nav.js), its body new.
-export function startPage({ config, runtime }) {
+// Started again for each exercise the page moves to (course-nav.js), its body new; signal ends this
+// start's listeners on what outlives the body (the runtime, window, document, the system's theme).
+export function startPage({ config, runtime, signal }) {
   savedText = null;
   checked = null;
-  setupTheme($("theme"));
+  setupTheme($("theme"), signal);
   setupLanguage(document.getElementById("language"));
   unfoldOnWideScreens($("statement-more"));
   // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
@@ -89,7 +90,7 @@ export function startPage({ config, runtime }) {
   };
 
   setupHints($("hints"));
-  const progress = setupProgress($("progress"), { ordered: config.expressions.some((e) => e.role === "order") });
+  const progress = setupProgress($("progress"), { ordered: config.expressions.some((e) => e.role === "order"), signal });
   const events = startEvents(config.parents, config.exercise);
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
@@ -99,7 +100,7 @@ export function startPage({ config, runtime }) {
   keepFocus([
     [checkButton, stopButton, () => editor.element],
     [stopButton, checkButton, () => editor.element],
-  ]);
+  ], signal);
   let queue = Promise.resolve();
   // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does. The
   // runtime itself refuses a task while another is under way (runtime/page/client.js): here a Check asked
@@ -143,7 +144,7 @@ export function startPage({ config, runtime }) {
   // disabled and the scratch pad says why; window.playground.run resolves to that error.
   const noScratchPad = t("The scratch pad needs the code editor, which could not load. Reload the page to try again.");
   const scratchPad = codeMirror.then(
-    ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }),
+    ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus: (rules) => keepFocus(rules, signal), signal }),
     () => (($("run-status").textContent = noScratchPad), null),
   );
   const runScratch = (pad, source) =>
@@ -155,7 +156,7 @@ export function startPage({ config, runtime }) {
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
-  showStopping(runtime, stopButton);
+  showStopping(runtime, stopButton, signal);
   $("reset").addEventListener("click", () => replaceCode(config.starter, t("Replace your code with the starter code?")));
 
   window.playground = {
