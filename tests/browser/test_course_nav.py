@@ -145,3 +145,26 @@ def test_offline_the_exercises_seen_are_moved_between_inside_the_page(fresh_page
         grades_its_own(page, "neuron")
     finally:
         page.context.set_offline(False)
+
+
+def test_next_pressed_while_a_pass_waits_for_the_server_loads_the_next_page_in_full(
+    page, serve, tmp_path_factory
+):
+    """A pass the server could not verify yet is the exercise's work under way: the page does not move
+    inside itself (the pass would then be sent as the next exercise's), it loads the next page."""
+    key = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    root = serve(VERIFY=True, SIGNING_KEY_FILE=str(key))
+    busy = json.dumps({"error": "Every sandbox is busy; try again in a moment."})
+    page.route(
+        "**/verify*",
+        lambda route: route.fulfill(
+            status=503, headers={"Retry-After": "30"}, content_type="application/json", body=busy
+        ),
+    )
+    open_playground(page, root + exercise_page_path("ops"))
+    page.evaluate("window.nav_sentinel = true")
+    page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py"))
+    expect(page.get_by_test_id("verified")).to_have_attribute("data-state", "waiting")
+    page.locator("[data-testid=course-place] a[rel=next]").click()
+    page.wait_for_function(SHOWN, arg="neuron")
+    assert not page.evaluate(KEPT)["sentinel"]  # loaded again: a page of its own

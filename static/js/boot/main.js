@@ -48,16 +48,16 @@ runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.se
 Promise.all([import("../page/page.js"), parsed])
   .then(([{ startPage, followCourse }]) => {
     let life = new AbortController(); // the page's listeners on what outlives its body, ended when it moves on
-    startPage({ config, runtime, signal: life.signal });
+    let started = startPage({ config, runtime, signal: life.signal });
     // The next exercise of the course, inside this page: its new body's status line shows the runtime too.
     const startAgain = (args) => {
       life.abort();
       life = new AbortController();
       load = showLoad(runtime);
       load.show(runtime.status());
-      startPage({ ...args, signal: life.signal });
+      started = startPage({ ...args, signal: life.signal });
     };
-    followCourse({ config, runtime, startPage: startAgain });
+    followCourse({ config, runtime, startPage: startAgain, busy: () => started.busy() });
   })
   .catch(async (err) => {
     pageFailed = true;

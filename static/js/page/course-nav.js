@@ -2,21 +2,23 @@
 // (templates/index.html, a[data-exercise]) and Back and Forward between the exercises moved to. The
 // target page is fetched, the runtime switches to its exercise (runtime/page/client.js switchTo: Python
 // is not loaded again), the page's body is replaced by the target's and started for its config. Where
-// that cannot be done (a launched page, a task under way, the runtime not ready, a fetch or switch that
-// fails), the browser loads the target page in full, as a link does.
+// that cannot be done (a launched page, a Check or Run under way or a pass waiting to be verified, the
+// runtime not ready, a fetch or switch that fails), the browser loads the target page in full, as a
+// link does.
 
 import { $ } from "../shared/dom.js";
 import { useExercise } from "../shared/storage.js";
 
 const absolute = (url) => new URL(url, document.baseURI).href;
 
-export function followCourse({ config, runtime, startPage }) {
+// busy(): whether the exercise on show has work under way (page.js startPage's).
+export function followCourse({ config, runtime, startPage, busy }) {
   if (config.lti) return; // a launched page: its grade and records are the launch's
   let current = config;
   let moving = false;
 
   async function move(url, { push }) {
-    if (runtime.state !== "ready" || runtime.task) throw new Error("the runtime is busy");
+    if (runtime.state !== "ready" || runtime.task || busy()) throw new Error("a Check, a Run or a verification is under way");
     const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -25,6 +27,7 @@ export function followCourse({ config, runtime, startPage }) {
     if (next.lti || next.snapshotKey !== current.snapshotKey) throw new Error("another build or a launch");
     const urls = Object.fromEntries(Object.entries(next.urls).map(([k, v]) => [k, absolute(v)]));
     await runtime.switchTo({ ...next, urls });
+    if (busy()) throw new Error("a Check was asked meanwhile"); // its report is of the exercise on show
     $("config").textContent = configText;
     document.title = page.title;
     useExercise(next.storage);

@@ -16,7 +16,7 @@ import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { setupLanguage } from "./language.js";
-import { counted, verifyPass } from "./verify.js";
+import { counted, passKept, verifyPass } from "./verify.js";
 import { recordCheck } from "./record.js";
 import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
@@ -102,11 +102,13 @@ export function startPage({ config, runtime, signal }) {
     [stopButton, checkButton, () => editor.element],
   ], signal);
   let queue = Promise.resolve();
+  let tasks = 0; // Checks and Runs asked and not over (a Check's is over once the server verified its pass)
   // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does. The
   // runtime itself refuses a task while another is under way (runtime/page/client.js): here a Check asked
   // during a Run, or window.playground.check called twice, waits its turn instead.
   const enqueue = (task) => {
-    const run = queue.then(task);
+    tasks += 1;
+    const run = queue.then(task).finally(() => (tasks -= 1));
     queue = run.catch(() => {});
     return run;
   };
@@ -169,4 +171,7 @@ export function startPage({ config, runtime, signal }) {
     run: (source) => scratchPad.then((pad) => runScratch(pad, source === undefined ? undefined : String(source))),
   };
   runtime.loaded.then(events.ready);
+  // Whether this exercise has work under way: a Check or Run asked and not over, or a pass kept to be sent
+  // to the server again. The page then does not move to another exercise inside itself (course-nav.js).
+  return { busy: () => tasks > 0 || passKept() };
 }
