@@ -68,6 +68,8 @@ def test_next_and_previous_keep_the_runtime_and_grade_their_own_exercise(page, b
     moved_to(page, "ops", "prev")
     grades_its_own(page, "ops")
     assert page.evaluate(KEPT) == {"sentinel": True, "starts": 1, "wasm": 1}
+    shown = page.evaluate("performance.getEntriesByName('page: exercise shown').map((m) => m.detail)")
+    assert shown == ["neuron", "ops"]  # docs/page-contract.md: one mark per move
 
 
 def test_back_forward_and_reload_show_the_exercise_with_its_saved_code(page, base_url):
