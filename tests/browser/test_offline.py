@@ -21,7 +21,7 @@ from server.export.site import export_site
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import PREFIX, Deploy, netloc
 from tests.browser.pages import SEED, open_playground, wait_until, watched_page
-from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
+from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline, offline_state
 from tests.support import solutions
 from tests.support.builds import new_build_app
 from tests.support.exercise_folders import course
@@ -263,13 +263,13 @@ def test_switched_off_the_page_removes_the_worker_and_its_caches(context, host):
     page.evaluate(f"caches.open('{SNAPSHOT_CACHE}').then(() => true)")
     deploy.app = create_app({"TESTING": True, "OFFLINE": False})
     reloaded(page)  # through the old worker, which the server's new sw.js replaces and removes
-    expect(page.locator("html")).to_have_attribute("data-offline", "removed")
+    offline_state(page, "removed")
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
     assert (
         page.evaluate("caches.keys()") == []
     )  # the stored snapshot too (tests/browser/test_sw_integrity.py)
     reloaded(page)
-    expect(page.locator("html")).to_have_attribute("data-offline", "off")
+    offline_state(page, "off")
     assert page.evaluate("navigator.serviceWorker.controller") is None
     assert_clean()
 
@@ -292,7 +292,7 @@ def test_where_service_workers_are_unavailable_the_page_works_and_says_so_on_the
         expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
         note = "The playground is not kept for offline use: this browser has no service workers here"
         assert ("info", note) in notes  # logged once ready, before the Check
-        expect(page.locator("html")).to_have_attribute("data-offline", "unavailable")
+        offline_state(page, "unavailable")
         assert_clean()
     finally:
         other.close()

@@ -19,7 +19,7 @@ from tests.browser.checks import then_honest as grades  # a right backward passe
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Deploy, netloc
 from tests.browser.pages import SEED, open_playground, wait_until, watched_page
-from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline
+from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offline, offline_state
 from tests.support import solutions
 
 # What an attacker's code does: append code of its own to the kept worker bundle and page script,
@@ -188,7 +188,7 @@ def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
     # This page was loaded through the old worker: its caches and registration are gone, though the
     # browser keeps the page with the worker that took it over (which has no fetch handler).
     # (The old worker's removal waits for its caches to be deleted: slow on a busy machine.)
-    expect(page.locator("html")).to_have_attribute("data-offline", "removed", timeout=30_000)
+    offline_state(page, "removed")
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
     assert page.evaluate("caches.keys()") == ["another-cache-of-the-site"]
     grades(page)
@@ -197,7 +197,7 @@ def test_switched_off_the_worker_and_every_cache_of_the_page_go(profile, host):
     page.reload()
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    expect(page.locator("html")).to_have_attribute("data-offline", "off")
+    offline_state(page, "off")
     assert page.evaluate("navigator.serviceWorker.controller") is None
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
     assert not [name for name in page.evaluate("caches.keys()") if name.startswith(FILES_CACHE)]
@@ -270,7 +270,7 @@ def test_a_page_rewritten_on_its_way_is_not_kept_and_the_page_says_so(context, h
     page.on("console", lambda m: notes.append(m.text))
     open_playground(page, url)
     grades(page)
-    expect(page.locator("html")).to_have_attribute("data-offline", "unavailable")
+    offline_state(page, "unavailable")
     note = "The playground is not kept for offline use: its service worker could not keep this build"
     assert note in notes
     assert not [name for name in page.evaluate("caches.keys()") if name.startswith(FILES_CACHE)]

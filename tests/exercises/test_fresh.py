@@ -16,7 +16,7 @@ REQUESTS = 100  # seeded requests per exercise and verdict (train's: 30, each tr
 
 
 @pytest.fixture(scope="module")
-def shipped() -> Registry:
+def course_registry() -> Registry:
     return Registry(served(), ["en", "de"])
 
 
@@ -33,18 +33,18 @@ def counted_mistakes(registry: Registry, exercise, verdict: str) -> list[str]:
 
 
 @pytest.mark.parametrize("exercise_id", course())
-def test_every_request_draws_fresh_cases_that_show_each_counted_mistake(shipped, exercise_id):
-    exercise = shipped.exercise(exercise_id)
+def test_every_request_draws_fresh_cases_that_show_each_counted_mistake(course_registry, exercise_id):
+    exercise = course_registry.exercise(exercise_id)
     tolerance = exercise.data["grade"].get("tolerance", {})
     requests = 30 if exercise_id == "train" else REQUESTS
     for verdict in exercise.verdicts():
         if not exercise.fresh_groups(verdict):
             continue
         for seed in range(requests):
-            cases = shipped.fresh(exercise_id, verdict, random.Random(seed))
+            cases = course_registry.fresh(exercise_id, verdict, random.Random(seed))
             hidden = [
                 key
-                for key in counted_mistakes(shipped, exercise, verdict)
+                for key in counted_mistakes(course_registry, exercise, verdict)
                 if all(grading.same(c["wrong"][key], c["expected"], tolerance) for c in cases)
             ]
             assert not hidden, f"{verdict}: request {seed}'s fresh cases pass {hidden}: {cases}"

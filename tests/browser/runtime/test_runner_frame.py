@@ -26,6 +26,7 @@ from tests.browser.checks import PROBE, check, sees_no_storage, then_honest
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.hosts import Dispatch, course_page, ready_frame
 from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_page
+from tests.browser.service_worker import offline_state
 from tests.support import solutions
 from tests.support.builds import new_build_app
 
@@ -171,7 +172,7 @@ def test_pasted_code_leaves_nothing_for_later_checks_or_visits(browser, serve, t
     url = serve(TIME_LIMIT_MS=TIME_LIMIT_MS) + SEED
     context = persistent(browser, tmp_path / "profile")
     page, assert_clean = visit(context, url, serve.origins)
-    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
+    offline_state(page, "kept")
     page.wait_for_function(KEPT)
     kept = page.evaluate("k => localStorage.getItem(k)", SNAPSHOT_KEY)
     caches = page.evaluate("async () => (await caches.keys()).sort()")
