@@ -9,7 +9,9 @@ tab, each next exercise's page in the course's order: its time to ready from its
 its runtime started (the status line's data-start: "stored" is the kept snapshot, "full" a boot), and
 --checks window.playground.check(its reference) calls, each once the next Check's runtime is ready
 (benchmarks/load.py's check() figure; the seed's with tests/support/solutions.CORRECT). Medians over the
-rounds, per exercise.
+rounds, per exercise. Then, each round in another new profile, the course walked by its Next links inside
+one page (static/js/page/course-nav.js): each next exercise's time from the press until its first Check's
+runtime is ready, the page's loads counted (one: the runtime was kept), and its reference's Checks.
 """
 
 import argparse
@@ -65,6 +67,33 @@ def course_round(p, root: str, checks: int) -> dict:
     return pages
 
 
+# Press the course place's Next and wait until the page shows the next exercise and its first Check's
+# runtime is ready (static/js/page/course-nav.js: inside the page): ms from the press, and whether the
+# page was loaded again (its first runtime's mark is one per page load).
+NEXT_INSIDE = """(id) => new Promise((resolve) => {
+  const started = performance.now();
+  document.querySelector("[data-testid=course-place] a[rel=next]").click();
+  const shown = () => JSON.parse(document.getElementById("config").textContent).exercise === id
+    && document.getElementById("runtime-status").dataset.fresh === "ready";
+  const poll = () => shown() ? resolve({ ready: performance.now() - started,
+    starts: performance.getEntriesByName("runtime: start").length }) : requestAnimationFrame(poll);
+  poll();
+})"""
+
+
+def inside_round(p, root: str, checks: int) -> dict:
+    """The course walked by its Next links inside one page: each next exercise's time to ready."""
+    pages = {}
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+        with chromium_on(p, profile, WATCH_PAGE) as page:
+            opened(page, root + f"exercises/{COURSE[0]}/")
+            page.evaluate(SETTLE)
+            for exercise in COURSE[1:]:
+                pages[exercise] = page.evaluate(NEXT_INSIDE, exercise)
+                pages[exercise] |= page.evaluate(CHECK_TIMES, [reference(exercise), checks])
+    return pages
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -78,6 +107,11 @@ def main() -> None:
             runs.append(course_round(p, root, args.checks))
             got = {k: f"{v['ready']:,.0f} ms ({v['start']})" for k, v in runs[-1].items()}
             print(f"round {i + 1}/{args.rounds}: ready {got}", flush=True)
+        inside = []
+        for i in range(args.rounds):
+            inside.append(inside_round(p, root, args.checks))
+            got = {k: f"{v['ready']:,.0f} ms" for k, v in inside[-1].items()}
+            print(f"round {i + 1}/{args.rounds} by Next inside the page: ready {got}", flush=True)
     median = lambda values: statistics.median(values)  # noqa: E731
     for i, exercise in enumerate(COURSE):
         starts = sorted({run[exercise]["start"] for run in runs})
@@ -101,6 +135,14 @@ def main() -> None:
     loads = [t for run in runs for e in COURSE[1:] for t in run[e]["exercise"]]
     if loads:  # a build whose runtimes load no exercise after their restore has none
         print(f"an exercise loaded into a runtime after its start: median {median(loads):,.1f} ms")
+    for exercise in COURSE[1:]:
+        loads = sorted({run[exercise]["starts"] for run in inside})
+        checked = [t for run in inside for t in run[exercise]["checks"]]
+        ready = median([r[exercise]["ready"] for r in inside])
+        print(
+            f"{exercise} (by Next, inside the page): ready {ready:,.0f} ms "
+            f"from the press, page loads {loads}; check() median {median(checked):,.0f} ms of {len(checked)}"
+        )
     print(f"Load average (1 min) at the start and the end: {load:.1f}, {os.getloadavg()[0]:.1f}")
 
 

@@ -31,7 +31,7 @@ export const MESSAGES = {
   // runner -> worker (the first message, posted on the worker itself, brings the private port)
   toWorker: {
     start: ["port", "interrupt", "phase", "limits"],
-    load: ["id", "indexURL", "cases", "catalogue", "snapshot", "makeSnapshot", "files", "compiled"],
+    load: ["id", "indexURL", "cases", "catalogue", "snapshot", "makeSnapshot", "files", "compiled", "engine"], // engine: another exercise's archive (files.engine unless given)
     grade: ["id", "source"],
     run: ["id", "scratch", "backward"],
   },

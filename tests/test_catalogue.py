@@ -173,6 +173,12 @@ DEVELOPER = {
     "runtime/page/client.js": {  # the client's own mistakes; the page never asks a second task at once
         "the runtime cannot go from {x} to {x}",
         "the runtime runs one task at a time: a {x} is under way",
+        "the runtime is not ready",  # switchTo refused: the page loads the other exercise in full
+    },
+    "static/js/page/course-nav.js": {  # why the page loads the next exercise in full: on the console
+        "a Check, a Run or a verification is under way",
+        "another build or a launch",
+        "a Check was asked meanwhile",
     },
     "runtime/page/files.js": {"only the standard library's archives can be read"},
     "runtime/page/stored-snapshot.js": {"local storage is blocked"},

@@ -129,6 +129,31 @@ export class RuntimeClient extends EventTarget {
     return this.ready;
   }
 
+  // Move to another exercise without loading Python again (the page's in-page move to the next
+  // exercise of a course): config is that exercise's page's, as for the constructor. The runner frame,
+  // its files and compiled wasm stay; the runtimes prepared for this exercise are ended unused, and the
+  // next task's restores the build's snapshot (no exercise, no learner code in it) and loads the new
+  // exercise, until that exercise's own snapshot is taken. Only when ready, no task under way (else it
+  // rejects: the page then loads the other exercise's page in full). Resolves once a task can run.
+  async switchTo(config) {
+    const refuse = () => {
+      if (this.state !== "ready" || this.task) throw new Error("the runtime is not ready"); // the page's, not shown
+    };
+    refuse();
+    await this.workers.useEngine(config.urls.engine);
+    refuse();
+    for (const key of Object.keys(this.config)) if (!(key in config)) delete this.config[key];
+    Object.assign(this.config, config); // the object the workers read their cases and catalogue from
+    this.reports = new Reports(config.report, this.words);
+    const unused = [this.pool.next, ...this.pool.spares.splice(0)];
+    const exercise = this.first.switched();
+    const next = this.pool.fill(this.spawn());
+    next.catch((err) => this.fail(err));
+    for (const runtime of unused) runtime?.then((worker) => this.workers.end(worker), () => {});
+    await next;
+    this.first.ownSnapshot = this.first.takeOwn(exercise); // not awaited: while the learner reads
+  }
+
   // Start a runtime in a new worker; resolves to its record once it can run a task. It starts from
   // snapshot (first-runtime.js's, unless given; null: in full); makeSnapshot: it takes one (worker.made).
   // spare: prepared beside the next one, its readiness not reported (the pool reports it once next).

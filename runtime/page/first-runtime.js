@@ -23,6 +23,16 @@ export class FirstRuntime {
     this.snapshot = null; // a Blob of the snapshot every task's runtime starts from: the build's, then the page's
     this.ownSnapshot = null; // Promise of the page's own snapshot taken (or not): once the first runtime is ready
     this.startedFrom = null; // "stored" (the snapshot this browser kept), "full" or "memory" (a Retry)
+    this.build = null; // the build's snapshot (a Blob), the same for every exercise: another exercise starts from it
+    this.exercise = 0; // which exercise of this page's life the snapshots are for: one moved away from takes none
+  }
+
+  // The page moved to another exercise (client.js switchTo): runtimes restore the build's snapshot and
+  // load it, until its own snapshot is taken (takeOwn). Returns the exercise's number, for takeOwn.
+  switched() {
+    this.exercise += 1;
+    this.snapshot = this.build;
+    return this.exercise;
   }
 
   // Resolves to the first runtime (a worker record, workers.js) once it can run a task.
@@ -31,6 +41,7 @@ export class FirstRuntime {
     this.workers.open().catch(() => {}); // the files and the runner frame while the snapshot is read (seen by spawn)
     const key = this.kept.key(this.snapshotKey, this.home);
     this.snapshot = await this.kept.read(key);
+    this.build = this.snapshot;
     let worker = null;
     if (this.snapshot) {
       try {
@@ -38,7 +49,7 @@ export class FirstRuntime {
         this.startedFrom = "stored";
       } catch (err) {
         console.info(`The snapshot kept in this browser did not restore (${err.message}); starting in full.`);
-        this.snapshot = null;
+        this.snapshot = this.build = null;
         await this.kept.forget();
       }
     }
@@ -46,7 +57,7 @@ export class FirstRuntime {
       const boot = await this.spawn({ makeSnapshot: true, snapshot: null });
       this.workers.end(boot);
       if (boot.made) {
-        this.snapshot = new Blob([boot.made]);
+        this.snapshot = this.build = new Blob([boot.made]);
         if (key) this.kept.keep(key, boot.made); // not awaited
       }
       worker = await this.spawn(); // from the snapshot (in full, where none could be taken)
@@ -58,12 +69,13 @@ export class FirstRuntime {
 
   // Take the page's own snapshot, its exercise loaded, from the build's; where it cannot be taken, the
   // runtimes go on restoring the build's and loading the exercise.
-  async takeOwn() {
+  // exercise: the one it is taken for; where the page has moved on to another since, it is not kept.
+  async takeOwn(exercise = this.exercise) {
     if (!this.snapshot) return;
     try {
       const maker = await this.spawn({ makeSnapshot: true, spare: true });
       this.workers.end(maker);
-      if (maker.made) this.snapshot = new Blob([maker.made]);
+      if (maker.made && exercise === this.exercise) this.snapshot = new Blob([maker.made]);
     } catch (err) {
       console.info(`No snapshot of this exercise (${err.message}): each runtime loads it after its restore.`);
     }

@@ -33,6 +33,14 @@ export class Workers {
     this.files = null; // { runner, rest }: Promises of the runtime's files as Blobs, fetched once
     this.frame = null; // Promise of the open runner frame; made again when it stops answering
     this.opened = null; // the frame, once open
+    this.engine = null; // the exercise's archive (a Blob) once the page moved to another exercise (useEngine)
+  }
+
+  // The page moved to another exercise: the workers from now on unpack its archive (fetched here) instead
+  // of the one the frame was set up with.
+  async useEngine(url) {
+    const { engine } = await fetchFiles({ engine: url }, { stallMs: this.config.loadStallMs, words: this.page.words });
+    this.engine = engine;
   }
 
   // The runner frame, with the runtime's files handed to it; opened again when it stopped answering. It
@@ -137,7 +145,8 @@ export class Workers {
     moved();
     try {
       const loading = this.wait(worker, id, moved);
-      const load = { id, indexURL: this.config.urls.pyodide, cases: this.config.cases, catalogue: this.config.catalogue, snapshot, makeSnapshot };
+      const { cases, catalogue } = this.config;
+      const load = { id, indexURL: this.config.urls.pyodide, cases, catalogue, snapshot, makeSnapshot, engine: this.engine };
       if (frame.broken) this.end(worker, frame.broken);
       else send(frame.port, "toRunner", "spawn", { worker: worker.name, load });
       const reply = await loading.finally(() => {

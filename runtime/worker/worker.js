@@ -58,7 +58,7 @@ const handlers = {
   // the grader's modules imported and no exercise; from the build's, the page's own, its exercise loaded.
   // A runtime that took one is ended unused. Replies with the snapshot it took, and whether it
   // instantiated the runner's compiled module.
-  async load({ id, indexURL, files, cases, catalogue, snapshot, makeSnapshot, compiled }) {
+  async load({ id, indexURL, files, cases, catalogue, snapshot, makeSnapshot, compiled, engine }) {
     step(id, "load asked"); // the steps of benchmarks/load.py's timeline (the runner has compiled the wasm by now)
     const wasm = shareCompiled(compiled ?? null, () => step(id, "wasm instantiated"));
     const unserve = serveFiles(indexURL, files);
@@ -78,7 +78,7 @@ const handlers = {
         stdout: keep,
         stderr: keep,
       });
-      pyodide.unpackArchive(await files.engine.arrayBuffer(), "zip"); // the file system is not in a snapshot
+      pyodide.unpackArchive(await (engine ?? files.engine).arrayBuffer(), "zip"); // the file system is not in a snapshot
       // Pyodide's fatal error (the browser's stack overflowed under Python, say) is noted first thing:
       // its own handler can fail on the same exhausted stack, and Python may then carry on as if not.
       const api = pyodide._api;

@@ -238,6 +238,14 @@ def test_static_export_lists_every_exercise_and_each_page_grades_on_a_plain_file
     expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
     link = page.evaluate("navigator.clipboard.readText()")
     assert link.startswith(f"{exported}exercises/step/#code/1/"), link
+    # Previous moves to mlp inside the page, the plain file server giving its page: mlp's code graded.
+    page.locator("[data-testid=course-place] a[rel=prev]").click()
+    page.wait_for_url(f"{exported}exercises/mlp/")
+    shown = "() => JSON.parse(document.getElementById('config').textContent).exercise === 'mlp'"
+    page.wait_for_function(shown)
+    assert page.evaluate("performance.getEntriesByName('page: exercise shown').length") == 1
+    report = page.evaluate("s => window.playground.check(s)", exercise_file("mlp", "reference.py"))
+    assert (report["exercise"], report["passed"]) == ("mlp", True), report["error"]
     assert page.evaluate("window.violations") == []
     context.close()
     assert_clean()

@@ -46,7 +46,19 @@ if (!leaving) runtime.load().catch(() => {}); // shown on the page by the status
 runtime.loaded.then(() => keepOffline(config.serviceWorker && absolute(config.serviceWorker), config.home));
 
 Promise.all([import("../page/page.js"), parsed])
-  .then(([{ startPage }]) => startPage({ config, runtime }))
+  .then(([{ startPage, followCourse }]) => {
+    let life = new AbortController(); // the page's listeners on what outlives its body, ended when it moves on
+    let started = startPage({ config, runtime, signal: life.signal });
+    // The next exercise of the course, inside this page: its new body's status line shows the runtime too.
+    const startAgain = (args) => {
+      life.abort();
+      life = new AbortController();
+      load = showLoad(runtime);
+      load.show(runtime.status());
+      started = startPage({ ...args, signal: life.signal });
+    };
+    followCourse({ config, runtime, startPage: startAgain, busy: () => started.busy() });
+  })
   .catch(async (err) => {
     pageFailed = true;
     await parsed; // a script blocked at once fails before the body, and its status line, is there

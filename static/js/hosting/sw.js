@@ -207,7 +207,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   url.hash = "";
-  const page = request.mode === "navigate" ? pageOf(url) : null;
+  const page = pageOf(url); // navigated to, or fetched by the page moving to it (page/course-nav.js)
   if (page) event.respondWith(networkFirst(event, page));
   else if (FILES.has(url.href) || ON_USE.has(url.href)) event.respondWith(versioned(event, url.href));
   // A lazy stdlib archive (versioned too): fetched the first time a learner's code imports its

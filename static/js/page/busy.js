@@ -20,12 +20,13 @@ export async function whileBusy({ button, stop, idle, doing }, task) {
 }
 
 // A Stop button says "Stopping…" while the runtime stops the task (aria-disabled, not disabled: it keeps
-// the keyboard's focus; a second press does nothing).
-export function showStopping(runtime, stop) {
+// the keyboard's focus; a second press does nothing). signal: the page's life (it ends when the page
+// moves to another exercise, page/course-nav.js).
+export function showStopping(runtime, stop, signal) {
   runtime.addEventListener("status", ({ detail: { state } }) => {
     const stopping = state === "stopping";
     stop.setAttribute("aria-disabled", String(stopping));
     const text = stopping ? t("Stopping…") : t("Stop");
     if (stop.textContent !== text) stop.textContent = text;
-  });
+  }, { signal });
 }

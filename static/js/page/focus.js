@@ -6,9 +6,10 @@ const usable = (el) => el && !el.disabled && !el.hidden && el.getClientRects().l
 const element = (item) => (typeof item === "function" ? item() : item);
 
 // rules: [[control, fallback, ...], ...]; a fallback may be a function giving the element (the editor's changes)
-export function keepFocus(rules) {
+// signal: the page's life, ended when it moves to another exercise (course-nav.js).
+export function keepFocus(rules, signal) {
   let last = null; // the element that last had focus: a disabled or hidden one loses it without focusin elsewhere
-  document.addEventListener("focusin", (event) => (last = event.target));
+  document.addEventListener("focusin", (event) => (last = event.target), { signal });
   const observer = new MutationObserver((records) => {
     for (const { target } of records) {
       const rule = rules.find(([control]) => control === target);

@@ -16,11 +16,13 @@ import NAMES from "../shared/names.json" with { type: "json" };
 import { read, write } from "../shared/storage.js";
 import { setupTheme } from "./theme.js";
 import { setupLanguage } from "./language.js";
-import { counted, verifyPass } from "./verify.js";
+import { counted, passKept, verifyPass } from "./verify.js";
 import { recordCheck } from "./record.js";
 import { setupWrap } from "./wrap.js";
 import { showGrade } from "./lti.js"; // LTI hook: the grade line in a launched page
 import { t } from "../shared/i18n.js";
+
+export { followCourse } from "./course-nav.js"; // the next exercise of the course, inside the page
 
 const STORAGE_KEY = NAMES.storage.code;
 
@@ -41,8 +43,12 @@ function markStale(code) {
   if (stale.hidden === is) stale.hidden = !is;
 }
 
-export function startPage({ config, runtime }) {
-  setupTheme($("theme"));
+// Started again for each exercise the page moves to (course-nav.js), its body new; signal ends this
+// start's listeners on what outlives the body (the runtime, window, document, the system's theme).
+export function startPage({ config, runtime, signal }) {
+  savedText = null;
+  checked = null;
+  setupTheme($("theme"), signal);
   setupLanguage(document.getElementById("language"));
   unfoldOnWideScreens($("statement-more"));
   // The textarea the page was painted with, upgraded to CodeMirror (editor.js, a bundle of its own) once
@@ -84,7 +90,7 @@ export function startPage({ config, runtime }) {
   };
 
   setupHints($("hints"));
-  const progress = setupProgress($("progress"), { ordered: config.expressions.some((e) => e.role === "order") });
+  const progress = setupProgress($("progress"), { ordered: config.expressions.some((e) => e.role === "order"), signal });
   const events = startEvents(config.parents, config.exercise);
   setupSolution($("hints"), config.solution, { createViewer, replaceCode });
 
@@ -94,13 +100,15 @@ export function startPage({ config, runtime }) {
   keepFocus([
     [checkButton, stopButton, () => editor.element],
     [stopButton, checkButton, () => editor.element],
-  ]);
+  ], signal);
   let queue = Promise.resolve();
+  let tasks = 0; // Checks and Runs asked and not over (a Check's is over once the server verified its pass)
   // Run a task once every Check and Run before it is over; resolves (or rejects) as the task does. The
   // runtime itself refuses a task while another is under way (runtime/page/client.js): here a Check asked
   // during a Run, or window.playground.check called twice, waits its turn instead.
   const enqueue = (task) => {
-    const run = queue.then(task);
+    tasks += 1;
+    const run = queue.then(task).finally(() => (tasks -= 1));
     queue = run.catch(() => {});
     return run;
   };
@@ -138,7 +146,7 @@ export function startPage({ config, runtime }) {
   // disabled and the scratch pad says why; window.playground.run resolves to that error.
   const noScratchPad = t("The scratch pad needs the code editor, which could not load. Reload the page to try again.");
   const scratchPad = codeMirror.then(
-    ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }),
+    ({ createEditor }) => setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus: (rules) => keepFocus(rules, signal), signal }),
     () => (($("run-status").textContent = noScratchPad), null),
   );
   const runScratch = (pad, source) =>
@@ -150,7 +158,7 @@ export function startPage({ config, runtime }) {
   checkButton.addEventListener("click", () => check());
   checkButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
-  showStopping(runtime, stopButton);
+  showStopping(runtime, stopButton, signal);
   $("reset").addEventListener("click", () => replaceCode(config.starter, t("Replace your code with the starter code?")));
 
   window.playground = {
@@ -163,4 +171,7 @@ export function startPage({ config, runtime }) {
     run: (source) => scratchPad.then((pad) => runScratch(pad, source === undefined ? undefined : String(source))),
   };
   runtime.loaded.then(events.ready);
+  // Whether this exercise has work under way: a Check or Run asked and not over, or a pass kept to be sent
+  // to the server again. The page then does not move to another exercise inside itself (course-nav.js).
+  return { busy: () => tasks > 0 || passKept() };
 }

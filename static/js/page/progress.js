@@ -65,7 +65,7 @@ function describe({ attempts, passedAttempt, passedAt, orderAttempt }, ordered) 
 }
 
 // ordered: whether the exercise has graphs that tell orders apart (the seed's), whose progress says so.
-export function setupProgress(root, { ordered = true } = {}) {
+export function setupProgress(root, { ordered = true, signal } = {}) {
   const text = root.querySelector("#progress-text");
   const clear = root.querySelector("#clear-progress");
   let progress = stored() ?? EMPTY;
@@ -94,7 +94,7 @@ export function setupProgress(root, { ordered = true } = {}) {
     if (e.key !== keyOf(KEY) && e.key !== null) return;
     progress = stored() ?? EMPTY;
     render();
-  });
+  }, { signal }); // signal: the page's life, ended when it moves to another exercise (course-nav.js)
 
   return {
     // Count a Check; the first that passes is remembered with its date, and the first pass with the

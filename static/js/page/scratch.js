@@ -53,7 +53,7 @@ function renderRun(result, { kinds, caps, scratch, editor, yours }) {
 }
 
 // Set up the scratch pad; enqueue(task) runs a task after any Check or Run under way.
-export function setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus }) {
+export function setupScratch({ config, runtime, editor, createEditor, enqueue, keepFocus, signal }) {
   const key = NAMES.storage.scratch;
   const scratch = createEditor($("scratch"), read(key) ?? config.scratch.starter, {
     onChange: (code) => write(key, code),
@@ -102,6 +102,6 @@ export function setupScratch({ config, runtime, editor, createEditor, enqueue, k
   runButton.addEventListener("click", () => run());
   runButton.disabled = false; // disabled in the HTML until now: a click before this would be lost
   stopButton.addEventListener("click", () => runtime.stop("stopped"));
-  showStopping(runtime, stopButton);
+  showStopping(runtime, stopButton, signal);
   return { run, scratch };
 }

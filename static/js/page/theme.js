@@ -6,7 +6,8 @@ import { read, write } from "../shared/storage.js";
 
 const THEME_KEY = NAMES.storage.theme; // "light" or "dark"; absent: follow the system
 
-export function setupTheme(button) {
+// signal: the page's life (page/course-nav.js ends it when it moves to another exercise).
+export function setupTheme(button, signal) {
   const system = matchMedia("(prefers-color-scheme: dark)");
   const stored = read(THEME_KEY);
   let chosen = stored === "light" || stored === "dark" ? stored : null;
@@ -16,7 +17,7 @@ export function setupTheme(button) {
     else delete document.documentElement.dataset.theme;
     button.setAttribute("aria-pressed", String(dark()));
   };
-  system.addEventListener("change", apply);
+  system.addEventListener("change", apply, { signal });
   button.addEventListener("click", () => {
     chosen = dark() ? "light" : "dark";
     write(THEME_KEY, chosen); // not remembered where storage is blocked

@@ -24,6 +24,7 @@ const waiting = (seconds, why) => ({
     : t("Waiting for the server to verify your pass…"),
 });
 let kept = null; // the pass waiting to be sent again: a newer pass takes its place
+export const passKept = () => kept !== null; // the page does not move to another exercise meanwhile
 
 // The course's token for this learner, when it put one in the page's URL (?learner=...): the receipt
 // then names the learner (server/learners/tokens.py).

@@ -27,7 +27,12 @@ function pageConfig() {
 
 const config = typeof document === "undefined" ? {} : pageConfig();
 const learner = typeof config.lti?.learner === "string" && config.lti.learner ? config.lti.learner : null;
-const exercise = typeof config.storage === "string" ? config.storage : ""; // "/<id>", or "" (the seed's)
+let exercise = typeof config.storage === "string" ? config.storage : ""; // "/<id>", or "" (the seed's)
+
+// The page moved to another exercise (page/course-nav.js): its keys from now on, by its config.storage.
+export function useExercise(storage) {
+  exercise = typeof storage === "string" ? storage : "";
+}
 
 // The key a value is kept under in this page: this exercise's own, and the learner's own in a launched page.
 export const keyOf = (key) => {
