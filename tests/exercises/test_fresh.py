@@ -12,7 +12,7 @@ from tests.support.exercise_folders import course
 
 pytestmark = pytest.mark.slow  # hundreds of trusted runs per exercise (train's train networks)
 
-REQUESTS = 100  # seeded requests per exercise and verdict (train's: 30, each trains five networks a case)
+REQUESTS = 100  # seeded requests per exercise and verdict (train's: 10, each trains five networks a case)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def counted_mistakes(registry: Registry, exercise, verdict: str) -> list[str]:
 def test_every_request_draws_fresh_cases_that_show_each_counted_mistake(course_registry, exercise_id):
     exercise = course_registry.exercise(exercise_id)
     tolerance = exercise.data["grade"].get("tolerance", {})
-    requests = 30 if exercise_id == "train" else REQUESTS
+    requests = 10 if exercise_id == "train" else REQUESTS
     for verdict in exercise.verdicts():
         if not exercise.fresh_groups(verdict):
             continue
