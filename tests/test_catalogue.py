@@ -179,6 +179,7 @@ DEVELOPER = {
         "a Check, a Run or a verification is under way",
         "another build or a launch",
         "a Check was asked meanwhile",
+        "another language",
     },
     "runtime/page/files.js": {"only the standard library's archives can be read"},
     "runtime/page/stored-snapshot.js": {"local storage is blocked"},

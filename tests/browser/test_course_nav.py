@@ -5,6 +5,7 @@ reload show the right exercise with its saved code, and learner code on one exer
 the next's."""
 
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -27,8 +28,8 @@ def folder(exercise: str, name: str) -> str:
     return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
 
 
-def title(exercise: str) -> str:
-    return folder(exercise, "statement.en.md").splitlines()[0][2:].replace("`", "")
+def title(exercise: str, lang: str = "en") -> str:
+    return folder(exercise, f"statement.{lang}.md").splitlines()[0][2:].replace("`", "")
 
 
 def mistake(exercise: str) -> str:
@@ -170,3 +171,30 @@ def test_next_pressed_while_a_pass_waits_for_the_server_loads_the_next_page_in_f
     page.locator("[data-testid=course-place] a[rel=next]").click()
     page.wait_for_function(SHOWN, arg="neuron")
     assert not page.evaluate(KEPT)["sentinel"]  # loaded again: a page of its own
+
+
+def test_the_next_exercise_comes_in_the_language_its_link_would_open_it_in(page, base_url):
+    """?lang=de in one page's address only: Next opens neuron as the link does, in full, in the server's
+    English. A language the learner chose is kept: Next then moves inside the page, in German."""
+    root = base_url.removesuffix(exercise_page_path("backward"))
+    open_playground(page, root + exercise_page_path("ops") + "?lang=de")
+    page.evaluate("window.nav_sentinel = true")
+    page.locator("[data-testid=course-place] a[rel=next]").click()
+    page.wait_for_function(SHOWN, arg="neuron")
+    assert not page.evaluate(KEPT)["sentinel"]  # loaded in full: no page of two languages
+    assert page.evaluate("document.documentElement.lang") == "en"
+    expect(page.get_by_test_id("runtime-status")).to_have_text("Python runtime ready.")
+    page.get_by_label("Language").select_option("de")
+    page.wait_for_url(re.compile(r"lang=de"))
+    page.wait_for_function(SHOWN, arg="neuron")
+    expect(page.get_by_test_id("runtime-status")).to_have_text("Python-Laufzeit bereit.")
+    page.evaluate("window.nav_sentinel = true")
+    page.locator("[data-testid=course-place] a[rel=next]").click()
+    page.wait_for_function(SHOWN, arg="exp")
+    assert page.evaluate(KEPT)["sentinel"] and "lang=de" in page.url  # inside the page, in German
+    assert page.evaluate("document.documentElement.lang") == "de"
+    expect(page.locator("h1")).to_have_text(title("exp", "de"))
+    expect(page.get_by_test_id("runtime-status")).to_have_text("Python-Laufzeit bereit.")
+    report = page.evaluate("s => window.playground.check(s)", folder("exp", "starter.py"))
+    assert report["exercise"] == "exp" and not report["passed"]
+    expect(page.get_by_test_id("verdict")).to_contain_text("Ausdrücken")

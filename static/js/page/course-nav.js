@@ -3,11 +3,13 @@
 // target page is fetched, the runtime switches to its exercise (runtime/page/client.js switchTo: Python
 // is not loaded again), the page's body is replaced by the target's and started for its config. Where
 // that cannot be done (a launched page, a Check or Run under way or a pass waiting to be verified, the
-// runtime not ready, a fetch or switch that fails), the browser loads the target page in full, as a
-// link does.
+// runtime not ready, a page in another language than this one's, a fetch or switch that fails), the
+// browser loads the target page in full, as a link does.
 
 import { $ } from "../shared/dom.js";
+import { inLanguage } from "../shared/i18n.js";
 import { useExercise } from "../shared/storage.js";
+import { keptLanguage } from "./language.js";
 
 const absolute = (url) => new URL(url, document.baseURI).href;
 
@@ -17,14 +19,27 @@ export function followCourse({ config, runtime, startPage, busy }) {
   let current = config;
   let moving = false;
 
-  async function move(url, { push }) {
-    if (runtime.state !== "ready" || runtime.task || busy()) throw new Error("a Check, a Run or a verification is under way");
+  // The page at url: its document, its config's text and its config.
+  async function fetched(url) {
     const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
     const configText = page.getElementById("config")?.textContent;
-    const next = JSON.parse(configText);
+    return { page, configText, next: JSON.parse(configText) };
+  }
+
+  async function move(url, { push }) {
+    if (runtime.state !== "ready" || runtime.task || busy()) throw new Error("a Check, a Run or a verification is under way");
+    let { page, configText, next } = await fetched(url);
     if (next.lti || next.snapshotKey !== current.snapshotKey) throw new Error("another build or a launch");
+    // The language a full load would end in (the server's, or the learner's kept choice, language.js); the
+    // page's words and catalogue are its own language's: another language is loaded in full.
+    const kept = keptLanguage(next, url);
+    if (kept && kept === current.language?.current) {
+      url = inLanguage(url, kept);
+      ({ page, configText, next } = await fetched(url));
+    }
+    if (next.language?.current !== current.language?.current) throw new Error("another language");
     const urls = Object.fromEntries(Object.entries(next.urls).map(([k, v]) => [k, absolute(v)]));
     await runtime.switchTo({ ...next, urls });
     if (busy()) throw new Error("a Check was asked meanwhile"); // its report is of the exercise on show

@@ -11,13 +11,20 @@ const KEY = NAMES.storage.language;
 // Before anything loads: a learner who chose a language before gets it, unless this URL or a launch
 // (the LMS's locale) says which. Returns true when the page is being opened again in that language.
 export function followKeptLanguage(config) {
+  const kept = keptLanguage(config, location.href);
+  if (kept) location.replace(inLanguage(location.href, kept));
+  return kept !== null;
+}
+
+// The language a page of this config at url is to be opened in again (the learner's kept choice), or
+// null: it stays in its own. Also asked of the next exercise's page moved to inside the page (course-nav.js).
+export function keptLanguage(config, url) {
   const kept = read(KEY);
   const { current, by, available } = config.language ?? {};
-  if (!kept || kept === current || by === "learner" || by === "launch" || config.lti) return false;
-  if (!available?.some((lang) => lang.code === kept)) return false;
-  if (new URL(location.href).searchParams.has("lang")) return false; // asked already: a static copy has one language
-  location.replace(inLanguage(location.href, kept));
-  return true;
+  if (!kept || kept === current || by === "learner" || by === "launch" || config.lti) return null;
+  if (!available?.some((lang) => lang.code === kept)) return null;
+  if (new URL(url).searchParams.has("lang")) return null; // asked already: a static copy has one language
+  return kept;
 }
 
 // Switching: kept, then the page opened in that language (the code is saved as it is typed).
