@@ -7,12 +7,16 @@ import re
 from urllib.parse import urljoin
 
 import brotli
+import pytest
 
 from server import create_app
+from server.page import static
 from server.page.names import NAMES
 from tests.support.builds import new_build_app
 from tests.support.exercise_folders import course
 from tests.support.served_page import IMMUTABLE, ISOLATION, PREFIX, SECURITY, SEED, page_config, page_urls
+
+pytestmark = pytest.mark.slow  # renders every page of a build (and an export) to digest it: seconds a test
 
 
 def offline_data(text):
@@ -101,6 +105,22 @@ def test_names_the_sha256_of_every_file_as_a_browser_receives_it(client):
             assert sha256(decoded(response)) == digest, (url, encoding)
     wasm = next(url for url in data["files"] if url.endswith("/pyodide.asm.wasm"))
     assert client.get(wasm, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+
+
+def test_a_file_rebuilt_in_place_gets_its_new_sha256(tmp_path):
+    """The digests are taken once per version of a file in a process (server/page/offline.py digests): a
+    bundle written again under its name is digested again, or the worker would refuse it."""
+    build = tmp_path / "build"
+    first = new_build_app(build).test_client()
+    data = offline_data(first.get("/sw.js").get_data(as_text=True))
+    url = next(u for u in data["digests"] if u.endswith("/main-NEWBUILD.js"))
+    bundle = build / "assets" / "main-NEWBUILD.js"
+    bundle.write_text(bundle.read_text() + "// written again\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(static, "BUILD", build)
+        again = create_app({"TESTING": True}).test_client()
+    digest = offline_data(again.get("/sw.js").get_data(as_text=True))["digests"][url]
+    assert digest == sha256(bundle.read_bytes()) != data["digests"][url]
 
 
 def test_names_the_sha256_of_this_builds_page_and_a_new_build_changes_it(client, tmp_path):

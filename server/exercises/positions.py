@@ -8,6 +8,7 @@ text again and gives the line each value starts on, by its JSON Pointer ("" for 
 import json
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from json.decoder import scanstring
 
 SPACE = re.compile(r"[ \t\n\r]*")
@@ -21,6 +22,12 @@ def pointer(path) -> str:
 
 def lines(text: str) -> dict[str, int]:
     """The line (from 1) each value of a valid JSON text starts on, by its pointer."""
+    return dict(lines_of(text))
+
+
+@lru_cache(maxsize=256)  # every app made in one process (the tests make hundreds) reads the same files
+def lines_of(text: str) -> dict[str, int]:
+    """lines(text), found once per text (not to be changed: lines() hands out copies)."""
     breaks = [i for i, c in enumerate(text) if c == "\n"]
     found: dict[str, int] = {}
 

@@ -90,7 +90,21 @@ def build_digests() -> dict[str, str]:
         prefix = next(p for p in dirs if name.startswith(p))
         return dirs[prefix] / name.removeprefix(prefix)
 
-    return {name: sha256(source(name).read_bytes()) for name in [*build_files(), *lazy_archives()]}
+    return {name: file_digest(source(name)) for name in [*build_files(), *lazy_archives()]}
+
+
+# Files' digests by (path, inode, size, modification time): every app made in one process (the tests make
+# hundreds) digests the same build; a file rebuilt is digested again.
+digests: dict[tuple[str, int, int, int], str] = {}
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's bytes, once per version of the file in this process."""
+    stat = path.stat()
+    known = (str(path), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if known not in digests:
+        digests[known] = sha256(path.read_bytes())
+    return digests[known]
 
 
 @dataclass
