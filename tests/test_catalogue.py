@@ -388,6 +388,7 @@ def test_the_parser_of_plural_rules_is_not_in_the_engine_the_browser_gets():
     assert b"def plural_index" in engine and b"def plural_tree" not in engine  # evaluated there, parsed here
 
 
+@pytest.mark.slow  # grades in many processes
 def test_the_engine_speaks_the_catalogue_it_is_given_and_english_without_one():
     app = create_app({"TESTING": True})
     with app.test_request_context("/?lang=de"):

@@ -18,6 +18,8 @@ from server.db.tables import attempts, learners, results
 from tests.support import classroom
 from tests.support.postgres import database_on
 
+pytestmark = pytest.mark.slow  # a class at a course's scale in a database: seconds a test
+
 LEARNERS, CHECKS, IDLE = 1000, 30, 50
 
 

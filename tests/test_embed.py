@@ -137,6 +137,7 @@ def test_embed_js_follows_the_sub_path(app):
     assert response.status_code == 200 and b"backprop-playground:" in response.data
 
 
+@pytest.mark.slow  # writes the whole site
 def test_export_puts_embed_js_beside_the_page(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output

@@ -13,6 +13,8 @@ from server import create_app
 from server.export.site import export_site
 from tests.support.exercise_folders import course
 
+pytestmark = pytest.mark.slow  # writes the whole site: seconds a test
+
 SITE = "http://static.example/site/"  # where a host might serve the folder: any path will do
 PAGES = [f"exercises/{i}/" for i in course()]  # the course's order
 

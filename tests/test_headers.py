@@ -91,6 +91,7 @@ def test_a_whole_policy_is_still_sent_as_written():
     assert app.test_client().get("/").headers["Content-Security-Policy"] == policy
 
 
+@pytest.mark.slow  # starts server processes
 @pytest.mark.parametrize("server", ["gunicorn", "flask"])
 def test_the_servers_stop_at_start_up_with_the_message(server):
     # As `make production` and `make run` start them; gunicorn's workers load the app, and gunicorn

@@ -127,6 +127,7 @@ def test_launches_before_0006_count_as_the_class_unless_a_teachers(empty_url):
     assert store.launch("learner-launch")["activity_title"] is None
 
 
+@pytest.mark.slow  # starts processes
 def test_two_processes_starting_at_once_migrate_one_after_the_other(empty_url):
     """Two instances (or gunicorn's workers) start together on a database main made: one migrates, the
     other waits for it and finds nothing left to do; both start, and the schema is the newest."""

@@ -251,6 +251,7 @@ def fetch(url, **headers):
         return response.status, response.headers, response.read()
 
 
+@pytest.mark.slow  # starts server processes
 def test_gunicorn_sends_the_same_headers():
     with servers.gunicorn(workers=2) as base:
         status, headers, html = fetch(base)
@@ -264,6 +265,7 @@ def test_gunicorn_sends_the_same_headers():
                 assert name in response, name
 
 
+@pytest.mark.slow  # starts server processes
 def test_gunicorn_under_a_script_name():
     with servers.gunicorn(workers=1, env={"SCRIPT_NAME": PREFIX}) as base:
         status, _, html = fetch(base + PREFIX[1:] + "/")
@@ -294,6 +296,7 @@ def unfollowed(base: str, path: str):
     return response
 
 
+@pytest.mark.slow  # writes the whole site
 def test_export_writes_the_site_with_relative_urls(app, tmp_path, cases):
     result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output

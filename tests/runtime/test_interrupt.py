@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from tests.support.node import node_json
 
 SCRIPT = Path(__file__).with_name("interrupt.mjs")
@@ -21,6 +23,7 @@ def test_the_plain_buffer_loses_that_stop():
     assert node("race", "plain") == {"first": 0, "next": 0, "left": 0}
 
 
+@pytest.mark.slow  # starts Pyodide
 def test_pyodide_takes_a_stop_through_the_view_and_runs_on():
     seen = node("pyodide")
     assert seen == {"stopped": "KeyboardInterrupt", "left": 0, "after": sum(range(10**6))}

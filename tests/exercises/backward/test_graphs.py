@@ -22,6 +22,7 @@ def longest(rows: list) -> int:
     return max(far)
 
 
+@pytest.mark.slow  # draws hundreds of graphs
 def test_every_drawn_graph_holds_every_telling_shape_and_is_clear(rng):
     for _ in range(2000):
         rows, values = graphs.draw(rng)
