@@ -100,11 +100,37 @@ for m in list(sys.modules.values()):
 """
 
 
+# The same, where learners put code: inside the method they edit, run once per case; and what its context
+# reaches (import js: the runner's storage, its messages, a prototype), which must reach nothing of the page.
+INSIDE = """
+        print("hostile, inside __add__")
+        import builtins, js, sys
+        builtins.abs = lambda x: 0
+        for m in list(sys.modules.values()):
+            if hasattr(m, "Value"):
+                m.Value.__mul__ = lambda a, b: a
+        try:
+            js.localStorage.setItem("backprop-playground:code/neuron", "# planted")
+        except Exception:
+            pass
+        js.postMessage("planted")
+        js.Object.prototype.planted = True
+"""
+
+
 def test_a_hostile_check_on_one_exercise_reaches_nothing_of_the_next(page, base_url):
     root = base_url.removesuffix(exercise_page_path("backward"))
     open_playground(page, root + exercise_page_path("ops"))
     page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py") + HOSTILE)
+    inside = folder("ops", "reference.py").replace(
+        "        out._backward = _backward\n", INSIDE + "        out._backward = _backward\n", 1
+    )
+    assert INSIDE in inside
+    report = page.evaluate("s => window.playground.check(s)", inside)
+    assert "hostile, inside __add__" in report["output"]["text"], report  # it ran, at each case
     moved_to(page, "neuron", "next")
+    assert page.evaluate("window.playground.getCode()") == folder("neuron", "starter.py")
+    assert page.evaluate("({}).planted") is None
     grades_its_own(page, "neuron")
 
 
