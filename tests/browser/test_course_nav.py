@@ -9,10 +9,11 @@ import re
 
 from playwright.sync_api import expect
 
-from server import ROOT
 from tests.browser.axe import serious_violations
 from tests.browser.pages import exercise_page_path, open_playground, type_code
 from tests.browser.service_worker import kept_offline
+from tests.support.exercise_folders import title as statement_title
+from tests.support.graded_exercise import code
 
 # What tells a page that was not loaded again: a mark of the page's own, the runtime's first load's
 # (one per page load), and Pyodide's wasm fetched once.
@@ -24,16 +25,13 @@ SHOWN = """id => JSON.parse(document.getElementById('config').textContent).exerc
   && window.playground !== undefined"""
 
 
-def folder(exercise: str, name: str) -> str:
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
-
-
 def title(exercise: str, lang: str = "en") -> str:
-    return folder(exercise, f"statement.{lang}.md").splitlines()[0][2:].replace("`", "")
+    """The exercise's heading as the page shows it (its statement's first line, the code marks gone)."""
+    return statement_title(exercise, lang).replace("`", "")
 
 
 def mistake(exercise: str) -> str:
-    return json.loads(folder(exercise, "exercise.json"))["mistakes"][0]["key"]
+    return json.loads(code(exercise, "exercise.json"))["mistakes"][0]["key"]
 
 
 def moved_to(page, exercise: str, link: str | None) -> None:
@@ -49,11 +47,11 @@ def moved_to(page, exercise: str, link: str | None) -> None:
 
 
 def grades_its_own(page, exercise: str) -> None:
-    report = page.evaluate("s => window.playground.check(s)", folder(exercise, "reference.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, "reference.py"))
     assert (report["passed"], report["exercise"]) == (True, exercise), report
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "pass")
     key = mistake(exercise)
-    report = page.evaluate("s => window.playground.check(s)", folder(exercise, f"mistakes/{key}.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, f"mistakes/{key}.py"))
     named = {e["mistake"]["kind"] for e in report["expressions"] if not e["passed"] and e["mistake"]}
     assert report["exercise"] == exercise and key in named, report
     expect(page.get_by_test_id("verdict-mistake")).to_have_attribute("data-kind", key)
@@ -121,15 +119,15 @@ INSIDE = """
 def test_a_hostile_check_on_one_exercise_reaches_nothing_of_the_next(page, base_url):
     root = base_url.removesuffix(exercise_page_path("backward"))
     open_playground(page, root + exercise_page_path("ops"))
-    page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py") + HOSTILE)
-    inside = folder("ops", "reference.py").replace(
+    page.evaluate("s => window.playground.check(s)", code("ops", "reference.py") + HOSTILE)
+    inside = code("ops", "reference.py").replace(
         "        out._backward = _backward\n", INSIDE + "        out._backward = _backward\n", 1
     )
     assert INSIDE in inside
     report = page.evaluate("s => window.playground.check(s)", inside)
     assert "hostile, inside __add__" in report["output"]["text"], report  # it ran, at each case
     moved_to(page, "neuron", "next")
-    assert page.evaluate("window.playground.getCode()") == folder("neuron", "starter.py")
+    assert page.evaluate("window.playground.getCode()") == code("neuron", "starter.py")
     assert page.evaluate("({}).planted") is None
     grades_its_own(page, "neuron")
 
@@ -139,7 +137,7 @@ def test_the_exercise_moved_to_is_readable_by_everyone_and_has_the_focus(page, b
     open_playground(page, root + exercise_page_path("ops"))
     moved_to(page, "neuron", "next")
     expect(page.locator("h1")).to_be_focused()  # a screen reader hears where it is now
-    page.evaluate("s => window.playground.check(s)", folder("neuron", f"mistakes/{mistake('neuron')}.py"))
+    page.evaluate("s => window.playground.check(s)", code("neuron", f"mistakes/{mistake('neuron')}.py"))
     assert serious_violations(page) == []
 
 
@@ -192,7 +190,7 @@ def test_next_pressed_while_a_pass_waits_for_the_server_loads_the_next_page_in_f
     )
     open_playground(page, root + exercise_page_path("ops"))
     page.evaluate("window.nav_sentinel = true")
-    page.evaluate("s => window.playground.check(s)", folder("ops", "reference.py"))
+    page.evaluate("s => window.playground.check(s)", code("ops", "reference.py"))
     expect(page.get_by_test_id("verified")).to_have_attribute("data-state", "waiting")
     page.locator("[data-testid=course-place] a[rel=next]").click()
     page.wait_for_function(SHOWN, arg="neuron")
@@ -221,6 +219,6 @@ def test_the_next_exercise_comes_in_the_language_its_link_would_open_it_in(page,
     assert page.evaluate("document.documentElement.lang") == "de"
     expect(page.locator("h1")).to_have_text(title("exp", "de"))
     expect(page.get_by_test_id("runtime-status")).to_have_text("Python-Laufzeit bereit.")
-    report = page.evaluate("s => window.playground.check(s)", folder("exp", "starter.py"))
+    report = page.evaluate("s => window.playground.check(s)", code("exp", "starter.py"))
     assert report["exercise"] == "exp" and not report["passed"]
     expect(page.get_by_test_id("verdict")).to_contain_text("Ausdrücken")
