@@ -40,11 +40,12 @@ def test_every_request_draws_fresh_cases_that_show_each_counted_mistake(course_r
     for verdict in exercise.verdicts():
         if not exercise.fresh_groups(verdict):
             continue
+        counted = counted_mistakes(course_registry, exercise, verdict)
         for seed in range(requests):
             cases = course_registry.fresh(exercise_id, verdict, random.Random(seed))
             hidden = [
                 key
-                for key in counted_mistakes(course_registry, exercise, verdict)
+                for key in counted
                 if all(grading.same(c["wrong"][key], c["expected"], tolerance) for c in cases)
             ]
             assert not hidden, f"{verdict}: request {seed}'s fresh cases pass {hidden}: {cases}"
