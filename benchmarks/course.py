@@ -23,7 +23,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from benchmarks.load import CHECK_TIMES, SETTLE, TIMELINE, WATCH_PAGE, wait_ready
 from benchmarks.sites import chromium_on, serve
-from server import ROOT, create_app
+from server import create_app
 from server.exercises.registry import LEGACY, SHIPPED, course
 from tests.support.solutions import CORRECT
 
@@ -40,7 +40,7 @@ COURSE = course(SHIPPED).ids  # the shipped course, in its order
 
 def reference(exercise: str) -> str:
     """What passes the exercise: its reference (the seed's: the tests' right backward)."""
-    return CORRECT if exercise == LEGACY else (ROOT / "exercises" / exercise / "reference.py").read_text()
+    return CORRECT if exercise == LEGACY else (SHIPPED / exercise / "reference.py").read_text()
 
 
 READY_TIMEOUT_MS = 90_000
