@@ -264,8 +264,9 @@ def run_hostile(page, name, where):
         grace = GRACE_S * outcome.graces if page.isolated else 0
         assert page.limit_s <= seconds < page.limit_s + grace + 1, seconds
         assert report["passed"] is False
-    elif outcome.kind is not None:
-        assert seconds < page.limit_s, seconds  # reported at once, not at the limit
+    # Any other kind is Python's own report (the flood's stop, a recursion's error): its kind, asserted above,
+    # says the time limit did not end it. Not also timed: a loaded machine took 2.05 s for the flood's 27,000
+    # prints once (CI, the `alone` pass), and how soon is a benchmark's measure, not a test's.
     assert page.evaluate("window.playground.getCode()") == source  # the learner's code is untouched
     expect(page.get_by_test_id("runtime-status")).to_have_attribute("data-state", "ready")
     then_honest(page)
