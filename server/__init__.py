@@ -72,7 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server.exercises import startup as exercises
     from server.export import site as export
     from server.http import bounds, headers, limits, wsgi
-    from server.page import assets, embed, i18n, offline, page, static
+    from server.page import assets, embed, i18n, offline, page, static, written
     from server.records import retention
     from server.verify import views as verify
 
@@ -81,6 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         wsgi.take_prefix(app)  # a server's SCRIPT_NAME: the app mounts itself there (server/http/wsgi.py)
         # the page's language: templates, the page's scripts, the grader (server/page/i18n.py)
         i18n.init_app(app)
+        written.init_app(app)  # the statement's numbers as the report writes them (server/page/written.py)
         # every served exercise read and checked: one that fails stops here (server/exercises/startup.py)
         # (for the exercises commands, kept for them to say: server/exercises/cli.py)
         exercises.init_app(app, i18n.languages(app), refuse=not exercises_cli.finding_a_command())
