@@ -370,6 +370,27 @@ def test_a_complete_language_translates_every_message_with_its_placeholders(lang
     assert problems == []
 
 
+# The page's buttons, which its sentences name ("Check also grades..."): a translation names them as its
+# buttons say them. Once a German sentence said "Check bewertet..." beside a button that says „Prüfen“.
+BUTTONS = ["Check", "Run", "Reset", "Stop", "Retry", "Copy link", "Show a hint"]
+
+
+@pytest.mark.parametrize("lang", COMPLETE)
+def test_a_translation_names_the_buttons_by_their_names_in_it(lang):
+    po = read_po((ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po").open("rb"))
+    said = {m.id: m.string for m in po if m.id}
+    problems = []
+    for button in BUTTONS:
+        if said.get(button) in (None, "", button):
+            continue  # not a message, or the same word in this language
+        english = re.compile(rf"\b{re.escape(button)}\b")
+        for message in po:
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            if message.id and message.id != button and any(english.search(form or "") for form in forms):
+                problems.append(f"{button!r} (here {said[button]!r}) in {forms[0]!r}")
+    assert problems == []
+
+
 def test_plural_rules_are_parsed_not_evaluated():
     slavic = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) "
     slavic += "? 1 : 2);"
