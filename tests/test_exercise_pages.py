@@ -8,10 +8,13 @@ import zipfile
 from html import unescape
 
 import pytest
+from babel.support import Translations
 
-from server import create_app
+from server import ROOT, create_app
+from server.exercises import comments
 from server.exercises.registry import LEGACY
-from tests.support.exercise_folders import course, title
+from server.page.exercise import SCRATCH
+from tests.support.exercise_folders import SHIPPED, course, title
 from tests.support.served_page import SEED, exercise_path
 
 
@@ -76,3 +79,22 @@ def test_the_seeds_page_keeps_its_archive_keys_and_words(pages_client):
 def test_an_exercise_not_served_is_not_found(pages_client):
     assert pages_client.get("/exercises/nope/").status_code == 404
     assert pages_client.get("/exercise-nope-0123456789abcdef.zip").status_code == 404
+
+
+@pytest.mark.parametrize("exercise", [i for i in course() if i != LEGACY])
+def test_a_german_page_says_the_code_comments_in_german(exercise):
+    """The starter, the solution (where shown) and the scratch pad: each comment in the exercise's German
+    words, none left in the English a German learner would read (a comment rewrapped is one run)."""
+    client = create_app({"TESTING": True, "SHOW_SOLUTION": True}).test_client()
+    config = config_of(client.get(exercise_path(exercise) + "?lang=de").get_data(as_text=True))
+    served = {"starter.py": config["starter"], "reference.py": config["solution"]}
+    served["scratch.py"] = config["scratch"]["starter"]
+    german = json.loads((SHIPPED / exercise / "words.de.json").read_text(encoding="utf-8"))["comments"]
+    catalogue = Translations.load(ROOT / "translations", ["de"])  # the default scratch pad's comment
+    for name, code in served.items():
+        path = SHIPPED / exercise / name
+        written = path.read_text(encoding="utf-8") if path.exists() else SCRATCH  # no scratch.py: the default
+        said = [c.text for c in comments.comments(code)]
+        english = [c.text for c in comments.comments(written)]
+        assert said == [german.get(text) or catalogue.gettext(text) for text in english], name
+        assert not set(said) & set(english), name

@@ -1,10 +1,24 @@
 """An exercise's words, language by language (the check's second stage): each language it lists has its
 statement (a `# ` title first) and complete words (every group's unless a plugin words them, as many hints
-as English, every mistake's, every verdict's); a language the server offers that it does not list falls
-back to English, which the check says and does not refuse."""
+as English, every mistake's, every verdict's, every comment of the code the page hands out but where the
+playground's catalogue says them); a language the server offers that it does not list falls back to
+English, which the check says and does not refuse."""
 
+from server.exercises import comments as code_comments
 from server.exercises import folder as files
 from server.exercises.folder import Exercise, where
+
+# The code a learner reads in the page, whose comments are said in the page's language.
+HANDED_OUT = ("starter.py", "reference.py", "scratch.py")
+
+
+def commented(exercise: Exercise) -> list[str]:
+    """The comments, once each, of the code the page hands out (their English: words' `comments` keys)."""
+    found: list[str] = []
+    for name in HANDED_OUT:
+        for comment in code_comments.comments(exercise.code.get(name, "")):
+            found += [comment.text] if comment.text not in found else []
+    return found
 
 
 def words_lack(exercise: Exercise, words: dict, english: dict | None) -> list[str]:
@@ -15,6 +29,9 @@ def words_lack(exercise: Exercise, words: dict, english: dict | None) -> list[st
     lacking += [f"mistakes/{k}" for k in exercise.keys if k not in words.get("mistakes", {})]
     if exercise.data.get("verdicts"):
         lacking += [f"verdicts/{v}" for v in exercise.data["verdicts"] if v not in words.get("verdicts", {})]
+    if english is not None and not exercise.data.get("plugin"):  # the seed's comments are the catalogue's
+        said = words.get("comments", {})
+        lacking += [f"comments/{text[:60]!r}" for text in commented(exercise) if text not in said]
     if english is not None and len(words.get("hints", [])) != len(english.get("hints", [])):
         lacking.append(
             f"hints (English has {len(english.get('hints', []))}, this {len(words.get('hints', []))})"

@@ -17,7 +17,8 @@ from server.exercises.folder import Exercise
 from server.exercises.registry import LEGACY
 from server.page import i18n
 
-# The scratch pad's first code for an exercise whose folder has no scratch.py.
+# The scratch pad's first code for an exercise whose folder has no scratch.py (its comment a message of the
+# catalogue: babel.cfg).
 SCRATCH = """\
 # Try the engine with your own code: Run prints, and draw(v) draws the graph that ends at v.
 a = Value(2.0)
@@ -117,11 +118,17 @@ class Shown:
             for n in names
         ]
 
+    def said(self, code: str) -> str:
+        """code with its comments in the page's language: the exercise's words' `comments`, else the
+        playground's catalogue (the seed's code, the default scratch pad), else as written."""
+        own = self.words().get("comments", {})
+        return comments.said(code, lambda text: own.get(text) or gettext(text))
+
     def starter(self) -> str:
-        return comments.said(self.exercise.code["starter.py"], gettext)
+        return self.said(self.exercise.code["starter.py"])
 
     def solution(self) -> str:
-        return comments.said(self.exercise.code["reference.py"], gettext)
+        return self.said(self.exercise.code["reference.py"])
 
     def engine_source(self) -> str:
         return self.exercise.code["engine.py"]
@@ -131,8 +138,7 @@ class Shown:
         if self.seed:
             examples = [{**p, "code": comments.said(p["code"], gettext)} for p in presets.PRESETS]
             return {"starter": comments.said(presets.STARTER, gettext), "presets": examples}
-        starter = self.exercise.code.get("scratch.py", SCRATCH)
-        return {"starter": comments.said(starter, gettext), "presets": []}
+        return {"starter": self.said(self.exercise.code.get("scratch.py", SCRATCH)), "presets": []}
 
     def storage(self) -> str:
         """What this browser's keys of the learner's code, scratch pad, hints and progress for it end in:

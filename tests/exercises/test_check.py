@@ -93,11 +93,22 @@ def test_a_missing_translation_is_refused_by_its_file_and_key(copy):
     words = json.loads(path.read_text())
     del words["mistakes"]["swapped"]
     words["hints"].pop()
+    del words["comments"]["until then, 2 * v is a TypeError"]  # a comment of the starter, after its code
     path.write_text(json.dumps(words, ensure_ascii=False))
     english = len(json.loads((folder / "words.en.json").read_text())["hints"])
     said = failures(folder)
     assert f"{path}: lacks mistakes/swapped" in said
     assert f"{path}: lacks hints (English has {english}, this {english - 1})" in said
+    assert f"{path}: lacks comments/'until then, 2 * v is a TypeError'" in said
+
+
+def test_a_new_comment_in_the_code_a_learner_reads_lacks_its_translation(copy):
+    folder = copy("ops")
+    starter = folder / "starter.py"
+    starter.write_text("# Start with __add__, then __mul__.\n" + starter.read_text())
+    assert f"{folder / 'words.de.json'}: lacks comments/'Start with __add__, then __mul__.'" in failures(
+        folder
+    )
 
 
 def test_a_language_not_written_falls_back_to_english_and_is_said(copy):
