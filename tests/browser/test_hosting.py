@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
-from server import ROOT, create_app
+from server import create_app
 from server.page.policy import content_security_policy
 from tests.browser.checks import sees_no_storage
 from tests.browser.hosts import PREFIX, Dispatch, Proxy, Recorder, course_page, embedded_cross_site, netloc
@@ -21,6 +21,7 @@ from tests.browser.pages import SEED, TIME_LIMIT_MS, open_playground, watched_pa
 from tests.browser.service_worker import kept_offline
 from tests.support import solutions
 from tests.support.exercise_folders import course
+from tests.support.graded_exercise import code
 
 ENDLESS = "while True:\n    pass\n"
 SENTINEL = "the last violation"
@@ -210,10 +211,6 @@ def test_static_export_runs_on_a_plain_file_server(exported, context):
     assert_clean()
 
 
-def exercise_file(exercise, name):
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
-
-
 def test_static_export_lists_every_exercise_and_each_page_grades_on_a_plain_file_server(exported, browser):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page, assert_clean = page_with_violations(context, {netloc(exported)})
@@ -225,14 +222,14 @@ def test_static_export_lists_every_exercise_and_each_page_grades_on_a_plain_file
         page.locator(f"[data-testid=exercises] a[data-exercise={exercise}]").click()
         page.wait_for_url(f"{exported}exercises/{exercise}/")
         open_playground(page, page.url)
-        report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "reference.py"))
+        report = page.evaluate("s => window.playground.check(s)", code(exercise, "reference.py"))
         assert (report["exercise"], report["passed"]) == (exercise, True), report["error"]
-        report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "starter.py"))
+        report = page.evaluate("s => window.playground.check(s)", code(exercise, "starter.py"))
         assert (report["exercise"], report["passed"]) == (exercise, False)
         status = "error" if report["error"] else "fail"  # ops's starter: its constants' TypeError
         expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", status)
     # A share link made on step's page opens step's page, with the code, in another browser.
-    shared = exercise_file("step", "reference.py") + "# shared from the static export\n"
+    shared = code("step", "reference.py") + "# shared from the static export\n"
     page.evaluate("s => window.playground.setCode(s)", shared)
     page.click("#share")
     expect(page.get_by_test_id("share-status")).to_contain_text("Link copied")
@@ -244,7 +241,7 @@ def test_static_export_lists_every_exercise_and_each_page_grades_on_a_plain_file
     shown = "() => JSON.parse(document.getElementById('config').textContent).exercise === 'mlp'"
     page.wait_for_function(shown)
     assert page.evaluate("performance.getEntriesByName('page: exercise shown').length") == 1
-    report = page.evaluate("s => window.playground.check(s)", exercise_file("mlp", "reference.py"))
+    report = page.evaluate("s => window.playground.check(s)", code("mlp", "reference.py"))
     assert (report["exercise"], report["passed"]) == ("mlp", True), report["error"]
     assert page.evaluate("window.violations") == []
     context.close()

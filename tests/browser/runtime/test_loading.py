@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import expect
 
-from server import ROOT, create_app
+from server import create_app
 from server.exercises.registry import LEGACY
 from server.page.names import NAMES
 from tests.browser.middleware import Gate, Trickle
@@ -21,6 +21,7 @@ from tests.browser.pages import (
     wait_until,
 )
 from tests.support import solutions
+from tests.support.graded_exercise import code
 
 # The snapshot this browser kept: how many entries, and the size of the first.
 SNAPSHOT_CACHE = json.dumps(NAMES["caches"]["snapshot"])
@@ -195,10 +196,6 @@ def test_where_cache_storage_is_blocked_every_visit_starts_in_full(fresh_page, b
         honest(fresh_page)
 
 
-def exercise_file(exercise: str, name: str) -> str:
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
-
-
 def test_the_next_exercise_of_the_course_restores_the_snapshot_the_first_one_kept(fresh_page, serve):
     # One snapshot for every exercise of a build: the first page boots Python in full and keeps it; the
     # next exercises' pages restore it, load their own exercise into it and grade that exercise.
@@ -209,10 +206,10 @@ def test_the_next_exercise_of_the_course_restores_the_snapshot_the_first_one_kep
     for exercise in ("step", LEGACY):
         open_playground(fresh_page, root + exercise_page_path(exercise))
         expect(status(fresh_page)).to_have_attribute("data-start", "stored")
-        reference = exercise_file(exercise, "reference.py")
+        reference = code(exercise, "reference.py")
         assert fresh_page.evaluate("s => window.playground.check(s)", reference)["passed"] is True
-        key = json.loads(exercise_file(exercise, "exercise.json"))["mistakes"][0]["key"]
-        wrong = exercise_file(exercise, f"mistakes/{key}.py")
+        key = json.loads(code(exercise, "exercise.json"))["mistakes"][0]["key"]
+        wrong = code(exercise, f"mistakes/{key}.py")
         report = fresh_page.evaluate("s => window.playground.check(s)", wrong)
         named = {e["mistake"]["kind"] for e in report["expressions"] if not e["passed"] and e["mistake"]}
         assert report["passed"] is False and key in named, (exercise, key, named)
