@@ -10,14 +10,17 @@ import pytest
 from playwright.sync_api import expect
 
 from server import ROOT
+from server.page.names import NAMES as ALL_NAMES
 from tests.browser.axe import serious_violations
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import SEED, type_code, watched_page
 from tests.browser.service_worker import kept_offline
+from tests.support.exercise_folders import title as exercise_title
+from tests.support.graded_exercise import code
 
 COURSE = json.loads((ROOT / "exercises" / "course.json").read_text())
 IDS = COURSE["exercises"]
-NAMES = json.loads((ROOT / "static/js/shared/names.json").read_text())["storage"]
+NAMES = ALL_NAMES["storage"]
 KEPT = [NAMES[k] for k in ("code", "scratch", "hints", "progress")]  # what each exercise keeps here
 
 # What has the keyboard's focus: an exercise's link by its id, a row's reset by its row, else its test id.
@@ -35,11 +38,7 @@ def storage(exercise: str) -> str:
 
 
 def title(exercise: str) -> str:
-    return file(exercise, "statement.en.md").splitlines()[0][2:].replace("`", "")
-
-
-def file(exercise: str, name: str) -> str:
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
+    return exercise_title(exercise).replace("`", "")
 
 
 def states(page) -> list[str]:
@@ -71,9 +70,7 @@ def opened(page, exercise: str):
     """Wait until the exercise's page Checks."""
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    expect(page.locator("h1")).to_have_text(
-        file(exercise, "statement.en.md").splitlines()[0][2:].replace("`", "")
-    )
+    expect(page.locator("h1")).to_have_text(title(exercise))
 
 
 def check_by_keyboard(page, status: str):
@@ -125,7 +122,7 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     place = page.get_by_test_id("course-place")
     expect(place).to_contain_text(f"{COURSE['title']['en']} · Exercise 1 of {len(IDS)}")
     expect(place.locator("a[rel=prev]")).to_have_count(0)
-    type_code(page, file(IDS[0], "reference.py"))
+    type_code(page, code(IDS[0], "reference.py"))
     check_by_keyboard(page, "pass")
     follow(page, "next")
     opened(page, IDS[1])
@@ -136,7 +133,7 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     opened(page, IDS[2])
     expect(place).to_contain_text(f"Exercise 3 of {len(IDS)}")
     expect(place.locator("a[rel=prev]")).to_have_attribute("data-exercise", IDS[1])
-    type_code(page, file(IDS[2], "reference.py"))
+    type_code(page, code(IDS[2], "reference.py"))
     check_by_keyboard(page, "pass")
     page.get_by_test_id("course-map").click()
 
@@ -187,7 +184,7 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     page.locator(f'.course-map a[data-exercise="{IDS[2]}"]').click()
     opened(page, IDS[2])
     expect(page.locator("#progress-text")).to_have_text("No Checks yet.")
-    assert page.evaluate("window.playground.getCode()") == file(IDS[2], "starter.py")  # its code forgotten
+    assert page.evaluate("window.playground.getCode()") == code(IDS[2], "starter.py")  # its code forgotten
     page.get_by_test_id("course-map").click()
 
     # The whole course: asked first ("Keep it" keeps it), then every exercise's state forgotten.

@@ -10,36 +10,29 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from server import ROOT
 from server.exercises.registry import LEGACY
 from tests.browser.axe import serious_violations
 from tests.browser.pages import SEED, exercise_page_path, open_playground, returning_page, type_code
+from tests.support.exercise_folders import course, title
+from tests.support.graded_exercise import code
 
 # The shipped course's exercises but the seed's (which has its own tests), in the course's order.
-COURSE = json.loads((ROOT / "exercises" / "course.json").read_text())["exercises"]
+COURSE = course()
 OWN = tuple(i for i in COURSE if i != LEGACY)
 
 
-def folder(exercise: str, name: str) -> str:
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
-
-
 def mistakes(exercise: str) -> list[str]:
-    return [m["key"] for m in json.loads(folder(exercise, "exercise.json"))["mistakes"]]
+    return [m["key"] for m in json.loads(code(exercise, "exercise.json"))["mistakes"]]
 
 
 def words(exercise: str, lang: str = "en") -> dict:
-    return json.loads(folder(exercise, f"words.{lang}.json"))
+    return json.loads(code(exercise, f"words.{lang}.json"))
 
 
 def groups(exercise: str) -> tuple[int, str]:
     """How many groups the exercise grades, and what they are (its grade.groups_are: the page's word)."""
-    data = json.loads(folder(exercise, "exercise.json"))
+    data = json.loads(code(exercise, "exercise.json"))
     return len(data["groups"]), data["grade"].get("groups_are", "expressions")
-
-
-def title(exercise: str, lang: str = "en") -> str:
-    return folder(exercise, f"statement.{lang}.md").splitlines()[0].removeprefix("# ")
 
 
 @pytest.fixture(scope="module")
@@ -68,16 +61,16 @@ CHECKED = """source => new Promise((resolve) => {
 def test_the_reference_passes_and_the_starter_does_not(exercise_page):
     exercise, page = exercise_page
     expect(page.locator("h1")).to_have_text(title(exercise).replace("`", ""))
-    event = page.evaluate(CHECKED, folder(exercise, "reference.py"))
+    event = page.evaluate(CHECKED, code(exercise, "reference.py"))
     assert (event["exercise"], event["passed"]) == (exercise, True)  # the event names the exercise
-    report = page.evaluate("s => window.playground.check(s)", folder(exercise, "reference.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, "reference.py"))
     assert report["passed"] is True and report["exercise"] == exercise
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_have_attribute("data-status", "pass")
     n, what = groups(exercise)  # counted in the word of what they are: step's are networks, not expressions
     expect(verdict).to_have_text(f"All {n} {what} pass.")
     expect(page.locator("table.examples th").first).to_have_text(what.removesuffix("s"))
-    report = page.evaluate("s => window.playground.check(s)", folder(exercise, "starter.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, "starter.py"))
     assert report["passed"] is False
     # exp's starter raises where the learner has - and / to write: its verdict is an error, said as such
     expect(verdict).to_have_attribute("data-status", "error" if report["error"] else "fail")
@@ -87,7 +80,7 @@ def test_the_reference_passes_and_the_starter_does_not(exercise_page):
 def test_each_named_mistake_is_named_in_its_words(exercise_page):
     exercise, page = exercise_page
     for key in mistakes(exercise):  # each in turn, on the same page: the last Check's words replaced
-        report = page.evaluate("s => window.playground.check(s)", folder(exercise, f"mistakes/{key}.py"))
+        report = page.evaluate("s => window.playground.check(s)", code(exercise, f"mistakes/{key}.py"))
         named = {e["mistake"]["kind"] for e in report["expressions"] if not e["passed"] and e["mistake"]}
         assert report["passed"] is False and named == {key}, (key, named)
         said = words(exercise)["mistakes"][key]
@@ -111,15 +104,15 @@ def test_the_front_page_lists_every_exercise_and_the_keyboard_reaches_one(page, 
     page.wait_for_url(root + exercise_page_path("step"))
     open_playground(page, page.url)
     expect(page.locator("h1")).to_have_text(title("step"))
-    assert page.evaluate("s => window.playground.check(s)", folder("step", "reference.py"))["passed"]
+    assert page.evaluate("s => window.playground.check(s)", code("step", "reference.py"))["passed"]
 
 
 def test_a_learners_code_on_ops_is_kept_apart_from_the_seeds(page, root):
     open_playground(page, root + SEED)
     type_code(page, "def backward(out):\n    pass  # the seed's, mine")
     open_playground(page, root + exercise_page_path("ops"))
-    assert page.evaluate("window.playground.getCode()") == folder("ops", "starter.py")
-    ops = folder("ops", "reference.py").replace("class Value:", "class Value:  # mine, on ops")
+    assert page.evaluate("window.playground.getCode()") == code("ops", "starter.py")
+    ops = code("ops", "reference.py").replace("class Value:", "class Value:  # mine, on ops")
     page.evaluate("s => window.playground.setCode(s)", ops)
     page.reload()
     open_playground(page, page.url)
@@ -155,10 +148,10 @@ def test_no_serious_axe_violation_on_a_phone_in_either_theme(learner_page, root,
     page.locator("#statement-more").evaluate("d => (d.open = true)")
     while page.locator("#hint").is_visible():
         page.locator("#hint").click()
-    wrong = folder(exercise, f"mistakes/{mistakes(exercise)[0]}.py")
+    wrong = code(exercise, f"mistakes/{mistakes(exercise)[0]}.py")
     page.evaluate("s => window.playground.check(s)", wrong)
     expect(page.get_by_test_id("mistake-hint").first).to_be_visible()
-    page.evaluate("s => window.playground.setCode(s)", folder(exercise, "reference.py"))
+    page.evaluate("s => window.playground.setCode(s)", code(exercise, "reference.py"))
     run = page.evaluate("() => window.playground.run()")
     assert run["error"] is None and len(run["drawings"]) == 1
     sideways = page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")

@@ -15,7 +15,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.shared_data import SharedDataMiddleware
 
-from server import ROOT, create_app
+from server import create_app
 from server.export.nginx import FILE as NGINX_FILE
 from server.export.site import export_site
 from tests.browser.chromium import TEST_ARGS, chromium_path
@@ -25,6 +25,7 @@ from tests.browser.service_worker import FILES_CACHE, SNAPSHOT_CACHE, kept_offli
 from tests.support import solutions
 from tests.support.builds import new_build_app
 from tests.support.exercise_folders import course
+from tests.support.graded_exercise import code
 from tests.support.nginx import headers_for
 
 OUR_CACHES = f"async () => (await caches.keys()).filter(n => n.startsWith('{FILES_CACHE}'))"
@@ -131,15 +132,11 @@ def test_second_visit_works_offline_from_a_static_export(context, host, tmp_path
     assert page.evaluate("crossOriginIsolated") is True
 
 
-def exercise_file(exercise, name):
-    return (ROOT / "exercises" / exercise / name).read_text(encoding="utf-8")
-
-
 def grades(page, exercise):
     """The exercise's reference passes and its starter fails."""
-    report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "reference.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, "reference.py"))
     assert (report["exercise"], report["passed"]) == (exercise, True), report["error"]
-    report = page.evaluate("s => window.playground.check(s)", exercise_file(exercise, "starter.py"))
+    report = page.evaluate("s => window.playground.check(s)", code(exercise, "starter.py"))
     assert (report["exercise"], report["passed"]) == (exercise, False)
     status = "error" if report["error"] else "fail"  # ops's starter: its constants' TypeError
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", status)
