@@ -12,6 +12,7 @@ from tests.support.node import module_json
 # JavaScript's layouts (exponents below 1e-6 and from 1e21), a negative zero, and inputs of every shape.
 NUMBERS = [
     16.0,
+    True,  # not a number a case holds, but written as the page would
     16,
     0.0,
     -0.0,

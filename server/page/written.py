@@ -41,7 +41,9 @@ def exact(value: object) -> str:
     """A case's number as the report's tables write it ("—" for none)."""
     if value is None:
         return "—"
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool):
+        return json.dumps(value)  # true, false: as JavaScript writes them
+    if not isinstance(value, int | float):
         return str(value)
     return number(value)
 
