@@ -15,7 +15,7 @@ from tests.browser.axe import serious_violations
 from tests.browser.chromium import TEST_ARGS, chromium_path
 from tests.browser.pages import SEED, type_code, watched_page
 from tests.browser.service_worker import kept_offline
-from tests.support.exercise_folders import title as exercise_title
+from tests.support.exercise_folders import heading
 from tests.support.graded_exercise import code
 
 COURSE = json.loads((ROOT / "exercises" / "course.json").read_text())
@@ -35,10 +35,6 @@ KEYS = """(kept) => Object.keys(localStorage)
 
 def storage(exercise: str) -> str:
     return "" if exercise == "backward" else f"/{exercise}"
-
-
-def title(exercise: str) -> str:
-    return exercise_title(exercise).replace("`", "")
 
 
 def states(page) -> list[str]:
@@ -70,7 +66,7 @@ def opened(page, exercise: str):
     """Wait until the exercise's page Checks."""
     page.wait_for_function("() => window.playground !== undefined")
     assert page.evaluate("window.playground.ready.then(() => 'ready')") == "ready"
-    expect(page.locator("h1")).to_have_text(title(exercise))
+    expect(page.locator("h1")).to_have_text(heading(exercise))
 
 
 def check_by_keyboard(page, status: str):
@@ -163,7 +159,7 @@ def test_a_learner_walks_the_map_passes_two_comes_back_and_resets(kept_profile, 
     reset = page.locator(f".course-map li[data-id={IDS[2]}] .reset-one")
     reset.focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_role("dialog")).to_contain_text(f"for exercise 3, {title(IDS[2])}")
+    expect(page.get_by_role("dialog")).to_contain_text(f"for exercise 3, {heading(IDS[2])}")
     expect(page.get_by_test_id("ask-no")).to_be_focused()
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_be_hidden()

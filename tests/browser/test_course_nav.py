@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_violations
 from tests.browser.pages import exercise_page_path, open_playground, type_code
 from tests.browser.service_worker import kept_offline
-from tests.support.exercise_folders import title as statement_title
+from tests.support.exercise_folders import heading
 from tests.support.graded_exercise import code
 
 # What tells a page that was not loaded again: a mark of the page's own, the runtime's first load's
@@ -25,11 +25,6 @@ SHOWN = """id => JSON.parse(document.getElementById('config').textContent).exerc
   && window.playground !== undefined"""
 
 
-def title(exercise: str, lang: str = "en") -> str:
-    """The exercise's heading as the page shows it (its statement's first line, the code marks gone)."""
-    return statement_title(exercise, lang).replace("`", "")
-
-
 def mistake(exercise: str) -> str:
     return json.loads(code(exercise, "exercise.json"))["mistakes"][0]["key"]
 
@@ -40,7 +35,7 @@ def moved_to(page, exercise: str, link: str | None) -> None:
         page.locator(f"[data-testid=course-place] a[rel={link}]").click()
     page.wait_for_function(SHOWN, arg=exercise)
     assert page.url.endswith("/" + exercise_page_path(exercise)), page.url
-    expect(page.locator("h1")).to_contain_text(title(exercise))
+    expect(page.locator("h1")).to_contain_text(heading(exercise))
     status = page.get_by_test_id("runtime-status")  # the new body's status line follows the runtime
     expect(status).to_have_attribute("data-fresh", "ready")
     expect(status).to_have_text("Python runtime ready.")
@@ -217,7 +212,7 @@ def test_the_next_exercise_comes_in_the_language_its_link_would_open_it_in(page,
     page.wait_for_function(SHOWN, arg="exp")
     assert page.evaluate(KEPT)["sentinel"] and "lang=de" in page.url  # inside the page, in German
     assert page.evaluate("document.documentElement.lang") == "de"
-    expect(page.locator("h1")).to_have_text(title("exp", "de"))
+    expect(page.locator("h1")).to_have_text(heading("exp", "de"))
     expect(page.get_by_test_id("runtime-status")).to_have_text("Python-Laufzeit bereit.")
     report = page.evaluate("s => window.playground.check(s)", code("exp", "starter.py"))
     assert report["exercise"] == "exp" and not report["passed"]

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from server.exercises.registry import LEGACY
 from tests.browser.axe import serious_violations
 from tests.browser.pages import SEED, exercise_page_path, open_playground, returning_page, type_code
-from tests.support.exercise_folders import course, title
+from tests.support.exercise_folders import course, heading, title
 from tests.support.graded_exercise import code
 
 # The shipped course's exercises but the seed's (which has its own tests), in the course's order.
@@ -60,7 +60,7 @@ CHECKED = """source => new Promise((resolve) => {
 
 def test_the_reference_passes_and_the_starter_does_not(exercise_page):
     exercise, page = exercise_page
-    expect(page.locator("h1")).to_have_text(title(exercise).replace("`", ""))
+    expect(page.locator("h1")).to_have_text(heading(exercise))
     event = page.evaluate(CHECKED, code(exercise, "reference.py"))
     assert (event["exercise"], event["passed"]) == (exercise, True)  # the event names the exercise
     report = page.evaluate("s => window.playground.check(s)", code(exercise, "reference.py"))
@@ -144,7 +144,7 @@ def test_a_share_link_made_before_exercises_opens_the_seeds_page(page, root):
 def test_no_serious_axe_violation_on_a_phone_in_either_theme(learner_page, root, exercise, lang, shoot):
     page = learner_page(viewport={"width": 390, "height": 844})
     open_playground(page, f"{root}{exercise_page_path(exercise)}?lang={lang}")
-    expect(page.locator("h1")).to_have_text(title(exercise, lang).replace("`", ""))
+    expect(page.locator("h1")).to_have_text(heading(exercise, lang))
     page.locator("#statement-more").evaluate("d => (d.open = true)")
     while page.locator("#hint").is_visible():
         page.locator("#hint").click()

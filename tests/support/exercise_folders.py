@@ -22,3 +22,8 @@ def title(exercise: str, lang: str = "en") -> str:
     """A shipped exercise's title: its statement's first line."""
     first = (SHIPPED / exercise / f"statement.{lang}.md").read_text(encoding="utf-8").splitlines()[0]
     return first.removeprefix("# ")
+
+
+def heading(exercise: str, lang: str = "en") -> str:
+    """Its heading as the page shows it: the title with Markdown's code marks gone."""
+    return title(exercise, lang).replace("`", "")
